@@ -1,0 +1,22 @@
+import type { Readable, Writable } from 'node:stream';
+
+/** The streams and environment a command runs with; tests pass their own. */
+export interface CliIo {
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean; columns?: number };
+  stdin: Readable;
+  env: Record<string, string | undefined>;
+  /** Working directory that relative paths are resolved against. */
+  cwd: string;
+}
+
+/** The process's own streams. */
+export function processIo(): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}

@@ -1,0 +1,6 @@
+import type { Command } from './command.js';
+import { helpCommand } from './commands/help.js';
+import { versionCommand } from './commands/version.js';
+
+/** Every `svc` command, in the order the help lists them. */
+export const COMMANDS: readonly Command[] = [versionCommand, helpCommand];

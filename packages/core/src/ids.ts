@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+
+/** The id kinds of the API and their prefixes. */
+export const ID_PREFIXES = ['req', 'batch', 'evt', 'tok'] as const;
+export type IdPrefix = (typeof ID_PREFIXES)[number];
+
+// Crockford base32, lowercase: URL-safe, unambiguous, and ASCII-ascending so ids sort by time.
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+const TIME_CHARS = 10; // 50 bits: milliseconds until the year 37,000
+const RANDOM_CHARS = 26; // 130 random bits
+const BODY = new RegExp(`^[${ALPHABET}]{${TIME_CHARS + RANDOM_CHARS}}$`);
+
+/**
+ * A new id such as `req_01jd8x…`: 10 characters of millisecond time (so ids sort by creation)
+ * followed by 130 random bits, all lowercase Crockford base32.
+ */
+export function createId(prefix: IdPrefix, now: number = Date.now()): string {
+  if (!ID_PREFIXES.includes(prefix)) throw new TypeError(`Unknown id prefix: ${JSON.stringify(prefix)}`);
+  if (!Number.isSafeInteger(now) || now < 0) throw new TypeError(`Invalid id time: ${now}`);
+  let time = '';
+  let rest = now;
+  for (let i = 0; i < TIME_CHARS; i++) {
+    time = ALPHABET[rest % 32] + time;
+    rest = Math.floor(rest / 32);
+  }
+  // 26 chars * 5 bits = 130 bits; 17 bytes give 136 bits, of which we use 130.
+  const bytes = randomBytes(17);
+  let random = '';
+  let buffer = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    buffer = (buffer << 8) | byte;
+    bits += 8;
+    while (bits >= 5 && random.length < RANDOM_CHARS) {
+      bits -= 5;
+      random += ALPHABET[(buffer >> bits) & 31];
+    }
+    buffer &= (1 << bits) - 1;
+  }
+  return `${prefix}_${time}${random}`;
+}
+
+/** True when `value` is a well-formed id with the given prefix. */
+export function isId(prefix: IdPrefix, value: unknown): value is string {
+  if (typeof value !== 'string' || !value.startsWith(`${prefix}_`)) return false;
+  return BODY.test(value.slice(prefix.length + 1));
+}
+
+/** The creation time (ms since epoch) encoded in an id, or throws TypeError for a malformed id. */
+export function idTimestamp(id: string): number {
+  const separator = id.indexOf('_');
+  const prefix = id.slice(0, separator) as IdPrefix;
+  if (separator < 0 || !isId(prefix, id)) throw new TypeError(`Not an id: ${JSON.stringify(id)}`);
+  let time = 0;
+  for (const char of id.slice(separator + 1, separator + 1 + TIME_CHARS))
+    time = time * 32 + ALPHABET.indexOf(char);
+  return time;
+}

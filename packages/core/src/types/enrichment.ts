@@ -1,0 +1,60 @@
+/** The company block inside a person profile (spec §2.4). */
+export interface PersonCompany {
+  name: string | null;
+  domain: string | null;
+  employee_count: number | null;
+  /** year */
+  founded: number | null;
+  technologies: string[];
+}
+
+/** Seniority levels a title is classified into (DESIGN §7). */
+export type Seniority =
+  | 'executive'
+  | 'vp'
+  | 'director'
+  | 'manager'
+  | 'senior'
+  | 'entry'
+  | 'intern'
+  | 'unknown';
+
+/** A person profile (spec §2.4, abridged there; extra fields allowed). */
+export interface Person {
+  full_name: string | null;
+  title: string | null;
+  seniority: Seniority;
+  company: PersonCompany | null;
+  /** 0..1 */
+  confidence: number;
+}
+
+/** The result of POST /enrich/contact. */
+export interface ContactEnrichmentResult {
+  person: Person;
+}
+
+/** The query of POST /enrich/contact: exactly one of the three forms. */
+export type ContactEnrichmentQuery =
+  | { email: string }
+  | { domain: string; full_name: string }
+  | { profile_url: string };
+
+/** A company profile (spec §2.7 leaves it open; DESIGN §7 decides). */
+export interface CompanyProfile {
+  name: string | null;
+  domain: string;
+  description: string | null;
+  employee_count: number | null;
+  founded: number | null;
+  industry: string | null;
+  location: string | null;
+  technologies: string[];
+  social: Record<string, string>;
+  confidence: number;
+}
+
+/** The result of POST /enrich/company. */
+export interface CompanyEnrichmentResult {
+  company: CompanyProfile;
+}

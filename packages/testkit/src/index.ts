@@ -1,0 +1,3 @@
+export * from './dns/index.js';
+export * from './http/index.js';
+export * from './smtp/index.js';

@@ -1,0 +1,8 @@
+import { defineConfig } from 'vitest/config';
+
+// One vitest project per package; each package's vitest.config.ts names it.
+export default defineConfig({
+  test: {
+    projects: ['packages/*'],
+  },
+});
