@@ -1,0 +1,66 @@
+import { promises as dns } from 'node:dns';
+import { type DnsAnswer, DnsQueryError, type DnsRecordType, type DnsResolver, type MxRecord } from '../resolver.js';
+
+/** Options of the node:dns (c-ares) resolver backend. */
+export interface NodeDnsResolverOptions {
+  /**
+   * Servers as `host` or `host:port` (`[v6]:port` for IPv6).
+   * @default the system's resolvers (/etc/resolv.conf)
+   */
+  servers?: string[];
+  /**
+   * Per-try timeout in milliseconds.
+   * @default 5000
+   */
+  timeoutMs?: number;
+  /**
+   * Tries per question (c-ares retries with doubling timeouts).
+   * @default 2
+   */
+  tries?: number;
+}
+
+// c-ares error codes → our kinds. ENODATA is handled as an empty answer before this table.
+const KINDS: Record<string, DnsQueryError['kind']> = {
+  ENOTFOUND: 'not_found',
+  ESERVFAIL: 'server_failure',
+  EREFUSED: 'refused',
+  ETIMEOUT: 'timeout',
+  ECONNREFUSED: 'network',
+  ECANCELLED: 'timeout',
+};
+
+/** A DnsResolver on node:dns, the default backend. */
+export function createNodeDnsResolver(options: NodeDnsResolverOptions = {}): DnsResolver {
+  const timeout = options.timeoutMs ?? 5000;
+  const tries = options.tries ?? 2;
+  if (!Number.isInteger(timeout) || timeout <= 0) throw new TypeError(`timeoutMs must be a positive integer, got ${timeout}`);
+  if (!Number.isInteger(tries) || tries <= 0) throw new TypeError(`tries must be a positive integer, got ${tries}`);
+  const resolver = new dns.Resolver({ timeout, tries });
+  if (options.servers) resolver.setServers(options.servers);
+
+  async function ask<T>(type: DnsRecordType, domain: string, query: () => Promise<DnsAnswer<T>>) {
+    try {
+      return await query();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (code === 'ENODATA') return { records: [] };
+      throw new DnsQueryError(KINDS[code] ?? 'network', domain, type, { cause: error, detail: code || undefined });
+    }
+  }
+
+  return {
+    mx: (domain) =>
+      ask<MxRecord>('MX', domain, async () => ({
+        records: (await resolver.resolveMx(domain)).map(({ exchange, priority }) => ({ exchange, priority })),
+      })),
+    a: (domain) => ask('A', domain, async () => withTtl(await resolver.resolve4(domain, { ttl: true }))),
+    aaaa: (domain) => ask('AAAA', domain, async () => withTtl(await resolver.resolve6(domain, { ttl: true }))),
+  };
+}
+
+function withTtl(records: Array<{ address: string; ttl: number }>): DnsAnswer<string> {
+  const answer: DnsAnswer<string> = { records: records.map((record) => record.address) };
+  if (records.length > 0) answer.ttlSeconds = Math.min(...records.map((record) => record.ttl));
+  return answer;
+}

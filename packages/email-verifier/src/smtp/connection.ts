@@ -1,0 +1,198 @@
+import net from 'node:net';
+import tls from 'node:tls';
+import { ReplyReader, type SmtpReply, replyText } from './reply.js';
+
+/** How a connection failed; the probe decides from this whether to try the next MX. */
+export type SmtpFailureKind = 'connect_failed' | 'timeout' | 'dropped' | 'protocol' | 'tls_failed' | 'aborted';
+
+/** A failure below the level of SMTP replies. */
+export class SmtpConnectionError extends Error {
+  override name = 'SmtpConnectionError';
+  constructor(
+    readonly kind: SmtpFailureKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Opens a TCP socket (or one handed over by a proxy) to an MX. */
+export type SocketFactory = (host: string, port: number, signal: AbortSignal) => Promise<net.Socket>;
+
+/** A direct TCP connection, bounded by the signal (connect timeout + overall deadline). */
+export const directSocket: SocketFactory = (host, port, signal) =>
+  new Promise((resolve, reject) => {
+    const socket = net.connect({ host, port });
+    const onAbort = () => {
+      socket.destroy();
+      reject(new SmtpConnectionError('timeout', `connecting to ${host}:${port} timed out`));
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    socket.once('connect', () => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(socket);
+    });
+    socket.once('error', (error) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(new SmtpConnectionError('connect_failed', `cannot connect to ${host}:${port}: ${error.message}`, { cause: error }));
+    });
+  });
+
+/**
+ * One SMTP connection: sends command lines and reads complete (multi-line) replies, each bounded
+ * by a per-command timeout and by the caller's AbortSignal (the overall deadline).
+ */
+export class SmtpConnection {
+  private socket: net.Socket;
+  private buffered = '';
+  private reader = new ReplyReader();
+  private replies: SmtpReply[] = [];
+  private waiting: { resolve: (reply: SmtpReply) => void; reject: (error: Error) => void } | undefined;
+  private failure: SmtpConnectionError | undefined;
+  /** Every line sent and received, for the result's detail block and debugging. */
+  readonly transcript: string[] = [];
+  tls = false;
+
+  constructor(
+    socket: net.Socket,
+    private readonly commandTimeoutMs: number,
+    private readonly signal: AbortSignal,
+  ) {
+    this.socket = socket;
+    this.attach(socket);
+    signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  private onAbort = () => this.fail(new SmtpConnectionError('aborted', 'overall deadline reached'));
+
+  private attach(socket: net.Socket) {
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => this.onData(chunk));
+    socket.on('error', (error) => this.fail(new SmtpConnectionError('dropped', error.message, { cause: error })));
+    socket.on('close', () => this.fail(new SmtpConnectionError('dropped', 'connection closed by the server')));
+  }
+
+  private onData(chunk: string) {
+    this.buffered += chunk;
+    let end = this.buffered.indexOf('\n');
+    while (end >= 0) {
+      const line = this.buffered.slice(0, end).replace(/\r$/, '');
+      this.buffered = this.buffered.slice(end + 1);
+      this.transcript.push(`S: ${line}`);
+      try {
+        const reply = this.reader.push(line);
+        if (reply) this.deliver(reply);
+      } catch (error) {
+        this.fail(new SmtpConnectionError('protocol', (error as Error).message, { cause: error }));
+        return;
+      }
+      end = this.buffered.indexOf('\n');
+    }
+    // A server that streams an endless line is not an MTA worth waiting for.
+    if (this.buffered.length > 64 * 1024) this.fail(new SmtpConnectionError('protocol', 'reply line too long'));
+  }
+
+  private deliver(reply: SmtpReply) {
+    const waiting = this.waiting;
+    if (waiting) {
+      this.waiting = undefined;
+      waiting.resolve(reply);
+    } else this.replies.push(reply);
+  }
+
+  private fail(error: SmtpConnectionError) {
+    if (this.failure) return;
+    this.failure = error;
+    this.signal.removeEventListener('abort', this.onAbort);
+    this.socket.destroy();
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.reject(error);
+  }
+
+  /** Reads the next reply (the greeting, or the answer to a command already sent). */
+  read(): Promise<SmtpReply> {
+    const queued = this.replies.shift();
+    if (queued) return Promise.resolve(queued);
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => this.fail(new SmtpConnectionError('timeout', `no reply within ${this.commandTimeoutMs} ms`)),
+        this.commandTimeoutMs,
+      );
+      this.waiting = {
+        resolve: (reply) => {
+          clearTimeout(timer);
+          resolve(reply);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+    });
+  }
+
+  /** Sends one command line and reads its reply. */
+  async command(line: string): Promise<SmtpReply> {
+    if (/[\r\n]/.test(line)) throw new SmtpConnectionError('protocol', 'refusing to send a command containing CR or LF');
+    if (this.failure) throw this.failure;
+    this.transcript.push(`C: ${line}`);
+    this.socket.write(`${line}\r\n`, 'latin1');
+    return this.read();
+  }
+
+  /** Upgrades the connection after a 220 reply to STARTTLS (RFC 3207). */
+  async startTls(servername: string, rejectUnauthorized: boolean): Promise<void> {
+    const plain = this.socket;
+    plain.removeAllListeners('data');
+    plain.removeAllListeners('close');
+    plain.removeAllListeners('error');
+    const secure = await new Promise<tls.TLSSocket>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new SmtpConnectionError('tls_failed', `TLS handshake took over ${this.commandTimeoutMs} ms`));
+      }, this.commandTimeoutMs);
+      const socket = tls.connect({
+        socket: plain,
+        servername: net.isIP(servername) ? undefined : servername,
+        rejectUnauthorized,
+      });
+      socket.once('secureConnect', () => {
+        clearTimeout(timer);
+        resolve(socket);
+      });
+      socket.once('error', (error) => {
+        clearTimeout(timer);
+        reject(new SmtpConnectionError('tls_failed', `TLS handshake failed: ${error.message}`, { cause: error }));
+      });
+    }).catch((error: SmtpConnectionError) => {
+      this.fail(error);
+      throw error;
+    });
+    this.socket = secure;
+    this.tls = true;
+    this.buffered = '';
+    this.attach(secure);
+  }
+
+  /** Sends QUIT without waiting long for the answer, then closes. */
+  async close(): Promise<void> {
+    const socket = this.socket;
+    const open = !this.failure;
+    this.signal.removeEventListener('abort', this.onAbort);
+    this.failure ??= new SmtpConnectionError('dropped', 'connection closed by us');
+    if (!open) return;
+    this.transcript.push('C: QUIT');
+    socket.end('QUIT\r\n');
+    // Polite servers answer 221 and close; don't let a rude one hold the socket open.
+    setTimeout(() => socket.destroy(), 1000).unref();
+  }
+
+  /** Last reply, as text, for messages. */
+  static describe(reply: SmtpReply): string {
+    return replyText(reply);
+  }
+}
