@@ -1,0 +1,130 @@
+import { type FSWatcher, watch } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { Reader } from 'maxmind';
+import type { GeoBackend, GeoField, GeoPartial } from '../backend.js';
+import { type MmdbSchema, schemaForDatabaseType } from './mmdb-schemas.js';
+import { verifyMmdb } from './mmdb-verify.js';
+import { networkOf } from './network.js';
+
+/** Options of an mmdb (MaxMind DB format) backend. */
+export interface MmdbBackendOptions {
+  /** Path of the .mmdb file (reloadable and watchable), or the file's bytes. */
+  source: string | Buffer;
+  /**
+   * How records map to fields.
+   * @default chosen from the file's `database_type` metadata
+   */
+  schema?: MmdbSchema;
+  /**
+   * Name in `sources`.
+   * @default `<database_type in lower case>`
+   */
+  id?: string;
+  /**
+   * Reload when the file changes on disk (path sources only). A broken new file is reported
+   * through onError and the old data keeps serving.
+   * @default false
+   */
+  watch?: boolean;
+  /** Called with reload and watcher errors. @default no-op */
+  onError?: (error: Error) => void;
+  /** Called after a successful reload. @default no-op */
+  onReload?: () => void;
+}
+
+/** An mmdb backend plus what it read from the file. */
+export interface MmdbBackend extends GeoBackend {
+  readonly databaseType: string;
+  readonly ipVersion: 4 | 6;
+  readonly buildEpoch: Date;
+}
+
+/**
+ * Opens an mmdb file as a backend. The file is fully validated before use (metadata, and test
+ * lookups that walk the tree and decode data), so a corrupt file fails here, not per request.
+ */
+export async function openMmdbBackend(options: MmdbBackendOptions): Promise<MmdbBackend> {
+  const path = typeof options.source === 'string' ? options.source : undefined;
+  const onError = options.onError ?? (() => {});
+  let current = await load(options.source, options.schema);
+  let watcher: FSWatcher | undefined;
+  let generation = 0;
+  const id = options.id ?? current.reader.metadata.databaseType.toLowerCase();
+
+  async function reload() {
+    if (!path) throw new Error(`${id}: a backend opened from a Buffer cannot reload`);
+    // The new reader replaces the old one only after it passed every check.
+    current = await load(path, options.schema);
+    generation++;
+    options.onReload?.();
+  }
+
+  if (options.watch) {
+    if (!path) throw new TypeError('watch needs a file path as source');
+    let timer: NodeJS.Timeout | undefined;
+    // Watch the directory: an atomic rename replaces the inode a file watcher would hold.
+    watcher = watch(dirname(path), { persistent: false }, (_event, name) => {
+      if (name !== null && name !== basename(path)) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => reload().catch((error: Error) => onError(error)), 100);
+    });
+    watcher.on('error', (error) => onError(error));
+  }
+
+  return {
+    id,
+    get provides(): readonly GeoField[] {
+      return current.schema.provides;
+    },
+    get generation() {
+      return generation;
+    },
+    get databaseType() {
+      return current.reader.metadata.databaseType;
+    },
+    get ipVersion() {
+      return current.reader.metadata.ipVersion as 4 | 6;
+    },
+    get buildEpoch() {
+      return current.reader.metadata.buildEpoch;
+    },
+    lookup(ip, family) {
+      const { reader, schema } = current;
+      // An IPv4-only tree would walk the first 32 bits of an IPv6 address and answer wrongly.
+      if (family === 6 && reader.metadata.ipVersion === 4) return null;
+      const [record, prefixLength] = reader.getWithPrefixLength(ip);
+      if (!record) return null;
+      const fields: GeoPartial = schema.map(record as Record<string, unknown>);
+      fields.network = networkOf(ip, family, prefixLength);
+      return fields;
+    },
+    reload,
+    close() {
+      watcher?.close();
+    },
+  };
+}
+
+async function load(source: string | Buffer, schemaOption: MmdbSchema | undefined) {
+  const label = typeof source === 'string' ? source : 'buffer';
+  const bytes = typeof source === 'string' ? await readFile(source) : source;
+  let reader: Reader<Record<string, unknown>>;
+  try {
+    reader = new Reader(bytes);
+  } catch (error) {
+    throw new Error(`${label} is not a valid MaxMind DB file: ${(error as Error).message}`, { cause: error });
+  }
+  const { metadata } = reader;
+  if (![4, 6].includes(metadata.ipVersion) || ![24, 28, 32].includes(metadata.recordSize) || metadata.nodeCount <= 0) {
+    throw new Error(`${label} has impossible metadata (ip_version ${metadata.ipVersion}, record_size ${metadata.recordSize})`);
+  }
+  const schema = schemaOption ?? schemaForDatabaseType(metadata.databaseType);
+  if (!schema) throw new Error(`${label}: unknown database_type "${metadata.databaseType}"; pass a schema`);
+  try {
+    verifyMmdb(bytes, reader);
+  } catch (error) {
+    throw new Error(`${label} is corrupt: ${(error as Error).message}`, { cause: error });
+  }
+  return { reader, schema };
+}

@@ -1,0 +1,53 @@
+import { countries } from 'countries-list';
+import type { GeoPartial } from './backend.js';
+
+const displayNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
+/** English country name of an ISO 3166-1 alpha-2 code (offline, from ICU data in Node). */
+export function countryName(code: string): string | null {
+  try {
+    return displayNames.of(code.toUpperCase()) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Continent code (AF, AN, AS, EU, NA, OC, SA) of a country, from the countries-list data. */
+export function continentOf(code: string): string | null {
+  const country = (countries as Record<string, { continent?: string }>)[code.toUpperCase()];
+  return country?.continent ?? null;
+}
+
+/** Maps coordinates to an IANA zone; loaded lazily because its data is large. */
+export type TimezoneFinder = (latitude: number, longitude: number) => string | null;
+
+let tzLookup: TimezoneFinder | undefined;
+
+/** The default coordinate → zone function (@photostructure/tz-lookup, CC0), loaded on first use. */
+export async function loadDefaultTimezoneFinder(): Promise<TimezoneFinder> {
+  if (!tzLookup) {
+    const module = (await import('@photostructure/tz-lookup')) as { default: (lat: number, lon: number) => string };
+    const find = module.default;
+    tzLookup = (latitude, longitude) => {
+      try {
+        return find(latitude, longitude);
+      } catch {
+        return null;
+      }
+    };
+  }
+  return tzLookup;
+}
+
+/** Fills what the data left out but can be derived offline: country name, continent, timezone. */
+export function fillDerivedFields(fields: GeoPartial, timezoneFinder: TimezoneFinder | undefined): GeoPartial {
+  if (fields.country) {
+    fields.country_name ??= countryName(fields.country);
+    fields.continent ??= continentOf(fields.country);
+  }
+  if (!fields.timezone && timezoneFinder && fields.latitude != null && fields.longitude != null) {
+    // Only city-level coordinates say something about the zone; a country centroid does not.
+    if (fields.city) fields.timezone = timezoneFinder(fields.latitude, fields.longitude);
+  }
+  return fields;
+}

@@ -1,0 +1,161 @@
+import type { GeoLocationResult } from '@svc/core';
+import { LRUCache } from 'lru-cache';
+import { normalizeIp } from './address/index.js';
+import type { GeoBackend, GeoField, GeoFields, GeoPartial } from './backend.js';
+import { fillDerivedFields, loadDefaultTimezoneFinder, type TimezoneFinder } from './fill.js';
+
+/** A geolocation result: the spec's fields plus extras and per-field provenance. */
+export interface GeoResult extends GeoLocationResult {
+  network: string | null;
+  accuracy_radius: number | null;
+  postal_code: string | null;
+  isp: string | null;
+  is_hosting: boolean | null;
+  is_tor: boolean | null;
+  /** Which backend supplied each field (`derived` for fields computed offline). */
+  sources: Partial<Record<GeoField, string>>;
+}
+
+/** Options of createGeoResolver. */
+export interface GeoResolverOptions {
+  /** Backends in priority order: for each field the first non-null value wins. */
+  backends: GeoBackend[];
+  /**
+   * Results kept in the LRU (final, frozen results). 0 disables the cache.
+   * @default 50000
+   */
+  cacheSize?: number;
+  /**
+   * Finds a zone from coordinates when the data has none; false disables.
+   * @default @photostructure/tz-lookup, loaded when the resolver is created
+   */
+  timezoneFromCoordinates?: TimezoneFinder | false;
+  /** Called when a backend throws during a lookup (its answer is skipped). @default no-op */
+  onBackendError?: (backend: string, error: Error) => void;
+}
+
+/** Resolves IP addresses to locations through the configured backends. */
+export interface GeoResolver {
+  /** Looks up one address; throws ServiceError('invalid_ip') for invalid, private or reserved input. */
+  lookup(ip: string): Readonly<GeoResult>;
+  /** Reloads every reloadable backend (each checks its new data first) and clears the cache. */
+  reload(): Promise<void>;
+  close(): void;
+}
+
+const MERGED_FIELDS: readonly GeoField[] = [
+  'continent',
+  'country',
+  'country_name',
+  'region',
+  'city',
+  'postal_code',
+  'latitude',
+  'longitude',
+  'accuracy_radius',
+  'timezone',
+  'asn',
+  'org',
+  'isp',
+  'network',
+  'is_proxy',
+  'is_vpn',
+  'is_hosting',
+  'is_tor',
+];
+
+/** Creates a resolver over the given backends. */
+export async function createGeoResolver(options: GeoResolverOptions): Promise<GeoResolver> {
+  if (!Array.isArray(options.backends) || options.backends.length === 0) {
+    throw new TypeError('createGeoResolver needs at least one backend');
+  }
+  const ids = new Set(options.backends.map((backend) => backend.id));
+  if (ids.size !== options.backends.length) throw new TypeError('backend ids must be unique');
+  const cacheSize = options.cacheSize ?? 50_000;
+  if (!Number.isInteger(cacheSize) || cacheSize < 0) throw new TypeError(`cacheSize must be an integer ≥ 0, got ${cacheSize}`);
+  const timezoneFinder =
+    options.timezoneFromCoordinates === false
+      ? undefined
+      : (options.timezoneFromCoordinates ?? (await loadDefaultTimezoneFinder()));
+  const cache = cacheSize > 0 ? new LRUCache<string, Readonly<GeoResult>>({ max: cacheSize }) : undefined;
+  const backends = [...options.backends];
+  const generation = () => backends.reduce((sum, backend) => sum + (backend.generation ?? 0), 0);
+  let cachedGeneration = generation();
+
+  function resolve(ip: string, family: 4 | 6): Readonly<GeoResult> {
+    const merged: GeoPartial = {};
+    const sources: GeoResult['sources'] = {};
+    for (const backend of backends) {
+      let answer: GeoPartial | null;
+      try {
+        answer = backend.lookup(ip, family);
+      } catch (error) {
+        options.onBackendError?.(backend.id, error as Error);
+        continue;
+      }
+      if (!answer) continue;
+      for (const field of MERGED_FIELDS) {
+        const value = answer[field];
+        if (value === null || value === undefined || merged[field] != null) continue;
+        (merged as Record<GeoField, GeoFields[GeoField]>)[field] = value;
+        sources[field] = backend.id;
+      }
+    }
+    const before = new Set(Object.keys(merged));
+    fillDerivedFields(merged, timezoneFinder);
+    for (const field of Object.keys(merged) as GeoField[]) {
+      if (!before.has(field) && merged[field] != null) sources[field] = 'derived';
+    }
+    return Object.freeze({
+      ip,
+      continent: merged.continent ?? null,
+      country: merged.country ?? null,
+      country_name: merged.country_name ?? null,
+      region: merged.region ?? null,
+      city: merged.city ?? null,
+      latitude: merged.latitude ?? null,
+      longitude: merged.longitude ?? null,
+      timezone: merged.timezone ?? null,
+      asn: merged.asn ?? null,
+      org: merged.org ?? null,
+      // The spec's flags are booleans: no data about anonymity reads as "not flagged".
+      is_proxy: merged.is_proxy ?? false,
+      is_vpn: merged.is_vpn ?? false,
+      network: merged.network ?? null,
+      accuracy_radius: merged.accuracy_radius ?? null,
+      postal_code: merged.postal_code ?? null,
+      isp: merged.isp ?? null,
+      is_hosting: merged.is_hosting ?? null,
+      is_tor: merged.is_tor ?? null,
+      sources: Object.freeze(sources),
+    });
+  }
+
+  return {
+    lookup(input) {
+      // A watcher may have swapped a backend's data since the last call: drop answers from old data.
+      const current = generation();
+      if (current !== cachedGeneration) {
+        cache?.clear();
+        cachedGeneration = current;
+      }
+      // Cached by the raw input too, so repeated lookups skip parsing; misses parse strictly.
+      const hit = cache?.get(input);
+      if (hit) return hit;
+      const { ip, family } = normalizeIp(input);
+      const canonicalHit = ip === input ? undefined : cache?.get(ip);
+      const result = canonicalHit ?? resolve(ip, family);
+      cache?.set(input, result);
+      if (ip !== input) cache?.set(ip, result);
+      return result;
+    },
+    async reload() {
+      await Promise.all(backends.map((backend) => backend.reload?.()));
+      cache?.clear();
+    },
+    close() {
+      for (const backend of backends) backend.close?.();
+      cache?.clear();
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The MaxMind test databases shipped in ../shared/fixtures (relative to the repository root). */
+export const MAXMIND_FIXTURES = fileURLToPath(new URL('../../../../../shared/fixtures/maxmind-db/', import.meta.url));
+
+/** Path of one official test database. */
+export const testDatabase = (name: string) => `${MAXMIND_FIXTURES}test-data/${name}`;
+
+/** Path of one deliberately corrupt database. */
+export const badDatabase = (name: string) => `${MAXMIND_FIXTURES}bad-data/${name}`;
+
+/** The records a test database was built from, as `[cidr, record]` pairs. */
+export function sourceRecords(name: string): Array<[string, Record<string, unknown>]> {
+  const entries = JSON.parse(readFileSync(`${MAXMIND_FIXTURES}source-data/${name}`, 'utf8')) as Array<
+    Record<string, Record<string, unknown>>
+  >;
+  return entries.flatMap((entry) => Object.entries(entry));
+}
