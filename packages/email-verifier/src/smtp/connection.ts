@@ -178,17 +178,26 @@ export class SmtpConnection {
     this.attach(secure);
   }
 
-  /** Sends QUIT without waiting long for the answer, then closes. */
+  /**
+   * Sends QUIT and waits (briefly) for the server to close, so a per-MX connection limit counts
+   * connections the way the server sees them.
+   */
   async close(): Promise<void> {
     const socket = this.socket;
     const open = !this.failure;
     this.signal.removeEventListener('abort', this.onAbort);
     this.failure ??= new SmtpConnectionError('dropped', 'connection closed by us');
-    if (!open) return;
+    if (!open || socket.destroyed) return;
     this.transcript.push('C: QUIT');
-    socket.end('QUIT\r\n');
-    // Polite servers answer 221 and close; don't let a rude one hold the socket open.
-    setTimeout(() => socket.destroy(), 1000).unref();
+    await new Promise<void>((resolve) => {
+      // Polite servers answer 221 and close; a rude one gets destroyed after a short wait.
+      const timer = setTimeout(() => socket.destroy(), Math.min(this.commandTimeoutMs, 1000));
+      socket.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      socket.end('QUIT\r\n');
+    });
   }
 
   /** Last reply, as text, for messages. */

@@ -4,10 +4,11 @@ const METADATA_MARKER = Buffer.from('\xAB\xCD\xEFMaxMind.com', 'latin1');
 
 /**
  * Walks the whole search tree of an mmdb file and decodes every record it points to, so a file
- * with a corrupt tree or data section is refused before it serves a single lookup. Readers
+ * with a corrupt tree or data section is refused before it serves a single lookup. With
+ * `decodeData` false only the tree and the pointer bounds are checked (about 10× faster). Readers
  * (mmdb-lib included) only check the metadata at open and fail, or answer garbage, per lookup.
  */
-export function verifyMmdb(bytes: Buffer, reader: Reader<Record<string, unknown>>): void {
+export function verifyMmdb(bytes: Buffer, reader: Reader<Record<string, unknown>>, decodeData = true): void {
   const { nodeCount, recordSize, ipVersion } = reader.metadata;
   const nodeBytes = (recordSize * 2) / 8;
   const treeSize = nodeCount * nodeBytes;
@@ -41,6 +42,7 @@ export function verifyMmdb(bytes: Buffer, reader: Reader<Record<string, unknown>
         const offset = record - nodeCount - 16;
         if (offset >= dataSize) throw new Error(`node ${node} points past the data section (offset ${offset} ≥ ${dataSize})`);
         decoded.add(record);
+        if (!decodeData) continue;
         // The reader's own decoder, so what we check is exactly what lookups will decode.
         (reader as unknown as { resolveDataPointer(pointer: number): unknown }).resolveDataPointer(record);
       }

@@ -27,6 +27,13 @@ export interface MmdbBackendOptions {
    * @default false
    */
   watch?: boolean;
+  /**
+   * How much of a file is checked before it serves: `full` walks the tree and decodes every
+   * record (seconds for a 60 MB city file), `tree` walks the tree and checks pointer bounds,
+   * `none` trusts the file (use only for files verified before, e.g. by a stamp).
+   * @default 'full'
+   */
+  verify?: 'full' | 'tree' | 'none';
   /** Called with reload and watcher errors. @default no-op */
   onError?: (error: Error) => void;
   /** Called after a successful reload. @default no-op */
@@ -47,7 +54,8 @@ export interface MmdbBackend extends GeoBackend {
 export async function openMmdbBackend(options: MmdbBackendOptions): Promise<MmdbBackend> {
   const path = typeof options.source === 'string' ? options.source : undefined;
   const onError = options.onError ?? (() => {});
-  let current = await load(options.source, options.schema);
+  const verify = options.verify ?? 'full';
+  let current = await load(options.source, options.schema, verify);
   let watcher: FSWatcher | undefined;
   let generation = 0;
   const id = options.id ?? current.reader.metadata.databaseType.toLowerCase();
@@ -55,7 +63,7 @@ export async function openMmdbBackend(options: MmdbBackendOptions): Promise<Mmdb
   async function reload() {
     if (!path) throw new Error(`${id}: a backend opened from a Buffer cannot reload`);
     // The new reader replaces the old one only after it passed every check.
-    current = await load(path, options.schema);
+    current = await load(path, options.schema, verify);
     generation++;
     options.onReload?.();
   }
@@ -106,7 +114,7 @@ export async function openMmdbBackend(options: MmdbBackendOptions): Promise<Mmdb
   };
 }
 
-async function load(source: string | Buffer, schemaOption: MmdbSchema | undefined) {
+async function load(source: string | Buffer, schemaOption: MmdbSchema | undefined, verify: 'full' | 'tree' | 'none') {
   const label = typeof source === 'string' ? source : 'buffer';
   const bytes = typeof source === 'string' ? await readFile(source) : source;
   let reader: Reader<Record<string, unknown>>;
@@ -122,7 +130,7 @@ async function load(source: string | Buffer, schemaOption: MmdbSchema | undefine
   const schema = schemaOption ?? schemaForDatabaseType(metadata.databaseType);
   if (!schema) throw new Error(`${label}: unknown database_type "${metadata.databaseType}"; pass a schema`);
   try {
-    verifyMmdb(bytes, reader);
+    if (verify !== 'none') verifyMmdb(bytes, reader, verify === 'full');
   } catch (error) {
     throw new Error(`${label} is corrupt: ${(error as Error).message}`, { cause: error });
   }

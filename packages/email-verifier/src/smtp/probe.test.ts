@@ -1,0 +1,162 @@
+import { type SmtpFleet, type SmtpScript, startSmtpFleet } from '../../../testkit/src/smtp/index.js'; // TEMP until testkit index resolves
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MailHost } from '../dns/mail-hosts.js';
+import { directSocket } from './connection.js';
+import { KeyedLimiter } from './keyed-limiter.js';
+import { type ProbeContext, probeDomain } from './probe.js';
+
+let fleet: SmtpFleet | undefined;
+afterEach(async () => {
+  await fleet?.close();
+  fleet = undefined;
+});
+
+const mx = (...hosts: string[]): MailHost[] => hosts.map((host, index) => ({ host, priority: index * 10, implicit: false }));
+
+async function setup(script: SmtpScript, hostScripts: Record<string, SmtpScript> = {}, options: Partial<ProbeContext> = {}) {
+  const ips = ['127.0.0.2', '127.0.0.3'];
+  fleet = await startSmtpFleet({ hosts: ips.map((host) => ({ host, script: hostScripts[host] ?? {} })), script });
+  const addresses: Record<string, string[]> = { 'mx1.example.test': ['127.0.0.2'], 'mx2.example.test': ['127.0.0.3'] };
+  const context: ProbeContext = {
+    settings: {
+      heloName: 'verifier.test',
+      mailFrom: '',
+      port: fleet.port,
+      connectTimeoutMs: 1000,
+      commandTimeoutMs: 1000,
+      startTls: 'opportunistic',
+      tlsRejectUnauthorized: false,
+      socketFactory: directSocket,
+    },
+    limiter: new KeyedLimiter(2, 10),
+    resolveAddresses: async (host) => addresses[host] ?? [],
+    maxRcptsPerSession: 20,
+    learnedLimits: new Map(),
+    syntheticLocalPart: () => 'nobody-x7q2',
+    signal: AbortSignal.timeout(5000),
+    ...options,
+  };
+  return context;
+}
+
+describe('probeDomain against the testkit SMTP fleet', () => {
+  it('tells accepted, unknown, disabled, full, blocked and greylisted mailboxes apart in one session', async () => {
+    const context = await setup({
+      mailboxes: {
+        'ok@example.test': 'accept',
+        'full@example.test': 'full',
+        'gone@example.test': 'disabled',
+        'block@example.test': 'blocked',
+        'grey@example.test': { greylist: { delayMs: 60_000 } },
+      },
+    });
+    const recipients = ['ok', 'nobody', 'full', 'gone', 'block', 'grey'].map((name) => `${name}@example.test`);
+    const probe = await probeDomain('example.test', mx('mx1.example.test'), recipients, context);
+    const outcomes = Object.fromEntries([...probe.results].map(([address, result]) => [address.split('@')[0], result.outcome]));
+    expect(outcomes).toEqual({
+      ok: 'accepted',
+      nobody: 'mailbox_not_found',
+      full: 'mailbox_full',
+      gone: 'mailbox_disabled',
+      block: 'blocked_by_policy',
+      grey: 'greylisted',
+    });
+    expect(probe.results.get('nobody@example.test')?.detail).toMatchObject({ code: 550, enhanced_status: '5.1.1' });
+    expect(probe.catchAll).toBe(false);
+    // One session asked every question, STARTTLS was used, and no mail was ever sent.
+    expect(fleet?.sessions).toHaveLength(1);
+    expect(fleet?.sessions[0]?.tls).toBe(true);
+    expect(fleet?.sessions[0]?.rcpts.map((rcpt) => rcpt.address)).toEqual([...recipients, 'nobody-x7q2@example.test']);
+    expect(fleet?.sessions.some((session) => session.dataAttempted)).toBe(false);
+  });
+
+  it('detects a catch-all domain with a synthetic recipient', async () => {
+    const context = await setup({ domains: { 'example.test': 'accept' } });
+    const probe = await probeDomain('example.test', mx('mx1.example.test'), ['anyone@example.test'], context);
+    expect(probe.results.get('anyone@example.test')?.outcome).toBe('accepted');
+    expect(probe.catchAll).toBe(true);
+  });
+
+  it('skips the catch-all question when every recipient was rejected', async () => {
+    const context = await setup({});
+    const probe = await probeDomain('example.test', mx('mx1.example.test'), ['x@example.test'], context);
+    expect(probe.results.get('x@example.test')?.outcome).toBe('mailbox_not_found');
+    expect(probe.catchAll).toBeNull();
+    expect(fleet?.sessions[0]?.rcpts).toHaveLength(1);
+  });
+
+  it('moves to the next MX after a 421 greeting', async () => {
+    const context = await setup({ mailboxes: { 'ok@example.test': 'accept' } }, { '127.0.0.2': { greeting: 'busy' } });
+    const probe = await probeDomain('example.test', mx('mx1.example.test', 'mx2.example.test'), ['ok@example.test'], context);
+    expect(probe.results.get('ok@example.test')).toMatchObject({ outcome: 'accepted', detail: { host: 'mx2.example.test' } });
+    expect(fleet?.sessionsFor('127.0.0.2')).toHaveLength(1);
+  });
+
+  it('moves to the next MX when the first refuses connections, and reports unreachable when all do', async () => {
+    const context = await setup({ mailboxes: { 'ok@example.test': 'accept' } });
+    const dead = { ...context, resolveAddresses: async (host: string) => (host === 'mx1.example.test' ? ['127.0.0.9'] : ['127.0.0.3']) };
+    const probe = await probeDomain('example.test', mx('mx1.example.test', 'mx2.example.test'), ['ok@example.test'], dead);
+    expect(probe.results.get('ok@example.test')?.outcome).toBe('accepted');
+    const allDead = { ...context, resolveAddresses: async () => ['127.0.0.9'] };
+    const none = await probeDomain('example.test', mx('mx1.example.test', 'mx2.example.test'), ['ok@example.test'], allDead);
+    expect(none.results.get('ok@example.test')).toMatchObject({ outcome: 'unreachable' });
+  });
+
+  it('falls back to HELO when EHLO is rejected, and reads multi-line banners', async () => {
+    const context = await setup({
+      ehlo: 'reject',
+      banner: ['mx.test ESMTP', 'no spam please', 'really'],
+      mailboxes: { 'ok@example.test': 'accept' },
+    });
+    const probe = await probeDomain('example.test', mx('mx1.example.test'), ['ok@example.test'], context);
+    expect(probe.results.get('ok@example.test')?.outcome).toBe('accepted');
+    expect(fleet?.sessions[0]?.commands.slice(0, 2)).toEqual(['EHLO verifier.test', 'HELO verifier.test']);
+  });
+
+  it('keeps correct answers when the server allows one RCPT per session', async () => {
+    const context = await setup({ maxRcptsPerSession: 1, mailboxes: { 'a@example.test': 'accept', 'b@example.test': 'accept' } });
+    const recipients = ['a@example.test', 'b@example.test', 'c@example.test'];
+    const probe = await probeDomain('example.test', mx('mx1.example.test'), recipients, context);
+    expect([...probe.results.values()].map((result) => result.outcome)).toEqual(['accepted', 'accepted', 'mailbox_not_found']);
+    expect(probe.catchAll).toBe(false);
+    expect(context.learnedLimits.get('127.0.0.2')).toBe(1);
+    // One learning session with two questions, then one session per remaining question.
+    expect(fleet?.sessions.length).toBeLessThanOrEqual(4);
+  });
+
+  it('reports a timeout within the deadline when the server is slower than it', async () => {
+    const context = await setup({ replyDelayMs: { rcpt: 3000 }, mailboxes: { 'ok@example.test': 'accept' } });
+    const started = performance.now();
+    const probe = await probeDomain('example.test', mx('mx1.example.test'), ['ok@example.test'], {
+      ...context,
+      settings: { ...context.settings, commandTimeoutMs: 10_000 },
+      signal: AbortSignal.timeout(400),
+    });
+    expect(probe.results.get('ok@example.test')?.outcome).toBe('timeout');
+    expect(performance.now() - started).toBeLessThan(900);
+  });
+
+  it('treats a dropped connection as unreachable, not as a dead mailbox', async () => {
+    const context = await setup({ drop: { at: 'rcpt' } });
+    const probe = await probeDomain('example.test', mx('mx1.example.test'), ['ok@example.test'], context);
+    expect(probe.results.get('ok@example.test')?.outcome).toBe('unreachable');
+  });
+
+  it('reads a policy refusal of our sender as blocked_by_policy for every recipient', async () => {
+    const context = await setup({ mailFrom: 'blocked' });
+    const probe = await probeDomain('example.test', mx('mx1.example.test'), ['a@example.test', 'b@example.test'], context);
+    expect([...probe.results.values()].map((result) => result.outcome)).toEqual(['blocked_by_policy', 'blocked_by_policy']);
+  });
+
+  it('never opens more connections to one MX address than the per-host limit', async () => {
+    const context = await setup({ defaultRcpt: 'accept', replyDelayMs: 5 });
+    const domains = Array.from({ length: 8 }, (_, index) => `d${index}.test`);
+    await Promise.all(
+      domains.map((domain) =>
+        probeDomain(domain, mx('mx1.example.test'), [`a@${domain}`, `b@${domain}`], { ...context, limiter: context.limiter }),
+      ),
+    );
+    expect(fleet?.peakConnections('127.0.0.2')).toBe(2);
+    expect(fleet?.sessions).toHaveLength(8);
+  });
+});
