@@ -1,1 +1,1 @@
-export {};
+export * from '@svc/ip-address';

@@ -1,6 +1,6 @@
 import type { GeoLocationResult } from '@svc/core';
 import { LRUCache } from 'lru-cache';
-import { normalizeIp } from './address/index.js';
+import { normalizeIp } from '@svc/ip-address';
 import type { GeoBackend, GeoField, GeoFields, GeoPartial } from './backend.js';
 import { fillDerivedFields, loadDefaultTimezoneFinder, type TimezoneFinder } from './fill.js';
 
@@ -82,13 +82,13 @@ export async function createGeoResolver(options: GeoResolverOptions): Promise<Ge
   const generation = () => backends.reduce((sum, backend) => sum + (backend.generation ?? 0), 0);
   let cachedGeneration = generation();
 
-  function resolve(ip: string, family: 4 | 6): Readonly<GeoResult> {
+  function resolve(ip: string, lookupIp: string, family: 4 | 6): Readonly<GeoResult> {
     const merged: GeoPartial = {};
     const sources: GeoResult['sources'] = {};
     for (const backend of backends) {
       let answer: GeoPartial | null;
       try {
-        answer = backend.lookup(ip, family);
+        answer = backend.lookup(lookupIp, family);
       } catch (error) {
         options.onBackendError?.(backend.id, error as Error);
         continue;
@@ -142,9 +142,9 @@ export async function createGeoResolver(options: GeoResolverOptions): Promise<Ge
       // Cached by the raw input too, so repeated lookups skip parsing; misses parse strictly.
       const hit = cache?.get(input);
       if (hit) return hit;
-      const { ip, family } = normalizeIp(input);
+      const { ip, lookupIp, lookupFamily } = normalizeIp(input);
       const canonicalHit = ip === input ? undefined : cache?.get(ip);
-      const result = canonicalHit ?? resolve(ip, family);
+      const result = canonicalHit ?? resolve(ip, lookupIp, lookupFamily);
       cache?.set(input, result);
       if (ip !== input) cache?.set(ip, result);
       return result;
