@@ -1,0 +1,20 @@
+import type { GeoBackend } from '../backend.js';
+
+/** One backend made of separate IPv4 and IPv6 files (ip-location-db ships them apart). */
+export function byFamily(id: string, v4: GeoBackend, v6: GeoBackend): GeoBackend {
+  return {
+    id,
+    provides: [...new Set([...v4.provides, ...v6.provides])],
+    get generation() {
+      return (v4.generation ?? 0) + (v6.generation ?? 0);
+    },
+    lookup: (ip, family) => (family === 4 ? v4 : v6).lookup(ip, family),
+    async reload() {
+      await Promise.all([v4.reload?.(), v6.reload?.()]);
+    },
+    close() {
+      v4.close?.();
+      v6.close?.();
+    },
+  };
+}
