@@ -14,6 +14,26 @@ describe.runIf(existsSync(bin))('the built svc binary', () => {
     expect(stdout).toContain('Usage: svc <command>');
   });
 
+  it('answers `svc geo 8.8.8.8` from the default data with no configuration', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dataDir = await mkdtemp(join(tmpdir(), 'svc-data-'));
+    try {
+      // First use compiles the ASN data and verifies the city files; later runs reuse them.
+      const { stdout } = await run(process.execPath, [bin, 'geo', '8.8.8.8', '--json'], {
+        env: { ...process.env, SVC_DATA_DIR: dataDir },
+      });
+      const result = JSON.parse(stdout);
+      expect(result).toMatchObject({ ip: '8.8.8.8', country: 'US', asn: 15169, timezone: expect.stringMatching(/^America\//) });
+      expect(typeof result.city).toBe('string');
+      expect(typeof result.latitude).toBe('number');
+      expect(result.org).toMatch(/Google/);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('exits 2 with a message on stderr for an unknown command', async () => {
     const failure = await run(process.execPath, [bin, 'frobnicate']).catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 2 });

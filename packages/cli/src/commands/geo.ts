@@ -1,0 +1,93 @@
+import { DEFAULT_DATA_ATTRIBUTION, type GeoResult } from '@svc/geo-resolver';
+import { ServiceError } from '@svc/core';
+import type { Command } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import { openCliGeoResolver } from '../geo-data.js';
+import { readRecords } from '../input/read-records.js';
+import { printJson } from '../output.js';
+import { createProgress } from '../output/progress.js';
+import { openResultWriter } from '../output/result-writer.js';
+import { renderTable } from '../output/table.js';
+import { UsageError } from '../usage-error.js';
+
+type Row = GeoResult | { ip: string; error: { code: string; message: string } };
+
+/** `svc geo`: geolocate addresses from arguments or a file. */
+export const geoCommand: Command = {
+  name: 'geo',
+  summary: 'Geolocate IP addresses (country, city, coordinates, timezone, ASN, flags)',
+  usage: ['<ip...> [--json] [--db file.mmdb ...]', '--file ips.txt [--out results.ndjson|csv]', '--sources'],
+  details: `Options:
+  --file <path>   read addresses from a .txt (one per line) or .csv (first column) file
+  --out <path>    write results to .ndjson or .csv instead of the terminal
+  --db <path>     use this MaxMind-format file (repeat for several; first non-empty field wins)
+  --sources       print where the default data comes from and its licence
+Invalid, private or reserved addresses are reported per address (code invalid_ip) and make the
+exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC BY 4.0).`,
+  options: {
+    file: { type: 'string' },
+    out: { type: 'string' },
+    db: { type: 'string', multiple: true },
+    sources: { type: 'boolean' },
+  },
+  async run({ io, flags, values, positionals }) {
+    if (values.sources) {
+      io.stdout.write(flags.json ? `${JSON.stringify({ sources: DEFAULT_DATA_ATTRIBUTION })}\n` : `${DEFAULT_DATA_ATTRIBUTION.join('\n')}\n`);
+      return EXIT.ok;
+    }
+    const file = values.file as string | undefined;
+    if (file && positionals.length > 0) throw new UsageError('give addresses or --file, not both', 'geo');
+    if (!file && positionals.length === 0) throw new UsageError('give at least one IP address or --file', 'geo');
+    if (values.out && !file) throw new UsageError('--out needs --file', 'geo');
+    const inputs = file ? await readRecords(file, io.cwd) : positionals;
+    const resolver = await openCliGeoResolver(io, (values.db as string[] | undefined) ?? []);
+    const writer = values.out ? openResultWriter(values.out as string, io.cwd, 'geo') : undefined;
+    const progress = file ? createProgress(io, inputs.length, 'geo') : undefined;
+    const rows: Row[] = [];
+    let failures = 0;
+    try {
+      inputs.forEach((input, index) => {
+        let row: Row;
+        try {
+          row = resolver.lookup(input);
+        } catch (error) {
+          if (!ServiceError.is(error)) throw error;
+          failures++;
+          row = { ip: input, error: { code: error.code, message: error.message } };
+        }
+        if (writer) writer.write(row as unknown as Record<string, unknown>);
+        else rows.push(row);
+        if (index % 1000 === 0 || index === inputs.length - 1) progress?.update(index + 1);
+      });
+    } finally {
+      progress?.done();
+      await writer?.close();
+      resolver.close();
+    }
+    if (writer) io.stderr.write(`geo: ${inputs.length - failures} located, ${failures} invalid → ${values.out}\n`);
+    else if (flags.json) printJson(io, rows.length === 1 && !file ? rows[0] : rows);
+    else io.stdout.write(table(rows));
+    return failures > 0 ? EXIT.failure : EXIT.ok;
+  },
+};
+
+function table(rows: Row[]): string {
+  return renderTable(
+    ['ip', 'country', 'region', 'city', 'lat,lon', 'timezone', 'asn', 'org', 'flags'],
+    rows.map((row) => {
+      if ('error' in row) return [row.ip, '', '', '', '', '', '', '', `error: ${row.error.message}`];
+      const flags = [row.is_proxy && 'proxy', row.is_vpn && 'vpn', row.is_hosting && 'hosting', row.is_tor && 'tor'];
+      return [
+        row.ip,
+        row.country ?? '',
+        row.region ?? '',
+        row.city ?? '',
+        row.latitude == null ? '' : `${row.latitude.toFixed(4)},${row.longitude?.toFixed(4)}`,
+        row.timezone ?? '',
+        row.asn == null ? '' : `AS${row.asn}`,
+        row.org ?? '',
+        flags.filter(Boolean).join(' '),
+      ];
+    }),
+  );
+}
