@@ -3,19 +3,32 @@ import type { GeoPartial } from './backend.js';
 
 const displayNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
 
+// Both are asked once per lookup; ICU calls are slow, and there are fewer than 300 codes.
+const names = new Map<string, string | null>();
+const continents = new Map<string, string | null>();
+
 /** English country name of an ISO 3166-1 alpha-2 code (offline, from ICU data in Node). */
 export function countryName(code: string): string | null {
-  try {
-    return displayNames.of(code.toUpperCase()) ?? null;
-  } catch {
-    return null;
+  let name = names.get(code);
+  if (name === undefined) {
+    try {
+      name = displayNames.of(code.toUpperCase()) ?? null;
+    } catch {
+      name = null;
+    }
+    names.set(code, name);
   }
+  return name;
 }
 
 /** Continent code (AF, AN, AS, EU, NA, OC, SA) of a country, from the countries-list data. */
 export function continentOf(code: string): string | null {
-  const country = (countries as Record<string, { continent?: string }>)[code.toUpperCase()];
-  return country?.continent ?? null;
+  let continent = continents.get(code);
+  if (continent === undefined) {
+    continent = (countries as Record<string, { continent?: string }>)[code.toUpperCase()]?.continent ?? null;
+    continents.set(code, continent);
+  }
+  return continent;
 }
 
 /** Maps coordinates to an IANA zone; loaded lazily because its data is large. */

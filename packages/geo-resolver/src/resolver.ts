@@ -43,26 +43,8 @@ export interface GeoResolver {
   close(): void;
 }
 
-const MERGED_FIELDS: readonly GeoField[] = [
-  'continent',
-  'country',
-  'country_name',
-  'region',
-  'city',
-  'postal_code',
-  'latitude',
-  'longitude',
-  'accuracy_radius',
-  'timezone',
-  'asn',
-  'org',
-  'isp',
-  'network',
-  'is_proxy',
-  'is_vpn',
-  'is_hosting',
-  'is_tor',
-];
+// The fields fill.ts may derive when no backend supplied them.
+const DERIVABLE_FIELDS: readonly GeoField[] = ['country_name', 'continent', 'timezone'];
 
 /** Creates a resolver over the given backends. */
 export async function createGeoResolver(options: GeoResolverOptions): Promise<GeoResolver> {
@@ -94,18 +76,17 @@ export async function createGeoResolver(options: GeoResolverOptions): Promise<Ge
         continue;
       }
       if (!answer) continue;
-      for (const field of MERGED_FIELDS) {
-        const value = answer[field];
-        if (value === null || value === undefined || merged[field] != null) continue;
-        (merged as Record<GeoField, GeoFields[GeoField]>)[field] = value;
-        sources[field] = backend.id;
+      // Iterate the answer's own keys (about ten), not every field we know.
+      for (const field in answer) {
+        const value = answer[field as GeoField];
+        if (value === null || value === undefined || merged[field as GeoField] != null) continue;
+        (merged as Record<GeoField, GeoFields[GeoField]>)[field as GeoField] = value;
+        sources[field as GeoField] = backend.id;
       }
     }
-    const before = new Set(Object.keys(merged));
+    const missing = DERIVABLE_FIELDS.filter((field) => merged[field] == null);
     fillDerivedFields(merged, timezoneFinder);
-    for (const field of Object.keys(merged) as GeoField[]) {
-      if (!before.has(field) && merged[field] != null) sources[field] = 'derived';
-    }
+    for (const field of missing) if (merged[field] != null) sources[field] = 'derived';
     return Object.freeze({
       ip,
       continent: merged.continent ?? null,

@@ -119,7 +119,9 @@ async function load(source: string | Buffer, schemaOption: MmdbSchema | undefine
   const bytes = typeof source === 'string' ? await readFile(source) : source;
   let reader: Reader<Record<string, unknown>>;
   try {
-    reader = new Reader(bytes);
+    // Decoded records are cached by their data offset: many networks share one city record. The
+    // cached objects stay inside the backend; schema.map copies what it needs into a new object.
+    reader = new Reader(bytes, { cache: boundedCache(20_000) });
   } catch (error) {
     throw new Error(`${label} is not a valid MaxMind DB file: ${(error as Error).message}`, { cause: error });
   }
@@ -135,4 +137,16 @@ async function load(source: string | Buffer, schemaOption: MmdbSchema | undefine
     throw new Error(`${label} is corrupt: ${(error as Error).message}`, { cause: error });
   }
   return { reader, schema };
+}
+
+// A Map emptied when full: cheaper per hit than an LRU, and a decode cache only needs to be warm.
+function boundedCache(max: number) {
+  const entries = new Map<string | number, unknown>();
+  return {
+    get: (key: string | number) => entries.get(key),
+    set(key: string | number, value: unknown) {
+      if (entries.size >= max) entries.clear();
+      entries.set(key, value);
+    },
+  };
 }

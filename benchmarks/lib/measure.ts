@@ -1,0 +1,43 @@
+/** One measured variant of a benchmark. */
+export interface Measurement {
+  name: string;
+  operations: number;
+  seconds: number;
+  rssMb: number;
+  note?: string;
+}
+
+/** Runs `work` once and measures wall time and resident memory afterwards. */
+export async function measure(name: string, operations: number, work: () => unknown, note?: string): Promise<Measurement> {
+  const started = performance.now();
+  await work();
+  const seconds = (performance.now() - started) / 1000;
+  return { name, operations, seconds, rssMb: process.memoryUsage().rss / 1e6, note };
+}
+
+/** Prints measurements as a table with ops/s and the ratio to the baseline row. */
+export function printTable(title: string, rows: Measurement[], baseline: string): void {
+  const base = rows.find((row) => row.name === baseline);
+  const baseRate = base ? base.operations / base.seconds : Number.NaN;
+  console.log(`\n## ${title}\n`);
+  console.log('| variant | ops | seconds | ops/s | ratio vs ' + baseline + ' | RSS MB | note |');
+  console.log('|---|---:|---:|---:|---:|---:|---|');
+  for (const row of rows) {
+    const rate = row.operations / row.seconds;
+    console.log(
+      `| ${row.name} | ${row.operations.toLocaleString('en')} | ${row.seconds.toFixed(2)} | ${Math.round(rate).toLocaleString('en')} | ${(rate / baseRate).toFixed(2)}× | ${row.rssMb.toFixed(0)} | ${row.note ?? ''} |`,
+    );
+  }
+}
+
+/** A deterministic pseudo-random generator (mulberry32), so every run measures the same inputs. */
+export function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,11 @@
+// Runs every benchmark suite in one process and prints each table (`pnpm bench`).
+import { runGeoBenchmark } from './geo/lookup.js';
+
+const only = process.argv[2];
+const suites: Record<string, () => Promise<unknown>> = {
+  geo: runGeoBenchmark,
+};
+for (const [name, run] of Object.entries(suites)) {
+  if (only && only !== name) continue;
+  await run();
+}
