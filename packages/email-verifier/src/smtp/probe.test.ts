@@ -1,4 +1,4 @@
-import { type SmtpFleet, type SmtpScript, startSmtpFleet } from '../../../testkit/src/smtp/index.js'; // TEMP until testkit index resolves
+import { type SmtpFleet, type SmtpScript, startSmtpFleet } from '@svc/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MailHost } from '../dns/mail-hosts.js';
 import { directSocket } from './connection.js';

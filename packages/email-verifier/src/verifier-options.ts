@@ -1,0 +1,129 @@
+import { hostname } from 'node:os';
+import { isPublicIp } from '@svc/ip-address';
+import { withDnsCache } from './dns/cached-resolver.js';
+import { createNodeDnsResolver } from './dns/backends/node-dns.js';
+import type { DnsResolver } from './dns/resolver.js';
+import type { ListsOptions } from './lists/create-lists.js';
+import { directSocket, type SocketFactory } from './smtp/connection.js';
+import type { StartTlsPolicy } from './smtp/session.js';
+import { type Socks5ProxyOptions, socks5SocketFactory } from './smtp/socks5.js';
+
+/** SMTP probe settings. */
+export interface SmtpProbeOptions {
+  /** Name sent with EHLO/HELO; should resolve back to the prober's IP. @default os.hostname() */
+  heloName?: string;
+  /** Envelope sender; '' sends the null sender `<>`. @default '' */
+  mailFrom?: string;
+  /** Port every MX is dialled on. @default 25 */
+  port?: number;
+  /** Time to establish a TCP connection. @default 10000 */
+  connectTimeoutMs?: number;
+  /** Time to wait for each reply. @default 15000 */
+  commandTimeoutMs?: number;
+  /** Overall deadline of one verify() probe; the result is `unknown` + `smtp_timeout` after it. @default 30000 */
+  timeoutMs?: number;
+  /** Overall deadline of one verifyMany() call's probing. @default 600000 */
+  bulkTimeoutMs?: number;
+  /** Simultaneous connections to one MX address. @default 2 */
+  perHostConcurrency?: number;
+  /** Simultaneous SMTP connections overall. @default 50 */
+  concurrency?: number;
+  /** Recipients asked per session before reconnecting (servers may allow fewer; we learn that). @default 20 */
+  maxRcptsPerSession?: number;
+  /** Use STARTTLS when offered (`opportunistic`), insist (`require`) or never. @default 'opportunistic' */
+  startTls?: StartTlsPolicy;
+  /** Check MX certificates; many are self-signed and no mail is sent. @default false */
+  tlsRejectUnauthorized?: boolean;
+  /** Connect through a SOCKS5 proxy (e.g. from a host with port 25 open). @default none */
+  proxy?: Socks5ProxyOptions;
+  /**
+   * Contact MX hosts that resolve to private or reserved addresses. Off by default so a hostile
+   * domain cannot point the prober at internal hosts; tests and intranets turn it on.
+   * @default false
+   */
+  allowPrivateAddresses?: boolean;
+  /** Replaces the socket factory (tests). @default direct TCP, or SOCKS5 when proxy is set */
+  socketFactory?: SocketFactory;
+}
+
+/** Options of createVerifier. */
+export interface VerifierOptions {
+  /** DNS backend. @default node:dns with the system resolvers */
+  dns?: DnsResolver;
+  /** Cache DNS answers by their TTL; false turns caching off. @default {} (on, defaults) */
+  dnsCache?: Parameters<typeof withDnsCache>[1] | false;
+  /** SMTP probe settings. @default {} */
+  smtp?: SmtpProbeOptions;
+  /** Allow/deny and extra list entries. @default {} */
+  lists?: ListsOptions;
+  /** Accept UTF-8 local parts (RFC 6531). @default false */
+  allowUtf8LocalPart?: boolean;
+  /** Clock for checked_at. @default () => new Date() */
+  clock?: () => Date;
+  /** Decides which A/AAAA answers count as public (implicit MX, SMTP targets). @default isPublicIp */
+  isPublicAddress?: (ip: string) => boolean;
+  /** Random local part for the catch-all question. @default 16 random base36 characters */
+  syntheticLocalPart?: () => string;
+}
+
+/** Every option with its default applied; resolved once in createVerifier. */
+export interface ResolvedVerifierOptions {
+  dns: DnsResolver;
+  smtp: Required<Omit<SmtpProbeOptions, 'proxy' | 'socketFactory'>> & { socketFactory: SocketFactory };
+  lists: ListsOptions;
+  allowUtf8LocalPart: boolean;
+  clock: () => Date;
+  isPublicAddress: (ip: string) => boolean;
+  syntheticLocalPart: () => string;
+}
+
+const positiveInteger = (name: string, value: number) => {
+  if (!Number.isInteger(value) || value <= 0) throw new TypeError(`smtp.${name} must be a positive integer, got ${value}`);
+  return value;
+};
+
+/** Applies defaults and validates, so a bad option fails at construction with its name. */
+export function resolveVerifierOptions(options: VerifierOptions = {}): ResolvedVerifierOptions {
+  const smtp = options.smtp ?? {};
+  const port = smtp.port ?? 25;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new TypeError(`smtp.port must be 1..65535, got ${port}`);
+  const startTls = smtp.startTls ?? 'opportunistic';
+  if (!['opportunistic', 'require', 'never'].includes(startTls)) {
+    throw new TypeError(`smtp.startTls must be opportunistic, require or never, got ${JSON.stringify(startTls)}`);
+  }
+  const heloName = smtp.heloName ?? hostname();
+  if (!/^[a-z0-9.-]+$/i.test(heloName) && !/^\[[0-9a-f:.]+\]$/i.test(heloName)) {
+    throw new TypeError(`smtp.heloName must be a host name or an address literal, got ${JSON.stringify(heloName)}`);
+  }
+  const mailFrom = smtp.mailFrom ?? '';
+  if (/[\s<>\x00-\x1f\x7f]/.test(mailFrom) || (mailFrom !== '' && !mailFrom.includes('@'))) {
+    throw new TypeError(`smtp.mailFrom must be '' or an address without spaces or brackets, got ${JSON.stringify(mailFrom)}`);
+  }
+  const baseDns = options.dns ?? createNodeDnsResolver();
+  return {
+    dns: options.dnsCache === false ? baseDns : withDnsCache(baseDns, options.dnsCache ?? {}),
+    smtp: {
+      heloName,
+      mailFrom,
+      port,
+      connectTimeoutMs: positiveInteger('connectTimeoutMs', smtp.connectTimeoutMs ?? 10_000),
+      commandTimeoutMs: positiveInteger('commandTimeoutMs', smtp.commandTimeoutMs ?? 15_000),
+      timeoutMs: positiveInteger('timeoutMs', smtp.timeoutMs ?? 30_000),
+      bulkTimeoutMs: positiveInteger('bulkTimeoutMs', smtp.bulkTimeoutMs ?? 600_000),
+      perHostConcurrency: positiveInteger('perHostConcurrency', smtp.perHostConcurrency ?? 2),
+      concurrency: positiveInteger('concurrency', smtp.concurrency ?? 50),
+      maxRcptsPerSession: positiveInteger('maxRcptsPerSession', smtp.maxRcptsPerSession ?? 20),
+      startTls,
+      tlsRejectUnauthorized: smtp.tlsRejectUnauthorized ?? false,
+      allowPrivateAddresses: smtp.allowPrivateAddresses ?? false,
+      socketFactory: smtp.socketFactory ?? (smtp.proxy ? socks5SocketFactory(smtp.proxy) : directSocket),
+    },
+    lists: options.lists ?? {},
+    allowUtf8LocalPart: options.allowUtf8LocalPart ?? false,
+    clock: options.clock ?? (() => new Date()),
+    isPublicAddress: options.isPublicAddress ?? isPublicIp,
+    syntheticLocalPart:
+      options.syntheticLocalPart ??
+      (() => `${Math.random().toString(36).slice(2, 10)}${Math.random().toString(36).slice(2, 10)}`),
+  };
+}

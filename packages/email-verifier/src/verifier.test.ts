@@ -1,0 +1,311 @@
+import { ServiceError } from '@svc/core';
+import { type FakeDnsServer, type SmtpFleet, startDnsServer, startSmtpFleet } from '@svc/testkit';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createNodeDnsResolver } from './dns/backends/node-dns.js';
+import { createVerifier, UnprocessableAddressError, type Verifier, type VerificationResult } from './verifier.js';
+import type { VerifierOptions } from './verifier-options.js';
+
+const mx = (host: string, priority = 10) => ({ MX: [{ priority, exchange: host }] });
+
+const ZONES = {
+  'good.test': mx('mx1.good.test'),
+  'mx1.good.test': { A: ['127.0.0.2'] },
+  'mx2.good.test': { A: ['127.0.0.3'] },
+  'twomx.test': { MX: [{ priority: 10, exchange: 'dead.good.test' }, { priority: 20, exchange: 'mx2.good.test' }] },
+  'dead.good.test': { A: ['127.0.0.9'] },
+  'busy.test': { MX: [{ priority: 10, exchange: 'busy.good.test' }, { priority: 20, exchange: 'mx2.good.test' }] },
+  'busy.good.test': { A: ['127.0.0.4'] },
+  'alldead.test': { MX: [{ priority: 10, exchange: 'dead.good.test' }, { priority: 20, exchange: 'dead2.good.test' }] },
+  'dead2.good.test': { A: ['127.0.0.10'] },
+  'slow.test': mx('slow.good.test'),
+  'slow.good.test': { A: ['127.0.0.5'] },
+  'ehlo.test': mx('ehlo.good.test'),
+  'ehlo.good.test': { A: ['127.0.0.6'] },
+  'onercpt.test': mx('onercpt.good.test'),
+  'onercpt.good.test': { A: ['127.0.0.7'] },
+  'tls.test': mx('tls.good.test'),
+  'tls.good.test': { A: ['127.0.0.8'] },
+  'catchall.test': mx('mx1.good.test'),
+  'nullmx.test': { MX: [{ priority: 0, exchange: '.' }] },
+  'implicit.test': { A: ['93.184.216.34'] },
+  'private-only.test': { A: ['10.1.2.3'] },
+  'servfail.test': 'SERVFAIL',
+  'xn--bcher-kva.test': mx('mx1.good.test'),
+  'mailinator.com': mx('mx1.good.test'),
+  'gmail.com': mx('mx1.good.test'),
+  'gmial.com': mx('mx1.good.test'),
+} as const;
+
+let dns: FakeDnsServer;
+let fleet: SmtpFleet;
+let verifier: Verifier;
+const base = (): VerifierOptions => ({
+  dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 500, tries: 1 }),
+  dnsCache: false,
+  smtp: { port: fleet.port, allowPrivateAddresses: true, heloName: 'verifier.test', connectTimeoutMs: 500, commandTimeoutMs: 2000, timeoutMs: 3000 },
+});
+
+beforeAll(async () => {
+  dns = await startDnsServer({ zones: ZONES });
+  fleet = await startSmtpFleet({
+    hosts: [
+      '127.0.0.2',
+      '127.0.0.3',
+      { host: '127.0.0.4', script: { greeting: 'busy' } },
+      { host: '127.0.0.5', script: { replyDelayMs: { rcpt: 5000 } } },
+      { host: '127.0.0.6', script: { ehlo: 'reject', banner: ['one', 'two', 'three'] } },
+      { host: '127.0.0.7', script: { maxRcptsPerSession: 1 } },
+      { host: '127.0.0.8', script: { tls: 'require' } },
+    ],
+    script: {
+      mailboxes: {
+        'alice@good.test': 'accept',
+        'info@good.test': 'accept',
+        'full@good.test': 'full',
+        'blocked@good.test': 'blocked',
+        'grey@good.test': { greylist: { delayMs: 60_000 } },
+        'bob@twomx.test': 'accept',
+        'bob@busy.test': 'accept',
+        'bob@ehlo.test': 'accept',
+        'a@onercpt.test': 'accept',
+        'b@onercpt.test': 'accept',
+        'bob@tls.test': 'accept',
+      },
+      domains: { 'catchall.test': 'accept' },
+    },
+  });
+  verifier = createVerifier(base());
+});
+afterAll(async () => {
+  await fleet.close();
+  await dns.close();
+});
+beforeEach(async () => {
+  await fleet.waitForIdle();
+  fleet.resetRecords();
+  dns.resetRecords();
+});
+
+const probe = (email: string) => verifier.verify(email, { probe_mailbox: true });
+
+describe('verify() with an SMTP probe, against the testkit DNS and SMTP servers', () => {
+  it('calls an accepting mailbox deliverable, with the spec fields', async () => {
+    const result = await probe('alice@good.test');
+    expect(result).toMatchObject({
+      email: 'alice@good.test',
+      deliverable: true,
+      state: 'deliverable',
+      is_disposable: false,
+      is_catch_all: false,
+      mx: { accepts_mail: true, records: ['mx1.good.test'] },
+      smtp: { host: 'mx1.good.test', code: 250, tls: true },
+    });
+    expect(result.reasons).toEqual([]);
+    expect(result.quality_score).toBeGreaterThan(0.8);
+    expect(result.request_id).toMatch(/^req_/);
+    expect(new Date(result.checked_at).toISOString()).toBe(result.checked_at);
+    expect(fleet.sessions.some((session) => session.dataAttempted)).toBe(false);
+  });
+
+  it.each([
+    ['nobody@good.test', 'undeliverable', 'mailbox_not_found'],
+    ['grey@good.test', 'unknown', 'greylisted'],
+    ['blocked@good.test', 'unknown', 'blocked_by_policy'],
+    ['full@good.test', 'risky', 'mailbox_full'],
+  ] as const)('%s → %s with reason %s', async (email, state, reason) => {
+    const result = await probe(email);
+    expect(result.state).toBe(state);
+    expect(result.reasons).toContain(reason);
+    expect(result.deliverable).toBe(false);
+  });
+
+  it('calls a catch-all domain risky with is_catch_all', async () => {
+    const result = await probe('whoever@catchall.test');
+    expect(result).toMatchObject({ state: 'risky', is_catch_all: true });
+    expect(result.reasons).toContain('catch_all');
+  });
+
+  it('tries the next MX after a 421 greeting and after a refused connection', async () => {
+    expect(await probe('bob@busy.test')).toMatchObject({ state: 'deliverable', smtp: { host: 'mx2.good.test' } });
+    expect(fleet.sessionsFor('127.0.0.4')).toHaveLength(1);
+    expect(await probe('bob@twomx.test')).toMatchObject({ state: 'deliverable', smtp: { host: 'mx2.good.test' } });
+  });
+
+  it('reports unknown + smtp_unreachable when every MX is dead', async () => {
+    const result = await probe('bob@alldead.test');
+    expect(result.state).toBe('unknown');
+    expect(result.reasons).toContain('smtp_unreachable');
+  });
+
+  it('returns unknown + smtp_timeout within the deadline when the server is slower', async () => {
+    const slow = createVerifier({ ...base(), smtp: { ...base().smtp, timeoutMs: 500 } });
+    const started = performance.now();
+    const result = await slow.verify('bob@slow.test', { probe_mailbox: true });
+    expect(result.state).toBe('unknown');
+    expect(result.reasons).toContain('smtp_timeout');
+    expect(performance.now() - started).toBeLessThan(500 + 400);
+  });
+
+  it('falls back to HELO after a rejected EHLO and reads multi-line banners', async () => {
+    expect((await probe('bob@ehlo.test')).state).toBe('deliverable');
+    expect(fleet.sessionsFor('127.0.0.6')[0]?.commands.slice(0, 2)).toEqual(['EHLO verifier.test', 'HELO verifier.test']);
+  });
+
+  it('gives correct answers from a server that allows one RCPT per session', async () => {
+    const results = await verifier.verifyMany(['a@onercpt.test', 'b@onercpt.test', 'c@onercpt.test'], { probe_mailbox: true });
+    expect(results.map((result) => result.state)).toEqual(['deliverable', 'deliverable', 'undeliverable']);
+  });
+
+  it('uses STARTTLS when offered, also where the server requires it', async () => {
+    expect((await probe('bob@tls.test')).smtp?.tls).toBe(true);
+    expect(fleet.sessionsFor('127.0.0.8')[0]?.tls).toBe(true);
+  });
+
+  it('opens no SMTP connection when probe_mailbox is false', async () => {
+    const result = await verifier.verify('alice@good.test');
+    expect(result.state).toBe('deliverable');
+    expect(result.reasons).toEqual(['mailbox_not_probed']);
+    expect(fleet.sessions).toHaveLength(0);
+    // Unprobed, the score is capped below what a probe that saw the mailbox earns.
+    expect(result.quality_score).toBeLessThan((await probe('alice@good.test')).quality_score);
+  });
+});
+
+describe('verify() DNS outcomes', () => {
+  const unprocessable = async (email: string) => {
+    const error = await verifier.verify(email).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnprocessableAddressError);
+    expect(error).toMatchObject({ code: 'unprocessable', status: 422 });
+    return error as UnprocessableAddressError;
+  };
+
+  it('null MX → 422 with the classified result (null_mx)', async () => {
+    const error = await unprocessable('a@nullmx.test');
+    expect(error.message).toContain('null MX');
+    expect(error.result).toMatchObject({ state: 'undeliverable', mx: { accepts_mail: false } });
+    expect(error.result.reasons).toContain('null_mx');
+  });
+
+  it('NXDOMAIN → 422 (domain_not_found)', async () => {
+    expect((await unprocessable('a@gone.test')).result.reasons).toContain('domain_not_found');
+  });
+
+  it('no MX and only a private A record → 422 (no_mx_records)', async () => {
+    expect((await unprocessable('a@private-only.test')).result.reasons).toContain('no_mx_records');
+  });
+
+  it('no MX but a public A record → the implicit MX is used', async () => {
+    expect((await verifier.verify('a@implicit.test')).mx).toEqual({ accepts_mail: true, records: ['implicit.test'] });
+  });
+
+  it('SERVFAIL → upstream_timeout, retryable', async () => {
+    const error = await verifier.verify('a@servfail.test').catch((caught: unknown) => caught);
+    expect(ServiceError.is(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'upstream_timeout', status: 503, retryable: true });
+  });
+
+  it('queries IDN domains as punycode', async () => {
+    const result = await verifier.verify('jörg@bücher.test'.replace('jörg', 'joerg'));
+    expect(result.normalized).toBe('joerg@xn--bcher-kva.test');
+    expect(dns.queries.map((query) => query.name)).toContain('xn--bcher-kva.test');
+  });
+});
+
+describe('verify() lists and syntax', () => {
+  it('flags a disposable domain and a subdomain of one as risky, unless check_disposable is false', async () => {
+    expect(await verifier.verify('x@mailinator.com')).toMatchObject({ state: 'risky', is_disposable: true });
+    expect((await verifier.verify('x@mailinator.com')).reasons).toContain('disposable');
+    const off = await verifier.verify('x@mailinator.com', { check_disposable: false });
+    expect(off.is_disposable).toBe(false);
+    expect(off.reasons).not.toContain('disposable');
+  });
+
+  it('marks role accounts and free providers as reasons, not verdicts', async () => {
+    const role = await verifier.verify('info@good.test');
+    expect(role.is_role_account).toBe(true);
+    expect(role.reasons).toContain('role_account');
+    const free = await verifier.verify('someone@gmail.com');
+    expect(free).toMatchObject({ is_free_provider: true, state: 'deliverable' });
+  });
+
+  it('suggests gmail.com for gmial.com', async () => {
+    const result = await verifier.verify('someone@gmial.com');
+    expect(result.suggestion).toBe('gmail.com');
+    expect(result.reasons).toContain('typo_suggestion');
+  });
+
+  it.each([
+    ['a@good.test\r\nRCPT TO:<x@y>', /control|CR|LF/i],
+    ['a\u0000@good.test', /control/i],
+    [`${'a'.repeat(65)}@good.test`, /64/],
+    [`${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.test`, /254/],
+    ['not an address', /./],
+  ])('rejects %j before any socket is opened', async (email, message) => {
+    const error = await verifier.verify(email, { probe_mailbox: true }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'unprocessable' });
+    expect((error as Error).message).toMatch(message);
+    expect(dns.queries).toHaveLength(0);
+    expect(fleet.sessions).toHaveLength(0);
+  });
+
+  it.each([
+    [{ probe_mailbox: 'yes' }, '"options.probe_mailbox" must be a boolean'],
+    [{ check_disposable: 1 }, '"options.check_disposable" must be a boolean'],
+    [{ probe: true }, 'unknown option "probe" (expected probe_mailbox, check_disposable)'],
+  ])('rejects malformed options %j with invalid_request', async (options, message) => {
+    await expect(verifier.verify('a@good.test', options as never)).rejects.toMatchObject({ code: 'invalid_request', message });
+  });
+
+  it('rejects bad construction options by name', () => {
+    expect(() => createVerifier({ smtp: { port: 0 } })).toThrow('smtp.port must be 1..65535');
+    expect(() => createVerifier({ smtp: { perHostConcurrency: 0 } })).toThrow('smtp.perHostConcurrency must be a positive integer');
+    expect(() => createVerifier({ smtp: { heloName: 'bad name\r\n' } })).toThrow('smtp.heloName');
+    expect(() => createVerifier({ smtp: { mailFrom: '<x>' } })).toThrow('smtp.mailFrom');
+  });
+});
+
+describe('verifyMany()', () => {
+  it('keeps input order, verifies duplicates once and turns errors into results', async () => {
+    const progress: number[] = [];
+    const results: VerificationResult[] = await verifier.verifyMany(
+      ['alice@good.test', 'not an address', 'a@nullmx.test', 'Alice@good.test', 'alice@good.test', 'a@servfail.test'],
+      { probe_mailbox: true },
+      { onProgress: (done) => progress.push(done) },
+    );
+    expect(results.map((result) => [result.email, result.state])).toEqual([
+      ['alice@good.test', 'deliverable'],
+      ['not an address', 'undeliverable'],
+      ['a@nullmx.test', 'undeliverable'],
+      ['Alice@good.test', 'deliverable'],
+      ['alice@good.test', 'deliverable'],
+      ['a@servfail.test', 'unknown'],
+    ]);
+    expect(results[1]?.reasons).toContain('invalid_syntax');
+    // alice and Alice differ only in case: servers may fold case, so one RCPT covers both.
+    expect(fleet.sessions.flatMap((session) => session.rcpts.map((rcpt) => rcpt.address.toLowerCase()))).toEqual([
+      'alice@good.test',
+      expect.stringMatching(/@good\.test$/),
+    ]);
+    // Four distinct addresses once case is folded; progress counts them, not the six inputs.
+    expect(progress.at(-1)).toBe(4);
+  });
+
+  it('never exceeds the per-MX connection limit and uses far fewer sessions than addresses', async () => {
+    const domains = Array.from({ length: 10 }, (_, index) => `shared${index}.test`);
+    for (const domain of domains) dns.setZone(domain, mx('mx1.good.test'));
+    const emails = domains.flatMap((domain) => Array.from({ length: 100 }, (_, index) => `user${index}@${domain}`));
+    const polite = createVerifier({ ...base(), smtp: { ...base().smtp, perHostConcurrency: 3, maxRcptsPerSession: 50 } });
+    const results = await polite.verifyMany(emails, { probe_mailbox: true });
+    expect(results).toHaveLength(1000);
+    expect(results.every((result) => result.state === 'undeliverable')).toBe(true);
+    expect(fleet.peakConnections('127.0.0.2')).toBeLessThanOrEqual(3);
+    expect(fleet.sessions.length).toBeLessThanOrEqual(30);
+  });
+
+  it('refuses more than 10,000 addresses', async () => {
+    await expect(verifier.verifyMany(Array(10_001).fill('a@good.test'))).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: 'at most 10000 addresses per call, got 10001',
+    });
+  });
+});

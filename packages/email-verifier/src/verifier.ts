@@ -1,0 +1,288 @@
+import { createId, type EmailVerificationResult, ServiceError, type VerifyEmailOptions } from '@svc/core';
+import { type Classification, classify } from './classify/classify.js';
+import type { DomainStatus, ProbeVerdict, VerificationFacts } from './classify/facts.js';
+import { addressesOf, type MailHosts, resolveMailHosts } from './dns/mail-hosts.js';
+import { DnsQueryError } from './dns/resolver.js';
+import { createLists, type EmailLists } from './lists/create-lists.js';
+import { suggestDomain } from './suggest/suggest-domain.js';
+import { type ParsedAddress, parseAddress } from './syntax/parse-address.js';
+import { KeyedLimiter } from './smtp/keyed-limiter.js';
+import { type DomainProbe, type ProbeContext, probeDomain, type SmtpDetail } from './smtp/probe.js';
+import { type ResolvedVerifierOptions, resolveVerifierOptions, type VerifierOptions } from './verifier-options.js';
+
+/** A verification result: the spec's fields (§2.1) plus what we also know. */
+export interface VerificationResult extends EmailVerificationResult {
+  /** `local@a-label-domain`, or null when the input is not an address. */
+  normalized: string | null;
+  /** A likely intended domain (`gmial.com` → `gmail.com`), or null. */
+  suggestion: string | null;
+  is_role_account: boolean;
+  is_free_provider: boolean;
+  /** The last SMTP exchange about this mailbox, or null when no probe ran. */
+  smtp: SmtpDetail | null;
+}
+
+/** Thrown by verify() for input the API answers with 422; carries the full classified result. */
+export class UnprocessableAddressError extends ServiceError {
+  constructor(
+    message: string,
+    readonly result: VerificationResult,
+  ) {
+    super('unprocessable', message);
+  }
+}
+
+/** Progress of verifyMany: addresses finished so far out of all (unique) addresses. */
+export type ProgressListener = (done: number, total: number) => void;
+
+/** The most addresses one verifyMany call takes (the bulk endpoint's limit). */
+export const MAX_BULK_ADDRESSES = 10_000;
+
+export interface Verifier {
+  /**
+   * Verifies one address. Throws ServiceError `unprocessable` for a string that is not an address
+   * or a domain with no MX hints, `upstream_timeout` when DNS fails or times out, and
+   * `invalid_request` for malformed options.
+   */
+  verify(email: string, options?: VerifyEmailOptions): Promise<VerificationResult>;
+  /**
+   * Verifies up to 10,000 addresses: results in input order, duplicates verified once, DNS asked
+   * once per domain, one SMTP session per MX for several recipients. Per-address problems are
+   * results, never thrown errors.
+   */
+  verifyMany(
+    emails: readonly string[],
+    options?: VerifyEmailOptions,
+    events?: { onProgress?: ProgressListener },
+  ): Promise<VerificationResult[]>;
+}
+
+interface Prepared {
+  input: string;
+  address: ParsedAddress | null;
+  syntaxDetail: string | null;
+  disposable: boolean;
+  role: boolean;
+  free: boolean;
+  suggestion: string | null;
+}
+
+/** Creates a verifier; see VerifierOptions for every setting and its default. */
+export function createVerifier(options: VerifierOptions = {}): Verifier {
+  const settings = resolveVerifierOptions(options);
+  const lists = createLists(settings.lists);
+  const limiter = new KeyedLimiter(settings.smtp.perHostConcurrency, settings.smtp.concurrency);
+  const learnedLimits = new Map<string, number>();
+
+  const prepare = (input: string): Prepared => prepareAddress(input, lists, settings);
+
+  async function domainStatus(domain: string): Promise<{ status: DomainStatus; hosts: MailHosts['hosts']; error?: DnsQueryError }> {
+    try {
+      const found = await resolveMailHosts(domain, { resolver: settings.dns, isPublicAddress: settings.isPublicAddress });
+      return found;
+    } catch (error) {
+      if (error instanceof DnsQueryError) return { status: 'dns_error', hosts: [], error };
+      throw error;
+    }
+  }
+
+  function probeContext(signal: AbortSignal): ProbeContext {
+    return {
+      settings: settings.smtp,
+      limiter,
+      learnedLimits,
+      maxRcptsPerSession: settings.smtp.maxRcptsPerSession,
+      syntheticLocalPart: settings.syntheticLocalPart,
+      signal,
+      resolveAddresses: async (host) => {
+        const addresses = await addressesOf(host, settings.dns);
+        return settings.smtp.allowPrivateAddresses ? addresses : addresses.filter(settings.isPublicAddress);
+      },
+    };
+  }
+
+  function finish(
+    prepared: Prepared,
+    checks: Required<VerifyEmailOptions>,
+    domain: { status: DomainStatus; hosts: MailHosts['hosts'] } | null,
+    probe: { verdict: ProbeVerdict; detail: SmtpDetail | null; catchAll: boolean | null } | null,
+  ): VerificationResult {
+    const facts: VerificationFacts = {
+      syntaxValid: prepared.address !== null,
+      addressLiteral: prepared.address?.isAddressLiteral ?? false,
+      domainStatus: domain?.status ?? 'not_checked',
+      disposable: prepared.disposable,
+      role: prepared.role,
+      free: prepared.free,
+      typoSuggestion: prepared.suggestion,
+      probeRequested: checks.probe_mailbox,
+      probeOutcome: probe?.verdict ?? 'not_probed',
+      catchAll: probe?.catchAll ?? null,
+      checkDisposable: checks.check_disposable,
+    };
+    const verdict: Classification = classify(facts);
+    return {
+      email: prepared.input,
+      deliverable: verdict.deliverable,
+      state: verdict.state,
+      quality_score: verdict.quality_score,
+      reasons: [...verdict.reasons],
+      is_disposable: verdict.is_disposable,
+      is_catch_all: verdict.is_catch_all,
+      mx: {
+        accepts_mail: domain?.status === 'accepts_mail',
+        records: domain?.hosts.map((host) => host.host) ?? [],
+      },
+      checked_at: settings.clock().toISOString(),
+      request_id: createId('req'),
+      normalized: prepared.address?.normalized ?? null,
+      suggestion: prepared.suggestion,
+      is_role_account: prepared.role,
+      is_free_provider: prepared.free,
+      smtp: probe?.detail ?? null,
+    };
+  }
+
+  async function probeGroup(domain: string, hosts: MailHosts['hosts'], recipients: string[], signal: AbortSignal) {
+    const probe: DomainProbe = await probeDomain(domain, hosts, recipients, probeContext(signal));
+    return probe;
+  }
+
+  return {
+    async verify(email, options) {
+      const checks = checkOptions(options);
+      if (typeof email !== 'string') throw new ServiceError('invalid_request', '"email" must be a string');
+      const prepared = prepare(email);
+      if (!prepared.address) {
+        throw new UnprocessableAddressError(prepared.syntaxDetail ?? 'not an email address', finish(prepared, checks, null, null));
+      }
+      const address = prepared.address;
+      if (address.isAddressLiteral) return finish(prepared, checks, null, null);
+      const domain = await domainStatus(address.asciiDomain);
+      if (domain.error) {
+        throw new ServiceError('upstream_timeout', `DNS lookup for ${address.asciiDomain} failed: ${domain.error.message}`, {
+          cause: domain.error,
+        });
+      }
+      if (domain.status !== 'accepts_mail') {
+        const result = finish(prepared, checks, domain, null);
+        throw new UnprocessableAddressError(`${address.asciiDomain} has no MX hints: ${NO_MX_TEXT[domain.status]}`, result);
+      }
+      if (!checks.probe_mailbox) return finish(prepared, checks, domain, null);
+      const probe = await probeGroup(address.asciiDomain, domain.hosts, [address.normalized], AbortSignal.timeout(settings.smtp.timeoutMs));
+      const outcome = probe.results.get(address.normalized);
+      return finish(prepared, checks, domain, {
+        verdict: outcome?.outcome ?? 'unreachable',
+        detail: outcome?.detail ?? null,
+        catchAll: probe.catchAll,
+      });
+    },
+
+    async verifyMany(emails, options, events = {}) {
+      const checks = checkOptions(options);
+      if (!Array.isArray(emails)) throw new ServiceError('invalid_request', '"emails" must be an array of strings');
+      if (emails.length > MAX_BULK_ADDRESSES) {
+        throw new ServiceError('invalid_request', `at most ${MAX_BULK_ADDRESSES} addresses per call, got ${emails.length}`);
+      }
+      // Duplicates (same normalized address) are verified once and share the result.
+      const unique = new Map<string, Prepared>();
+      const keys = emails.map((input) => {
+        const prepared = prepare(typeof input === 'string' ? input : String(input));
+        const key = prepared.address ? prepared.address.normalized.toLowerCase() : `invalid:${prepared.input}`;
+        if (!unique.has(key)) unique.set(key, prepared);
+        return key;
+      });
+      const total = unique.size;
+      let done = 0;
+      const results = new Map<string, VerificationResult>();
+      const complete = (key: string, result: VerificationResult) => {
+        results.set(key, result);
+        done++;
+        events.onProgress?.(done, total);
+      };
+
+      const byDomain = new Map<string, Array<[string, Prepared]>>();
+      for (const [key, prepared] of unique) {
+        if (!prepared.address || prepared.address.isAddressLiteral) {
+          complete(key, finish(prepared, checks, null, null));
+          continue;
+        }
+        const group = byDomain.get(prepared.address.asciiDomain) ?? [];
+        group.push([key, prepared]);
+        byDomain.set(prepared.address.asciiDomain, group);
+      }
+
+      const deadline = AbortSignal.timeout(settings.smtp.bulkTimeoutMs);
+      await Promise.all(
+        [...byDomain].map(async ([domainName, group]) => {
+          const domain = await domainStatus(domainName);
+          if (!checks.probe_mailbox || domain.status !== 'accepts_mail') {
+            for (const [key, prepared] of group) complete(key, finish(prepared, checks, domain, null));
+            return;
+          }
+          const recipients = group.map(([, prepared]) => (prepared.address as ParsedAddress).normalized);
+          const probe = await probeGroup(domainName, domain.hosts, recipients, deadline);
+          for (const [key, prepared] of group) {
+            const outcome = probe.results.get((prepared.address as ParsedAddress).normalized);
+            complete(
+              key,
+              finish(prepared, checks, domain, {
+                verdict: outcome?.outcome ?? 'unreachable',
+                detail: outcome?.detail ?? null,
+                catchAll: probe.catchAll,
+              }),
+            );
+          }
+        }),
+      );
+      return keys.map((key, index) => {
+        const result = results.get(key) as VerificationResult;
+        // A duplicate keeps its own spelling in `email`.
+        return result.email === emails[index] ? result : { ...result, email: String(emails[index]) };
+      });
+    },
+  };
+}
+
+const NO_MX_TEXT: Record<DomainStatus, string> = {
+  not_found: 'the domain does not exist (NXDOMAIN)',
+  null_mx: 'the domain publishes a null MX and accepts no mail (RFC 7505)',
+  no_mx_records: 'no MX records and no public A/AAAA address',
+  accepts_mail: 'accepts mail',
+  dns_error: 'DNS failed',
+  not_checked: 'not checked',
+};
+
+function prepareAddress(input: string, lists: EmailLists, settings: ResolvedVerifierOptions): Prepared {
+  const parsed = parseAddress(input, { allowUtf8LocalPart: settings.allowUtf8LocalPart });
+  if (!parsed.ok) {
+    return { input, address: null, syntaxDetail: parsed.detail, disposable: false, role: false, free: false, suggestion: null };
+  }
+  const { address } = parsed;
+  const literal = address.isAddressLiteral;
+  return {
+    input,
+    address,
+    syntaxDetail: null,
+    disposable: !literal && lists.isDisposable(address.asciiDomain),
+    role: lists.isRole(address.local),
+    free: !literal && lists.isFree(address.asciiDomain),
+    suggestion: literal ? null : suggestDomain(address.asciiDomain),
+  };
+}
+
+function checkOptions(options: VerifyEmailOptions | undefined): Required<VerifyEmailOptions> {
+  if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {
+    throw new ServiceError('invalid_request', '"options" must be an object');
+  }
+  for (const name of Object.keys(options ?? {})) {
+    if (name !== 'probe_mailbox' && name !== 'check_disposable') {
+      throw new ServiceError('invalid_request', `unknown option "${name}" (expected probe_mailbox, check_disposable)`);
+    }
+  }
+  const probe = options?.probe_mailbox ?? false;
+  const disposable = options?.check_disposable ?? true;
+  if (typeof probe !== 'boolean') throw new ServiceError('invalid_request', '"options.probe_mailbox" must be a boolean');
+  if (typeof disposable !== 'boolean') throw new ServiceError('invalid_request', '"options.check_disposable" must be a boolean');
+  return { probe_mailbox: probe, check_disposable: disposable };
+}
