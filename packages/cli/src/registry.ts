@@ -1,7 +1,8 @@
 import type { Command } from './command.js';
 import { geoCommand } from './commands/geo.js';
 import { helpCommand } from './commands/help.js';
+import { verifyCommand } from './commands/verify.js';
 import { versionCommand } from './commands/version.js';
 
 /** Every `svc` command, in the order the help lists them. */
-export const COMMANDS: readonly Command[] = [geoCommand, versionCommand, helpCommand];
+export const COMMANDS: readonly Command[] = [verifyCommand, geoCommand, versionCommand, helpCommand];

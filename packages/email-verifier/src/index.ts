@@ -1,1 +1,70 @@
-export {};
+export { classify, type Classification } from './classify/classify.js';
+export {
+  DOMAIN_STATUSES,
+  type DomainStatus,
+  PROBE_VERDICTS,
+  type ProbeVerdict,
+  type VerificationFacts,
+} from './classify/facts.js';
+export { VERIFICATION_REASONS, type VerificationReason } from './classify/reasons.js';
+export {
+  type FactFlags,
+  MODIFIER_TABLE,
+  type ModifierRow,
+  STATE_SCORE_CAPS,
+  STATE_SEVERITY,
+  VERDICT_TABLE,
+  type VerdictRow,
+} from './classify/table.js';
+export {
+  type BuiltinLists,
+  DISPOSABLE_LIST_PACKAGE,
+  loadBuiltinLists,
+  readBuiltinLists,
+} from './lists/builtin.js';
+export {
+  createLists,
+  type DisposableMatch,
+  type EmailLists,
+  type ListsOptions,
+} from './lists/create-lists.js';
+export { registrableDomain } from './lists/domain-chain.js';
+export {
+  DomainListError,
+  type DomainListProblem,
+  loadDomainListFile,
+  parseDomainList,
+} from './lists/domain-list-file.js';
+export { boundedDistance } from './suggest/distance.js';
+export { suggestDomain } from './suggest/suggest-domain.js';
+export { checkAddressLiteral } from './syntax/address-literal.js';
+export { checkDomainName, MAX_DOMAIN_OCTETS, MAX_LABEL_OCTETS } from './syntax/domain-name.js';
+export { MAX_LOCAL_OCTETS } from './syntax/local-part.js';
+export {
+  MAX_ADDRESS_OCTETS,
+  type ParseAddressOptions,
+  type ParseAddressResult,
+  type ParsedAddress,
+  parseAddress,
+  parseAddressOrThrow,
+} from './syntax/parse-address.js';
+export { SYNTAX_PROBLEMS, type SyntaxFailure, type SyntaxProblem } from './syntax/problems.js';
+export { withDnsCache, type DnsCacheOptions } from './dns/cached-resolver.js';
+export { createDns2Resolver, type Dns2ResolverOptions } from './dns/backends/dns2.js';
+export { createNodeDnsResolver, type NodeDnsResolverOptions } from './dns/backends/node-dns.js';
+export { type MailDomainStatus, type MailHost, type MailHosts, resolveMailHosts } from './dns/mail-hosts.js';
+export { type DnsAnswer, type DnsFailureKind, DnsQueryError, type DnsResolver, type MxRecord } from './dns/resolver.js';
+export { type RcptOutcome, classifyRcptReply } from './smtp/classify-reply.js';
+export type { SocketFactory } from './smtp/connection.js';
+export type { ProbeOutcome, SmtpDetail } from './smtp/probe.js';
+export type { StartTlsPolicy } from './smtp/session.js';
+export type { Socks5ProxyOptions } from './smtp/socks5.js';
+export {
+  createVerifier,
+  MAX_BULK_ADDRESSES,
+  type ProgressListener,
+  UnprocessableAddressError,
+  type VerificationResult,
+  type Verifier,
+} from './verifier.js';
+export type { SmtpProbeOptions, VerifierOptions } from './verifier-options.js';
