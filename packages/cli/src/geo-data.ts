@@ -1,6 +1,12 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createGeoResolver, type GeoBackend, type GeoResolver, openDefaultBackends, openMmdbBackend } from '@svc/geo-resolver';
+import {
+  createGeoResolver,
+  type GeoBackend,
+  type GeoResolver,
+  openDefaultBackends,
+  openMmdbBackend,
+} from '@svc/geo-resolver';
 import { dataDir } from './data-dir.js';
 import type { CliIo } from './io.js';
 

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { isPublicIp } from '@svc/ip-address';
-import { withDnsCache } from './dns/cached-resolver.js';
 import { createNodeDnsResolver } from './dns/backends/node-dns.js';
+import { withDnsCache } from './dns/cached-resolver.js';
 import type { DnsResolver } from './dns/resolver.js';
 import type { ListsOptions } from './lists/create-lists.js';
 import { directSocket, type SocketFactory } from './smtp/connection.js';
@@ -78,7 +78,8 @@ export interface ResolvedVerifierOptions {
 }
 
 const positiveInteger = (name: string, value: number) => {
-  if (!Number.isInteger(value) || value <= 0) throw new TypeError(`smtp.${name} must be a positive integer, got ${value}`);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new TypeError(`smtp.${name} must be a positive integer, got ${value}`);
   return value;
 };
 
@@ -86,18 +87,29 @@ const positiveInteger = (name: string, value: number) => {
 export function resolveVerifierOptions(options: VerifierOptions = {}): ResolvedVerifierOptions {
   const smtp = options.smtp ?? {};
   const port = smtp.port ?? 25;
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new TypeError(`smtp.port must be 1..65535, got ${port}`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new TypeError(`smtp.port must be 1..65535, got ${port}`);
   const startTls = smtp.startTls ?? 'opportunistic';
   if (!['opportunistic', 'require', 'never'].includes(startTls)) {
-    throw new TypeError(`smtp.startTls must be opportunistic, require or never, got ${JSON.stringify(startTls)}`);
+    throw new TypeError(
+      `smtp.startTls must be opportunistic, require or never, got ${JSON.stringify(startTls)}`,
+    );
   }
   const heloName = smtp.heloName ?? hostname();
   if (!/^[a-z0-9.-]+$/i.test(heloName) && !/^\[[0-9a-f:.]+\]$/i.test(heloName)) {
-    throw new TypeError(`smtp.heloName must be a host name or an address literal, got ${JSON.stringify(heloName)}`);
+    throw new TypeError(
+      `smtp.heloName must be a host name or an address literal, got ${JSON.stringify(heloName)}`,
+    );
   }
   const mailFrom = smtp.mailFrom ?? '';
-  if (/[\s<>\x00-\x1f\x7f]/.test(mailFrom) || (mailFrom !== '' && !mailFrom.includes('@'))) {
-    throw new TypeError(`smtp.mailFrom must be '' or an address without spaces or brackets, got ${JSON.stringify(mailFrom)}`);
+  if (
+    /[\s<>]/.test(mailFrom) ||
+    hasControlCharacter(mailFrom) ||
+    (mailFrom !== '' && !mailFrom.includes('@'))
+  ) {
+    throw new TypeError(
+      `smtp.mailFrom must be '' or an address without spaces or brackets, got ${JSON.stringify(mailFrom)}`,
+    );
   }
   const baseDns = options.dns ?? createNodeDnsResolver();
   return {
@@ -126,4 +138,12 @@ export function resolveVerifierOptions(options: VerifierOptions = {}): ResolvedV
       options.syntheticLocalPart ??
       (() => `${Math.random().toString(36).slice(2, 10)}${Math.random().toString(36).slice(2, 10)}`),
   };
+}
+
+function hasControlCharacter(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }

@@ -39,7 +39,9 @@ let tzLookup: TimezoneFinder | undefined;
 /** The default coordinate → zone function (@photostructure/tz-lookup, CC0), loaded on first use. */
 export async function loadDefaultTimezoneFinder(): Promise<TimezoneFinder> {
   if (!tzLookup) {
-    const module = (await import('@photostructure/tz-lookup')) as { default: (lat: number, lon: number) => string };
+    const module = (await import('@photostructure/tz-lookup')) as {
+      default: (lat: number, lon: number) => string;
+    };
     const find = module.default;
     tzLookup = (latitude, longitude) => {
       try {
@@ -53,7 +55,10 @@ export async function loadDefaultTimezoneFinder(): Promise<TimezoneFinder> {
 }
 
 /** Fills what the data left out but can be derived offline: country name, continent, timezone. */
-export function fillDerivedFields(fields: GeoPartial, timezoneFinder: TimezoneFinder | undefined): GeoPartial {
+export function fillDerivedFields(
+  fields: GeoPartial,
+  timezoneFinder: TimezoneFinder | undefined,
+): GeoPartial {
   if (fields.country) {
     fields.country_name ??= countryName(fields.country);
     fields.continent ??= continentOf(fields.country);

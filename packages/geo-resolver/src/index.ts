@@ -1,7 +1,12 @@
 export * from '@svc/ip-address';
 export type { GeoBackend, GeoField, GeoFields, GeoPartial } from './backend.js';
 export { byFamily } from './backends/by-family.js';
-export { type CidrFlag, type CidrListBackendOptions, type CidrListSource, openCidrListBackend } from './backends/cidr-list.js';
+export {
+  type CidrFlag,
+  type CidrListBackendOptions,
+  type CidrListSource,
+  openCidrListBackend,
+} from './backends/cidr-list.js';
 export { type MmdbBackend, type MmdbBackendOptions, openMmdbBackend } from './backends/mmdb.js';
 export {
   ipinfoSchema,
@@ -14,7 +19,11 @@ export {
   schemaForDatabaseType,
 } from './backends/mmdb-schemas.js';
 export { COMPILED_ASN_DATABASE_TYPE, compileAsnCsv } from './data/compile-asn.js';
-export { DEFAULT_DATA_ATTRIBUTION, type DefaultGeoDataOptions, openDefaultBackends } from './data/default-data.js';
+export {
+  DEFAULT_DATA_ATTRIBUTION,
+  type DefaultGeoDataOptions,
+  openDefaultBackends,
+} from './data/default-data.js';
 export { rangeToCidrs } from './data/ranges.js';
 export { continentOf, countryName, type TimezoneFinder } from './fill.js';
 export { createGeoResolver, type GeoResolver, type GeoResolverOptions, type GeoResult } from './resolver.js';

@@ -3,9 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GeoBackend } from './backend.js';
 import { openMmdbBackend } from './backends/mmdb.js';
 import { createGeoResolver, type GeoResolver } from './resolver.js';
-import { sourceRecords, testDatabase } from './testing/fixtures.js';
+import { type CitySourceRecord, sourceRecords, testDatabase } from './testing/fixtures.js';
 
-const cityRecord = (cidr: string) => sourceRecords('GeoIP2-City-Test.json').find(([network]) => network === cidr)?.[1] as any;
+const cityRecord = (cidr: string) =>
+  sourceRecords('GeoIP2-City-Test.json').find(
+    ([network]) => network === cidr,
+  )?.[1] as unknown as CitySourceRecord;
 
 describe('geo resolver on MaxMind test databases (City + ASN + Anonymous-IP)', () => {
   let resolver: GeoResolver;
@@ -54,7 +57,12 @@ describe('geo resolver on MaxMind test databases (City + ASN + Anonymous-IP)', (
   });
 
   it('answers 2001:218::1 with Japan and Asia/Tokyo', () => {
-    expect(resolver.lookup('2001:218::1')).toMatchObject({ country: 'JP', country_name: 'Japan', timezone: 'Asia/Tokyo', continent: 'AS' });
+    expect(resolver.lookup('2001:218::1')).toMatchObject({
+      country: 'JP',
+      country_name: 'Japan',
+      timezone: 'Asia/Tokyo',
+      continent: 'AS',
+    });
   });
 
   it('unwraps ::ffff:81.2.69.142 to the IPv4 answer, also from files MaxMind did not build', () => {
@@ -128,6 +136,8 @@ describe('geo resolver on MaxMind test databases (City + ASN + Anonymous-IP)', (
     await expect(createGeoResolver({ backends: [] })).rejects.toThrow('needs at least one backend');
     const asn = await openMmdbBackend({ source: testDatabase('GeoLite2-ASN-Test.mmdb') });
     await expect(createGeoResolver({ backends: [asn, asn] })).rejects.toThrow('backend ids must be unique');
-    await expect(createGeoResolver({ backends: [asn], cacheSize: -1 })).rejects.toThrow('cacheSize must be an integer ≥ 0');
+    await expect(createGeoResolver({ backends: [asn], cacheSize: -1 })).rejects.toThrow(
+      'cacheSize must be an integer ≥ 0',
+    );
   });
 });

@@ -1,6 +1,6 @@
 import type { GeoLocationResult } from '@svc/core';
-import { LRUCache } from 'lru-cache';
 import { normalizeIp } from '@svc/ip-address';
+import { LRUCache } from 'lru-cache';
 import type { GeoBackend, GeoField, GeoFields, GeoPartial } from './backend.js';
 import { fillDerivedFields, loadDefaultTimezoneFinder, type TimezoneFinder } from './fill.js';
 
@@ -54,7 +54,8 @@ export async function createGeoResolver(options: GeoResolverOptions): Promise<Ge
   const ids = new Set(options.backends.map((backend) => backend.id));
   if (ids.size !== options.backends.length) throw new TypeError('backend ids must be unique');
   const cacheSize = options.cacheSize ?? 50_000;
-  if (!Number.isInteger(cacheSize) || cacheSize < 0) throw new TypeError(`cacheSize must be an integer ≥ 0, got ${cacheSize}`);
+  if (!Number.isInteger(cacheSize) || cacheSize < 0)
+    throw new TypeError(`cacheSize must be an integer ≥ 0, got ${cacheSize}`);
   const timezoneFinder =
     options.timezoneFromCoordinates === false
       ? undefined

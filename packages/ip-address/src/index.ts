@@ -7,6 +7,7 @@ export {
 } from './classify.js';
 export { InvalidIpError, type IpRule } from './errors.js';
 export { formatIpv4, formatIpv6 } from './format.js';
+export { isPublicIp } from './is-public.js';
 export {
   checkIp,
   type IpCheck,
@@ -31,4 +32,3 @@ export type {
   SpecialPurposeBlock,
   SpecialPurposeCategory,
 } from './types.js';
-export { isPublicIp } from './is-public.js';

@@ -243,8 +243,8 @@ describe('isPublicIp', () => {
   it('accepts public unicast and refuses private, reserved and malformed input', async () => {
     const { isPublicIp } = await import('./is-public.js');
     expect(['8.8.8.8', '2001:4860:4860::8888', '192.0.0.9'].map(isPublicIp)).toEqual([true, true, true]);
-    expect(['10.0.0.1', '127.0.0.2', '::1', '169.254.1.1', 'fe80::1', '010.0.0.1', 'nope'].map(isPublicIp)).toEqual(
-      Array(7).fill(false),
-    );
+    expect(
+      ['10.0.0.1', '127.0.0.2', '::1', '169.254.1.1', 'fe80::1', '010.0.0.1', 'nope'].map(isPublicIp),
+    ).toEqual(Array(7).fill(false));
   });
 });

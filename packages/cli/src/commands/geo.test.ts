@@ -7,7 +7,9 @@ import { EXIT } from '../exit-codes.js';
 import { main } from '../main.js';
 import { captureIo } from '../testing/capture-io.js';
 
-const fixtures = fileURLToPath(new URL('../../../../../shared/fixtures/maxmind-db/test-data/', import.meta.url));
+const fixtures = fileURLToPath(
+  new URL('../../../../../shared/fixtures/maxmind-db/test-data/', import.meta.url),
+);
 const dbs = ['--db', `${fixtures}GeoIP2-City-Test.mmdb`, '--db', `${fixtures}GeoLite2-ASN-Test.mmdb`];
 
 describe('svc geo with MaxMind test databases (--db)', () => {
@@ -22,7 +24,12 @@ describe('svc geo with MaxMind test databases (--db)', () => {
   it('prints one result as the API object with --json', async () => {
     const io = captureIo();
     expect(await main(['geo', '81.2.69.142', '--json', ...dbs], io)).toBe(EXIT.ok);
-    expect(JSON.parse(io.out())).toMatchObject({ ip: '81.2.69.142', country: 'GB', city: 'London', timezone: 'Europe/London' });
+    expect(JSON.parse(io.out())).toMatchObject({
+      ip: '81.2.69.142',
+      country: 'GB',
+      city: 'London',
+      timezone: 'Europe/London',
+    });
   });
 
   it('prints a table and exits 1 when an address is invalid, naming the rule', async () => {
@@ -38,7 +45,10 @@ describe('svc geo with MaxMind test databases (--db)', () => {
     const ndjson = join(dir, 'out.ndjson');
     const io = captureIo();
     expect(await main(['geo', '--file', input, '--out', ndjson, ...dbs], io)).toBe(EXIT.failure);
-    const lines = (await readFile(ndjson, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    const lines = (await readFile(ndjson, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.map((line) => line.ip)).toEqual(['81.2.69.142', '1.128.0.0', '010.0.0.1']);
     expect(lines[1]).toMatchObject({ asn: 1221, org: 'Telstra Pty Ltd' });
     expect(lines[2].error.code).toBe('invalid_ip');
@@ -67,7 +77,9 @@ describe('svc geo with MaxMind test databases (--db)', () => {
     const input = join(dir, 'one.txt');
     await writeFile(input, '8.8.8.8\n');
     const badOut = captureIo();
-    expect(await main(['geo', '--file', input, '--out', join(dir, 'x.xml'), ...dbs], badOut)).toBe(EXIT.usage);
+    expect(await main(['geo', '--file', input, '--out', join(dir, 'x.xml'), ...dbs], badOut)).toBe(
+      EXIT.usage,
+    );
     expect(badOut.err()).toContain('--out must end in .ndjson, .jsonl or .csv');
   });
 

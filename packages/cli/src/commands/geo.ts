@@ -1,13 +1,13 @@
-import { DEFAULT_DATA_ATTRIBUTION, type GeoResult } from '@svc/geo-resolver';
 import { ServiceError } from '@svc/core';
+import { DEFAULT_DATA_ATTRIBUTION, type GeoResult } from '@svc/geo-resolver';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { openCliGeoResolver } from '../geo-data.js';
 import { readRecords } from '../input/read-records.js';
-import { printJson } from '../output.js';
 import { createProgress } from '../output/progress.js';
 import { openResultWriter } from '../output/result-writer.js';
 import { renderTable } from '../output/table.js';
+import { printJson } from '../output.js';
 import { UsageError } from '../usage-error.js';
 
 type Row = GeoResult | { ip: string; error: { code: string; message: string } };
@@ -32,12 +32,17 @@ exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC B
   },
   async run({ io, flags, values, positionals }) {
     if (values.sources) {
-      io.stdout.write(flags.json ? `${JSON.stringify({ sources: DEFAULT_DATA_ATTRIBUTION })}\n` : `${DEFAULT_DATA_ATTRIBUTION.join('\n')}\n`);
+      io.stdout.write(
+        flags.json
+          ? `${JSON.stringify({ sources: DEFAULT_DATA_ATTRIBUTION })}\n`
+          : `${DEFAULT_DATA_ATTRIBUTION.join('\n')}\n`,
+      );
       return EXIT.ok;
     }
     const file = values.file as string | undefined;
     if (file && positionals.length > 0) throw new UsageError('give addresses or --file, not both', 'geo');
-    if (!file && positionals.length === 0) throw new UsageError('give at least one IP address or --file', 'geo');
+    if (!file && positionals.length === 0)
+      throw new UsageError('give at least one IP address or --file', 'geo');
     if (values.out && !file) throw new UsageError('--out needs --file', 'geo');
     const inputs = file ? await readRecords(file, io.cwd) : positionals;
     const resolver = await openCliGeoResolver(io, (values.db as string[] | undefined) ?? []);
@@ -64,7 +69,8 @@ exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC B
       await writer?.close();
       resolver.close();
     }
-    if (writer) io.stderr.write(`geo: ${inputs.length - failures} located, ${failures} invalid → ${values.out}\n`);
+    if (writer)
+      io.stderr.write(`geo: ${inputs.length - failures} located, ${failures} invalid → ${values.out}\n`);
     else if (flags.json) printJson(io, rows.length === 1 && !file ? rows[0] : rows);
     else io.stdout.write(table(rows));
     return failures > 0 ? EXIT.failure : EXIT.ok;
@@ -76,7 +82,12 @@ function table(rows: Row[]): string {
     ['ip', 'country', 'region', 'city', 'lat,lon', 'timezone', 'asn', 'org', 'flags'],
     rows.map((row) => {
       if ('error' in row) return [row.ip, '', '', '', '', '', '', '', `error: ${row.error.message}`];
-      const flags = [row.is_proxy && 'proxy', row.is_vpn && 'vpn', row.is_hosting && 'hosting', row.is_tor && 'tor'];
+      const flags = [
+        row.is_proxy && 'proxy',
+        row.is_vpn && 'vpn',
+        row.is_hosting && 'hosting',
+        row.is_tor && 'tor',
+      ];
       return [
         row.ip,
         row.country ?? '',

@@ -10,7 +10,15 @@ import { captureIo } from '../testing/capture-io.js';
 let dns: FakeDnsServer;
 let fleet: SmtpFleet;
 let dir: string;
-const flags = () => ['--dns', dns.address, '--smtp-port', String(fleet.port), '--helo', 'cli.test', '--allow-private-mx'];
+const flags = () => [
+  '--dns',
+  dns.address,
+  '--smtp-port',
+  String(fleet.port),
+  '--helo',
+  'cli.test',
+  '--allow-private-mx',
+];
 
 beforeAll(async () => {
   dns = await startDnsServer({
@@ -20,7 +28,10 @@ beforeAll(async () => {
       'nullmx.test': { MX: [{ priority: 0, exchange: '.' }] },
     },
   });
-  fleet = await startSmtpFleet({ hosts: ['127.0.0.2'], script: { mailboxes: { 'alice@good.test': 'accept' } } });
+  fleet = await startSmtpFleet({
+    hosts: ['127.0.0.2'],
+    script: { mailboxes: { 'alice@good.test': 'accept' } },
+  });
   dir = await mkdtemp(join(tmpdir(), 'svc-verify-'));
 });
 afterAll(async () => {
@@ -33,13 +44,19 @@ describe('svc verify', () => {
   it('prints one result as the API object with --json, probing when asked', async () => {
     const io = captureIo();
     expect(await main(['verify', 'alice@good.test', '--probe', '--json', ...flags()], io)).toBe(EXIT.ok);
-    expect(JSON.parse(io.out())).toMatchObject({ email: 'alice@good.test', state: 'deliverable', smtp: { code: 250 } });
+    expect(JSON.parse(io.out())).toMatchObject({
+      email: 'alice@good.test',
+      state: 'deliverable',
+      smtp: { code: 250 },
+    });
     expect(fleet.sessions.length).toBeGreaterThan(0);
   });
 
   it('prints a table and exits 1 when an address is undeliverable', async () => {
     const io = captureIo();
-    expect(await main(['verify', 'alice@good.test', 'bob@nullmx.test', 'nope', ...flags()], io)).toBe(EXIT.failure);
+    expect(await main(['verify', 'alice@good.test', 'bob@nullmx.test', 'nope', ...flags()], io)).toBe(
+      EXIT.failure,
+    );
     expect(io.out()).toMatch(/alice@good\.test\s+deliverable/);
     expect(io.out()).toMatch(/bob@nullmx\.test\s+undeliverable.*null_mx/);
     expect(io.out()).toMatch(/nope\s+undeliverable.*invalid_syntax/);
@@ -50,8 +67,13 @@ describe('svc verify', () => {
     await writeFile(input, 'email,name\nalice@good.test,Alice\n"bob@nullmx.test",Bob\n');
     const out = join(dir, 'out.ndjson');
     const io = captureIo();
-    expect(await main(['verify', '--file', input, '--out', out, '--probe', ...flags()], io)).toBe(EXIT.failure);
-    const lines = (await readFile(out, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    expect(await main(['verify', '--file', input, '--out', out, '--probe', ...flags()], io)).toBe(
+      EXIT.failure,
+    );
+    const lines = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.map((line) => [line.email, line.state])).toEqual([
       ['alice@good.test', 'deliverable'],
       ['bob@nullmx.test', 'undeliverable'],

@@ -1,19 +1,27 @@
 import { VERIFICATION_STATES } from '@svc/core';
-import { createDns2Resolver, createVerifier, type VerificationResult, type VerifierOptions } from '@svc/email-verifier';
+import {
+  createDns2Resolver,
+  createVerifier,
+  type VerificationResult,
+  type VerifierOptions,
+} from '@svc/email-verifier';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { readRecords } from '../input/read-records.js';
-import { printJson } from '../output.js';
 import { createProgress } from '../output/progress.js';
 import { openResultWriter } from '../output/result-writer.js';
 import { renderTable } from '../output/table.js';
+import { printJson } from '../output.js';
 import { UsageError } from '../usage-error.js';
 
 /** `svc verify`: verify addresses from arguments or a file. */
 export const verifyCommand: Command = {
   name: 'verify',
   summary: 'Verify email addresses (syntax, lists, MX, optional SMTP mailbox probe)',
-  usage: ['<email...> [--probe] [--no-disposable] [--json]', '--file <list.txt|list.csv> [--out results.ndjson|csv] [--probe]'],
+  usage: [
+    '<email...> [--probe] [--no-disposable] [--json]',
+    '--file <list.txt|list.csv> [--out results.ndjson|csv] [--probe]',
+  ],
   details: `Options:
   --probe             ask the domain's mail servers about the mailbox (sends no mail; needs port 25)
   --no-disposable     do not flag disposable domains
@@ -39,12 +47,16 @@ Exit code 1 when any address is undeliverable.`,
   async run({ io, flags, values, positionals }) {
     const file = values.file as string | undefined;
     if (file && positionals.length > 0) throw new UsageError('give addresses or --file, not both', 'verify');
-    if (!file && positionals.length === 0) throw new UsageError('give at least one email address or --file', 'verify');
+    if (!file && positionals.length === 0)
+      throw new UsageError('give at least one email address or --file', 'verify');
     if (values.out && !file) throw new UsageError('--out needs --file', 'verify');
     const options = verifierOptions(values);
     const emails = file ? await readRecords(file, io.cwd) : positionals;
     if (emails.length > 10_000) {
-      throw new UsageError(`at most 10,000 addresses per run, got ${emails.length}; use svc batch run for more`, 'verify');
+      throw new UsageError(
+        `at most 10,000 addresses per run, got ${emails.length}; use svc batch run for more`,
+        'verify',
+      );
     }
     const writer = values.out ? openResultWriter(values.out as string, io.cwd, 'verify') : undefined;
     const progress = file ? createProgress(io, new Set(emails).size, 'verify') : undefined;
@@ -91,7 +103,10 @@ function verifierOptions(values: Record<string, unknown>): VerifierOptions {
       createVerifier(options);
       return options;
     } catch (error) {
-      throw new UsageError((error as Error).message.replace(/^smtp\.heloName/, '--helo').replace(/^smtp\.mailFrom/, '--from'), 'verify');
+      throw new UsageError(
+        (error as Error).message.replace(/^smtp\.heloName/, '--helo').replace(/^smtp\.mailFrom/, '--from'),
+        'verify',
+      );
     }
   };
   if (typeof values.dns === 'string') {
@@ -118,7 +133,9 @@ function table(results: VerificationResult[]): string {
       result.state,
       result.quality_score.toFixed(2),
       result.mx.records[0] ?? '-',
-      [...result.reasons, result.suggestion ? `did you mean ${result.suggestion}?` : ''].filter(Boolean).join(', '),
+      [...result.reasons, result.suggestion ? `did you mean ${result.suggestion}?` : '']
+        .filter(Boolean)
+        .join(', '),
     ]),
   );
 }

@@ -19,7 +19,10 @@ export async function readRecords(path: string, cwd: string): Promise<string[]> 
   }
   const csv = extname(full).toLowerCase() === '.csv';
   const records: string[] = [];
-  const lines = createInterface({ input: createReadStream(full, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+  const lines = createInterface({
+    input: createReadStream(full, 'utf8'),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
   let first = true;
   for await (const raw of lines) {
     const line = (first ? raw.replace(/^\uFEFF/, '') : raw).trim();

@@ -1,9 +1,16 @@
 /** Flattens nested objects into dot-separated columns; arrays become `;`-joined text. */
-export function flatten(value: Record<string, unknown>, prefix = '', into: Record<string, string> = {}): Record<string, string> {
+export function flatten(
+  value: Record<string, unknown>,
+  prefix = '',
+  into: Record<string, string> = {},
+): Record<string, string> {
   for (const [key, item] of Object.entries(value)) {
     const column = prefix ? `${prefix}.${key}` : key;
     if (item === null || item === undefined) into[column] = '';
-    else if (Array.isArray(item)) into[column] = item.map((entry) => (typeof entry === 'object' ? JSON.stringify(entry) : String(entry))).join(';');
+    else if (Array.isArray(item))
+      into[column] = item
+        .map((entry) => (typeof entry === 'object' ? JSON.stringify(entry) : String(entry)))
+        .join(';');
     else if (typeof item === 'object') flatten(item as Record<string, unknown>, column, into);
     else into[column] = String(item);
   }

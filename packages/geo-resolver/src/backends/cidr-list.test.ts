@@ -24,7 +24,9 @@ describe('CIDR-list backend', () => {
 
   it('merges overlapping and adjacent networks', async () => {
     const backend = await openCidrListBackend({
-      lists: [{ flag: 'is_hosting', networks: ['10.0.0.0/24', '10.0.1.0/24', '10.0.0.128/25', '9.255.255.255/32'] }],
+      lists: [
+        { flag: 'is_hosting', networks: ['10.0.0.0/24', '10.0.1.0/24', '10.0.0.128/25', '9.255.255.255/32'] },
+      ],
     });
     for (const ip of ['9.255.255.255', '10.0.0.0', '10.0.0.200', '10.0.1.255']) {
       expect(backend.lookup(ip, 4), ip).toEqual({ is_hosting: true });
@@ -56,7 +58,9 @@ describe('CIDR-list backend', () => {
     ['10.0.0.0/', 'is not a network'],
     ['example.com', '"example.com" is not a network'],
   ])('rejects the malformed line %s with its position', async (line, message) => {
-    await expect(openCidrListBackend({ lists: [{ flag: 'is_proxy', networks: [line] }] })).rejects.toThrow(message);
+    await expect(openCidrListBackend({ lists: [{ flag: 'is_proxy', networks: [line] }] })).rejects.toThrow(
+      message,
+    );
   });
 
   it('names the file and line of a malformed entry', async () => {
@@ -64,7 +68,9 @@ describe('CIDR-list backend', () => {
     try {
       const path = join(dir, 'vpn.txt');
       await writeFile(path, '192.0.2.0/24\n192.0.2.300\n');
-      await expect(openCidrListBackend({ lists: [{ flag: 'is_vpn', path }] })).rejects.toThrow(`${path}:2: "192.0.2.300"`);
+      await expect(openCidrListBackend({ lists: [{ flag: 'is_vpn', path }] })).rejects.toThrow(
+        `${path}:2: "192.0.2.300"`,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

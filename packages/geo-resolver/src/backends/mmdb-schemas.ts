@@ -13,7 +13,8 @@ type Json = Record<string, unknown>;
 const object = (value: unknown): Json | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
 const string = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
-const number = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const number = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
 const flag = (value: unknown): boolean | null => (typeof value === 'boolean' ? value : null);
 const englishName = (value: unknown): string | null => string(object(object(value)?.names)?.en);
 
@@ -91,7 +92,10 @@ export const maxmindAnonymousSchema: MmdbSchema = {
   map: (record) => ({
     // Absent flags in a found record mean false: the file lists every flag that applies.
     is_vpn: record.is_anonymous_vpn === true,
-    is_proxy: record.is_public_proxy === true || record.is_residential_proxy === true || record.is_tor_exit_node === true,
+    is_proxy:
+      record.is_public_proxy === true ||
+      record.is_residential_proxy === true ||
+      record.is_tor_exit_node === true,
     is_hosting: record.is_hosting_provider === true,
     is_tor: record.is_tor_exit_node === true,
   }),
@@ -117,7 +121,19 @@ export const ipLocationDbSchema: MmdbSchema = {
 /** IPinfo's mmdb files (country, city, region, lat/lng as strings or numbers, asn as "AS15169"). */
 export const ipinfoSchema: MmdbSchema = {
   name: 'ipinfo',
-  provides: ['continent', 'country', 'country_name', 'region', 'city', 'postal_code', 'latitude', 'longitude', 'timezone', 'asn', 'org'],
+  provides: [
+    'continent',
+    'country',
+    'country_name',
+    'region',
+    'city',
+    'postal_code',
+    'latitude',
+    'longitude',
+    'timezone',
+    'asn',
+    'org',
+  ],
   map: (record) => {
     const asnText = string(record.asn);
     const asnMatch = asnText ? /^AS(\d+)$/i.exec(asnText) : null;
@@ -144,7 +160,11 @@ export function schemaForDatabaseType(databaseType: string): MmdbSchema | undefi
   if (type.includes('anonymous-ip')) return maxmindAnonymousSchema;
   if (type.includes('-isp')) return maxmindIspSchema;
   if (type.endsWith('-asn') || type.includes('asn')) {
-    return type.startsWith('ipinfo') ? ipinfoSchema : type.includes('ip-location-db') ? ipLocationDbSchema : maxmindAsnSchema;
+    return type.startsWith('ipinfo')
+      ? ipinfoSchema
+      : type.includes('ip-location-db')
+        ? ipLocationDbSchema
+        : maxmindAsnSchema;
   }
   if (type.startsWith('ipinfo')) return ipinfoSchema;
   if (type.includes('ip-location-db') || type.includes('iplocationdb')) return ipLocationDbSchema;

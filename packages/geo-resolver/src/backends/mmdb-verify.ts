@@ -40,7 +40,8 @@ export function verifyMmdb(bytes: Buffer, reader: Reader<Record<string, unknown>
       if (record < nodeCount) stack.push([record, depth + 1]);
       else if (record > nodeCount && !decoded.has(record)) {
         const offset = record - nodeCount - 16;
-        if (offset >= dataSize) throw new Error(`node ${node} points past the data section (offset ${offset} ≥ ${dataSize})`);
+        if (offset >= dataSize)
+          throw new Error(`node ${node} points past the data section (offset ${offset} ≥ ${dataSize})`);
         decoded.add(record);
         if (!decodeData) continue;
         // The reader's own decoder, so what we check is exactly what lookups will decode.

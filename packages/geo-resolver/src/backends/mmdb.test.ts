@@ -2,14 +2,14 @@ import { copyFile, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { badDatabase, sourceRecords, testDatabase } from '../testing/fixtures.js';
+import { badDatabase, type CitySourceRecord, sourceRecords, testDatabase } from '../testing/fixtures.js';
 import { openMmdbBackend } from './mmdb.js';
 import { maxmindAnonymousSchema, maxmindAsnSchema, maxmindCitySchema } from './mmdb-schemas.js';
 
 const record = (file: string, cidr: string) => {
   const found = sourceRecords(file).find(([network]) => network === cidr);
   if (!found) throw new Error(`${cidr} not in ${file}`);
-  return found[1] as Record<string, any>;
+  return found[1] as unknown as CitySourceRecord;
 };
 
 describe('mmdb backend on MaxMind test databases', () => {
@@ -46,15 +46,27 @@ describe('mmdb backend on MaxMind test databases', () => {
   it('maps ASN and Anonymous-IP records', async () => {
     const asn = await openMmdbBackend({ source: testDatabase('GeoLite2-ASN-Test.mmdb') });
     expect(asn.provides).toEqual(maxmindAsnSchema.provides);
-    expect(asn.lookup('1.128.0.1', 4)).toEqual({ asn: 1221, org: 'Telstra Pty Ltd', network: '1.128.0.0/11' });
+    expect(asn.lookup('1.128.0.1', 4)).toEqual({
+      asn: 1221,
+      org: 'Telstra Pty Ltd',
+      network: '1.128.0.0/11',
+    });
     const anonymous = await openMmdbBackend({ source: testDatabase('GeoIP2-Anonymous-IP-Test.mmdb') });
     expect(anonymous.provides).toEqual(maxmindAnonymousSchema.provides);
-    expect(anonymous.lookup('81.2.69.1', 4)).toMatchObject({ is_vpn: true, is_proxy: true, is_hosting: true, is_tor: true });
+    expect(anonymous.lookup('81.2.69.1', 4)).toMatchObject({
+      is_vpn: true,
+      is_proxy: true,
+      is_hosting: true,
+      is_tor: true,
+    });
     expect(anonymous.lookup('1.2.0.1', 4)).toMatchObject({ is_vpn: true, is_proxy: false, is_tor: false });
   });
 
   it('never answers IPv6 from an IPv4-only tree (the reader would return a wrong record)', async () => {
-    const v4only = await openMmdbBackend({ source: testDatabase('MaxMind-DB-test-ipv4-24.mmdb'), schema: maxmindCitySchema });
+    const v4only = await openMmdbBackend({
+      source: testDatabase('MaxMind-DB-test-ipv4-24.mmdb'),
+      schema: maxmindCitySchema,
+    });
     expect(v4only.ipVersion).toBe(4);
     expect(v4only.lookup('1.1.1.1', 4)).not.toBeNull();
     // 0101:0101:: walks the same first 32 bits as 1.1.1.1 in a 32-bit tree.
@@ -74,9 +86,10 @@ describe('mmdb backend on MaxMind test databases', () => {
       'libmaxminddb/libmaxminddb-oversized-map.mmdb',
     ];
     for (const file of files) {
-      await expect(openMmdbBackend({ source: badDatabase(file), schema: maxmindCitySchema }), file).rejects.toThrow(
-        /is not a valid MaxMind DB file|is corrupt|impossible metadata/,
-      );
+      await expect(
+        openMmdbBackend({ source: badDatabase(file), schema: maxmindCitySchema }),
+        file,
+      ).rejects.toThrow(/is not a valid MaxMind DB file|is corrupt|impossible metadata/);
     }
   });
 
@@ -94,10 +107,14 @@ describe('mmdb backend on MaxMind test databases', () => {
   });
 
   it('refuses the official files with a broken node count or broken pointers', async () => {
-    for (const file of ['GeoIP2-City-Test-Invalid-Node-Count.mmdb', 'MaxMind-DB-test-broken-pointers-24.mmdb']) {
-      await expect(openMmdbBackend({ source: testDatabase(file), schema: maxmindCitySchema }), file).rejects.toThrow(
-        /corrupt|not a valid/,
-      );
+    for (const file of [
+      'GeoIP2-City-Test-Invalid-Node-Count.mmdb',
+      'MaxMind-DB-test-broken-pointers-24.mmdb',
+    ]) {
+      await expect(
+        openMmdbBackend({ source: testDatabase(file), schema: maxmindCitySchema }),
+        file,
+      ).rejects.toThrow(/corrupt|not a valid/);
     }
   });
 
@@ -129,7 +146,10 @@ describe('mmdb backend reload and watch', () => {
     try {
       expect(backend.lookup('1.128.0.1', 4)?.asn).toBe(1221);
       // A corrupt file dropped in place by an atomic rename: the watcher reports and keeps old data.
-      await copyFile(badDatabase('libmaxminddb/libmaxminddb-corrupt-search-tree.mmdb'), join(dir, 'next.mmdb'));
+      await copyFile(
+        badDatabase('libmaxminddb/libmaxminddb-corrupt-search-tree.mmdb'),
+        join(dir, 'next.mmdb'),
+      );
       await rename(join(dir, 'next.mmdb'), path);
       await expect.poll(() => errors.length, { timeout: 5000 }).toBeGreaterThan(0);
       expect(errors[0]?.message).toMatch(/current\.mmdb/);

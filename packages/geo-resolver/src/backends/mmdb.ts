@@ -114,7 +114,11 @@ export async function openMmdbBackend(options: MmdbBackendOptions): Promise<Mmdb
   };
 }
 
-async function load(source: string | Buffer, schemaOption: MmdbSchema | undefined, verify: 'full' | 'tree' | 'none') {
+async function load(
+  source: string | Buffer,
+  schemaOption: MmdbSchema | undefined,
+  verify: 'full' | 'tree' | 'none',
+) {
   const label = typeof source === 'string' ? source : 'buffer';
   const bytes = typeof source === 'string' ? await readFile(source) : source;
   let reader: Reader<Record<string, unknown>>;
@@ -126,8 +130,14 @@ async function load(source: string | Buffer, schemaOption: MmdbSchema | undefine
     throw new Error(`${label} is not a valid MaxMind DB file: ${(error as Error).message}`, { cause: error });
   }
   const { metadata } = reader;
-  if (![4, 6].includes(metadata.ipVersion) || ![24, 28, 32].includes(metadata.recordSize) || metadata.nodeCount <= 0) {
-    throw new Error(`${label} has impossible metadata (ip_version ${metadata.ipVersion}, record_size ${metadata.recordSize})`);
+  if (
+    ![4, 6].includes(metadata.ipVersion) ||
+    ![24, 28, 32].includes(metadata.recordSize) ||
+    metadata.nodeCount <= 0
+  ) {
+    throw new Error(
+      `${label} has impossible metadata (ip_version ${metadata.ipVersion}, record_size ${metadata.recordSize})`,
+    );
   }
   const schema = schemaOption ?? schemaForDatabaseType(metadata.databaseType);
   if (!schema) throw new Error(`${label}: unknown database_type "${metadata.databaseType}"; pass a schema`);

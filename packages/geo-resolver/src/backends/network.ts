@@ -2,7 +2,8 @@
 export function networkOf(ip: string, family: 4 | 6, prefixLength: number): string {
   if (family === 4) {
     const parts = ip.split('.').map(Number);
-    const value = (((parts[0] ?? 0) << 24) | ((parts[1] ?? 0) << 16) | ((parts[2] ?? 0) << 8) | (parts[3] ?? 0)) >>> 0;
+    const value =
+      (((parts[0] ?? 0) << 24) | ((parts[1] ?? 0) << 16) | ((parts[2] ?? 0) << 8) | (parts[3] ?? 0)) >>> 0;
     const mask = prefixLength === 0 ? 0 : (0xffffffff << (32 - prefixLength)) >>> 0;
     const base = (value & mask) >>> 0;
     return `${base >>> 24}.${(base >>> 16) & 255}.${(base >>> 8) & 255}.${base & 255}/${prefixLength}`;

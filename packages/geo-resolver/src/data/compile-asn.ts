@@ -21,7 +21,10 @@ export async function compileAsnCsv(paths: readonly string[], description: strin
     description: { en: description },
   });
   for (const path of paths) {
-    const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+    const lines = createInterface({
+      input: createReadStream(path, 'utf8'),
+      crlfDelay: Number.POSITIVE_INFINITY,
+    });
     let number = 0;
     for await (const line of lines) {
       number++;
@@ -30,7 +33,9 @@ export async function compileAsnCsv(paths: readonly string[], description: strin
       const family = isIP(first);
       const asn = Number(asnText);
       if ((family !== 4 && family !== 6) || isIP(last) !== family || !Number.isInteger(asn) || asn < 0) {
-        throw new Error(`${path}:${number}: expected "first,last,asn,organisation", got ${JSON.stringify(line.slice(0, 120))}`);
+        throw new Error(
+          `${path}:${number}: expected "first,last,asn,organisation", got ${JSON.stringify(line.slice(0, 120))}`,
+        );
       }
       const record = {
         autonomous_system_number: mmdbTypes.uint32(asn),

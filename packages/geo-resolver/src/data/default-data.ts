@@ -36,10 +36,16 @@ export async function openDefaultBackends(options: DefaultGeoDataOptions): Promi
   const progress = options.onProgress ?? (() => {});
   const stamps = await readStamps(options.cacheDir);
 
-  const asnPath = join(options.cacheDir, `asn-${(await fingerprint(options.asnCsv)).replace(/\W/g, '')}.mmdb`);
+  const asnPath = join(
+    options.cacheDir,
+    `asn-${(await fingerprint(options.asnCsv)).replace(/\W/g, '')}.mmdb`,
+  );
   if (!(await exists(asnPath))) {
     progress('compiling the ASN data into an mmdb file (once, about 15 s)…');
-    const bytes = await compileAsnCsv(options.asnCsv, 'ASN data from ip-location-db (DB-IP ASN Lite, Route Views)');
+    const bytes = await compileAsnCsv(
+      options.asnCsv,
+      'ASN data from ip-location-db (DB-IP ASN Lite, Route Views)',
+    );
     // Written under a temporary name and renamed, so a crash never leaves half a file behind.
     await writeFile(`${asnPath}.tmp`, bytes);
     await rename(`${asnPath}.tmp`, asnPath);

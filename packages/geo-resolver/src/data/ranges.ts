@@ -10,7 +10,11 @@ export function rangeToCidrs(start: string, end: string, family: 4 | 6): string[
   while (low <= high) {
     // The largest block aligned at `low` that does not pass `high`.
     let size = 0;
-    while (size < bits && (low & ((1n << BigInt(size + 1)) - 1n)) === 0n && low + (1n << BigInt(size + 1)) - 1n <= high) {
+    while (
+      size < bits &&
+      (low & ((1n << BigInt(size + 1)) - 1n)) === 0n &&
+      low + (1n << BigInt(size + 1)) - 1n <= high
+    ) {
       size++;
     }
     blocks.push(`${formatBigInt(low, family)}/${bits - size}`);
@@ -24,7 +28,8 @@ function formatBigInt(value: bigint, family: 4 | 6): string {
     return [24n, 16n, 8n, 0n].map((shift) => Number((value >> shift) & 255n)).join('.');
   }
   const words: string[] = [];
-  for (let shift = 112n; shift >= 0n; shift -= 16n) words.push(Number((value >> shift) & 0xffffn).toString(16));
+  for (let shift = 112n; shift >= 0n; shift -= 16n)
+    words.push(Number((value >> shift) & 0xffffn).toString(16));
   // Uncompressed but valid; the writer parses it.
   return words.join(':');
 }

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The MaxMind test databases shipped in ../shared/fixtures (relative to the repository root). */
-export const MAXMIND_FIXTURES = fileURLToPath(new URL('../../../../../shared/fixtures/maxmind-db/', import.meta.url));
+export const MAXMIND_FIXTURES = fileURLToPath(
+  new URL('../../../../../shared/fixtures/maxmind-db/', import.meta.url),
+);
 
 /** Path of one official test database. */
 export const testDatabase = (name: string) => `${MAXMIND_FIXTURES}test-data/${name}`;
@@ -16,4 +18,13 @@ export function sourceRecords(name: string): Array<[string, Record<string, unkno
     Record<string, Record<string, unknown>>
   >;
   return entries.flatMap((entry) => Object.entries(entry));
+}
+
+/** The parts of a GeoIP2-City source record the tests read. */
+export interface CitySourceRecord {
+  continent: { code: string };
+  country: { iso_code: string; names: { en: string } };
+  city: { names: { en: string } };
+  subdivisions: [{ names: { en: string } }];
+  location: { latitude: number; longitude: number; time_zone: string; accuracy_radius: number };
 }
