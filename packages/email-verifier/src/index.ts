@@ -1,4 +1,4 @@
-export { classify, type Classification } from './classify/classify.js';
+export { type Classification, classify } from './classify/classify.js';
 export {
   DOMAIN_STATUSES,
   type DomainStatus,
@@ -16,6 +16,17 @@ export {
   VERDICT_TABLE,
   type VerdictRow,
 } from './classify/table.js';
+export { createDns2Resolver, type Dns2ResolverOptions } from './dns/backends/dns2.js';
+export { createNodeDnsResolver, type NodeDnsResolverOptions } from './dns/backends/node-dns.js';
+export { type DnsCacheOptions, withDnsCache } from './dns/cached-resolver.js';
+export { type MailDomainStatus, type MailHost, type MailHosts, resolveMailHosts } from './dns/mail-hosts.js';
+export {
+  type DnsAnswer,
+  type DnsFailureKind,
+  DnsQueryError,
+  type DnsResolver,
+  type MxRecord,
+} from './dns/resolver.js';
 export {
   type BuiltinLists,
   DISPOSABLE_LIST_PACKAGE,
@@ -35,6 +46,11 @@ export {
   loadDomainListFile,
   parseDomainList,
 } from './lists/domain-list-file.js';
+export { classifyRcptReply, type RcptOutcome } from './smtp/classify-reply.js';
+export type { SocketFactory } from './smtp/connection.js';
+export type { ProbeOutcome, SmtpDetail } from './smtp/probe.js';
+export type { StartTlsPolicy } from './smtp/session.js';
+export type { Socks5ProxyOptions } from './smtp/socks5.js';
 export { boundedDistance } from './suggest/distance.js';
 export { suggestDomain } from './suggest/suggest-domain.js';
 export { checkAddressLiteral } from './syntax/address-literal.js';
@@ -49,16 +65,6 @@ export {
   parseAddressOrThrow,
 } from './syntax/parse-address.js';
 export { SYNTAX_PROBLEMS, type SyntaxFailure, type SyntaxProblem } from './syntax/problems.js';
-export { withDnsCache, type DnsCacheOptions } from './dns/cached-resolver.js';
-export { createDns2Resolver, type Dns2ResolverOptions } from './dns/backends/dns2.js';
-export { createNodeDnsResolver, type NodeDnsResolverOptions } from './dns/backends/node-dns.js';
-export { type MailDomainStatus, type MailHost, type MailHosts, resolveMailHosts } from './dns/mail-hosts.js';
-export { type DnsAnswer, type DnsFailureKind, DnsQueryError, type DnsResolver, type MxRecord } from './dns/resolver.js';
-export { type RcptOutcome, classifyRcptReply } from './smtp/classify-reply.js';
-export type { SocketFactory } from './smtp/connection.js';
-export type { ProbeOutcome, SmtpDetail } from './smtp/probe.js';
-export type { StartTlsPolicy } from './smtp/session.js';
-export type { Socks5ProxyOptions } from './smtp/socks5.js';
 export {
   createVerifier,
   MAX_BULK_ADDRESSES,

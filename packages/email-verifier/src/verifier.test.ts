@@ -2,7 +2,12 @@ import { ServiceError } from '@svc/core';
 import { type FakeDnsServer, type SmtpFleet, startDnsServer, startSmtpFleet } from '@svc/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeDnsResolver } from './dns/backends/node-dns.js';
-import { createVerifier, UnprocessableAddressError, type Verifier, type VerificationResult } from './verifier.js';
+import {
+  createVerifier,
+  UnprocessableAddressError,
+  type VerificationResult,
+  type Verifier,
+} from './verifier.js';
 import type { VerifierOptions } from './verifier-options.js';
 
 const mx = (host: string, priority = 10) => ({ MX: [{ priority, exchange: host }] });
@@ -11,11 +16,26 @@ const ZONES = {
   'good.test': mx('mx1.good.test'),
   'mx1.good.test': { A: ['127.0.0.2'] },
   'mx2.good.test': { A: ['127.0.0.3'] },
-  'twomx.test': { MX: [{ priority: 10, exchange: 'dead.good.test' }, { priority: 20, exchange: 'mx2.good.test' }] },
+  'twomx.test': {
+    MX: [
+      { priority: 10, exchange: 'dead.good.test' },
+      { priority: 20, exchange: 'mx2.good.test' },
+    ],
+  },
   'dead.good.test': { A: ['127.0.0.9'] },
-  'busy.test': { MX: [{ priority: 10, exchange: 'busy.good.test' }, { priority: 20, exchange: 'mx2.good.test' }] },
+  'busy.test': {
+    MX: [
+      { priority: 10, exchange: 'busy.good.test' },
+      { priority: 20, exchange: 'mx2.good.test' },
+    ],
+  },
   'busy.good.test': { A: ['127.0.0.4'] },
-  'alldead.test': { MX: [{ priority: 10, exchange: 'dead.good.test' }, { priority: 20, exchange: 'dead2.good.test' }] },
+  'alldead.test': {
+    MX: [
+      { priority: 10, exchange: 'dead.good.test' },
+      { priority: 20, exchange: 'dead2.good.test' },
+    ],
+  },
   'dead2.good.test': { A: ['127.0.0.10'] },
   'slow.test': mx('slow.good.test'),
   'slow.good.test': { A: ['127.0.0.5'] },
@@ -42,7 +62,14 @@ let verifier: Verifier;
 const base = (): VerifierOptions => ({
   dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 500, tries: 1 }),
   dnsCache: false,
-  smtp: { port: fleet.port, allowPrivateAddresses: true, heloName: 'verifier.test', connectTimeoutMs: 500, commandTimeoutMs: 2000, timeoutMs: 3000 },
+  smtp: {
+    port: fleet.port,
+    allowPrivateAddresses: true,
+    heloName: 'verifier.test',
+    connectTimeoutMs: 500,
+    commandTimeoutMs: 2000,
+    timeoutMs: 3000,
+  },
 });
 
 beforeAll(async () => {
@@ -126,9 +153,15 @@ describe('verify() with an SMTP probe, against the testkit DNS and SMTP servers'
   });
 
   it('tries the next MX after a 421 greeting and after a refused connection', async () => {
-    expect(await probe('bob@busy.test')).toMatchObject({ state: 'deliverable', smtp: { host: 'mx2.good.test' } });
+    expect(await probe('bob@busy.test')).toMatchObject({
+      state: 'deliverable',
+      smtp: { host: 'mx2.good.test' },
+    });
     expect(fleet.sessionsFor('127.0.0.4')).toHaveLength(1);
-    expect(await probe('bob@twomx.test')).toMatchObject({ state: 'deliverable', smtp: { host: 'mx2.good.test' } });
+    expect(await probe('bob@twomx.test')).toMatchObject({
+      state: 'deliverable',
+      smtp: { host: 'mx2.good.test' },
+    });
   });
 
   it('reports unknown + smtp_unreachable when every MX is dead', async () => {
@@ -148,11 +181,16 @@ describe('verify() with an SMTP probe, against the testkit DNS and SMTP servers'
 
   it('falls back to HELO after a rejected EHLO and reads multi-line banners', async () => {
     expect((await probe('bob@ehlo.test')).state).toBe('deliverable');
-    expect(fleet.sessionsFor('127.0.0.6')[0]?.commands.slice(0, 2)).toEqual(['EHLO verifier.test', 'HELO verifier.test']);
+    expect(fleet.sessionsFor('127.0.0.6')[0]?.commands.slice(0, 2)).toEqual([
+      'EHLO verifier.test',
+      'HELO verifier.test',
+    ]);
   });
 
   it('gives correct answers from a server that allows one RCPT per session', async () => {
-    const results = await verifier.verifyMany(['a@onercpt.test', 'b@onercpt.test', 'c@onercpt.test'], { probe_mailbox: true });
+    const results = await verifier.verifyMany(['a@onercpt.test', 'b@onercpt.test', 'c@onercpt.test'], {
+      probe_mailbox: true,
+    });
     expect(results.map((result) => result.state)).toEqual(['deliverable', 'deliverable', 'undeliverable']);
   });
 
@@ -195,7 +233,10 @@ describe('verify() DNS outcomes', () => {
   });
 
   it('no MX but a public A record → the implicit MX is used', async () => {
-    expect((await verifier.verify('a@implicit.test')).mx).toEqual({ accepts_mail: true, records: ['implicit.test'] });
+    expect((await verifier.verify('a@implicit.test')).mx).toEqual({
+      accepts_mail: true,
+      records: ['implicit.test'],
+    });
   });
 
   it('SERVFAIL → upstream_timeout, retryable', async () => {
@@ -253,12 +294,17 @@ describe('verify() lists and syntax', () => {
     [{ check_disposable: 1 }, '"options.check_disposable" must be a boolean'],
     [{ probe: true }, 'unknown option "probe" (expected probe_mailbox, check_disposable)'],
   ])('rejects malformed options %j with invalid_request', async (options, message) => {
-    await expect(verifier.verify('a@good.test', options as never)).rejects.toMatchObject({ code: 'invalid_request', message });
+    await expect(verifier.verify('a@good.test', options as never)).rejects.toMatchObject({
+      code: 'invalid_request',
+      message,
+    });
   });
 
   it('rejects bad construction options by name', () => {
     expect(() => createVerifier({ smtp: { port: 0 } })).toThrow('smtp.port must be 1..65535');
-    expect(() => createVerifier({ smtp: { perHostConcurrency: 0 } })).toThrow('smtp.perHostConcurrency must be a positive integer');
+    expect(() => createVerifier({ smtp: { perHostConcurrency: 0 } })).toThrow(
+      'smtp.perHostConcurrency must be a positive integer',
+    );
     expect(() => createVerifier({ smtp: { heloName: 'bad name\r\n' } })).toThrow('smtp.heloName');
     expect(() => createVerifier({ smtp: { mailFrom: '<x>' } })).toThrow('smtp.mailFrom');
   });
@@ -268,7 +314,14 @@ describe('verifyMany()', () => {
   it('keeps input order, verifies duplicates once and turns errors into results', async () => {
     const progress: number[] = [];
     const results: VerificationResult[] = await verifier.verifyMany(
-      ['alice@good.test', 'not an address', 'a@nullmx.test', 'Alice@good.test', 'alice@good.test', 'a@servfail.test'],
+      [
+        'alice@good.test',
+        'not an address',
+        'a@nullmx.test',
+        'Alice@good.test',
+        'alice@good.test',
+        'a@servfail.test',
+      ],
       { probe_mailbox: true },
       { onProgress: (done) => progress.push(done) },
     );
@@ -282,10 +335,9 @@ describe('verifyMany()', () => {
     ]);
     expect(results[1]?.reasons).toContain('invalid_syntax');
     // alice and Alice differ only in case: servers may fold case, so one RCPT covers both.
-    expect(fleet.sessions.flatMap((session) => session.rcpts.map((rcpt) => rcpt.address.toLowerCase()))).toEqual([
-      'alice@good.test',
-      expect.stringMatching(/@good\.test$/),
-    ]);
+    expect(
+      fleet.sessions.flatMap((session) => session.rcpts.map((rcpt) => rcpt.address.toLowerCase())),
+    ).toEqual(['alice@good.test', expect.stringMatching(/@good\.test$/)]);
     // Four distinct addresses once case is folded; progress counts them, not the six inputs.
     expect(progress.at(-1)).toBe(4);
   });
@@ -293,8 +345,13 @@ describe('verifyMany()', () => {
   it('never exceeds the per-MX connection limit and uses far fewer sessions than addresses', async () => {
     const domains = Array.from({ length: 10 }, (_, index) => `shared${index}.test`);
     for (const domain of domains) dns.setZone(domain, mx('mx1.good.test'));
-    const emails = domains.flatMap((domain) => Array.from({ length: 100 }, (_, index) => `user${index}@${domain}`));
-    const polite = createVerifier({ ...base(), smtp: { ...base().smtp, perHostConcurrency: 3, maxRcptsPerSession: 50 } });
+    const emails = domains.flatMap((domain) =>
+      Array.from({ length: 100 }, (_, index) => `user${index}@${domain}`),
+    );
+    const polite = createVerifier({
+      ...base(),
+      smtp: { ...base().smtp, perHostConcurrency: 3, maxRcptsPerSession: 50 },
+    });
     const results = await polite.verifyMany(emails, { probe_mailbox: true });
     expect(results).toHaveLength(1000);
     expect(results.every((result) => result.state === 'undeliverable')).toBe(true);

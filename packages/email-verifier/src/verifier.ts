@@ -4,11 +4,15 @@ import type { DomainStatus, ProbeVerdict, VerificationFacts } from './classify/f
 import { addressesOf, type MailHosts, resolveMailHosts } from './dns/mail-hosts.js';
 import { DnsQueryError } from './dns/resolver.js';
 import { createLists, type EmailLists } from './lists/create-lists.js';
-import { suggestDomain } from './suggest/suggest-domain.js';
-import { type ParsedAddress, parseAddress } from './syntax/parse-address.js';
 import { KeyedLimiter } from './smtp/keyed-limiter.js';
 import { type DomainProbe, type ProbeContext, probeDomain, type SmtpDetail } from './smtp/probe.js';
-import { type ResolvedVerifierOptions, resolveVerifierOptions, type VerifierOptions } from './verifier-options.js';
+import { suggestDomain } from './suggest/suggest-domain.js';
+import { type ParsedAddress, parseAddress } from './syntax/parse-address.js';
+import {
+  type ResolvedVerifierOptions,
+  resolveVerifierOptions,
+  type VerifierOptions,
+} from './verifier-options.js';
 
 /** A verification result: the spec's fields (§2.1) plus what we also know. */
 export interface VerificationResult extends EmailVerificationResult {
@@ -76,9 +80,14 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
 
   const prepare = (input: string): Prepared => prepareAddress(input, lists, settings);
 
-  async function domainStatus(domain: string): Promise<{ status: DomainStatus; hosts: MailHosts['hosts']; error?: DnsQueryError }> {
+  async function domainStatus(
+    domain: string,
+  ): Promise<{ status: DomainStatus; hosts: MailHosts['hosts']; error?: DnsQueryError }> {
     try {
-      const found = await resolveMailHosts(domain, { resolver: settings.dns, isPublicAddress: settings.isPublicAddress });
+      const found = await resolveMailHosts(domain, {
+        resolver: settings.dns,
+        isPublicAddress: settings.isPublicAddress,
+      });
       return found;
     } catch (error) {
       if (error instanceof DnsQueryError) return { status: 'dns_error', hosts: [], error };
@@ -143,7 +152,12 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     };
   }
 
-  async function probeGroup(domain: string, hosts: MailHosts['hosts'], recipients: string[], signal: AbortSignal) {
+  async function probeGroup(
+    domain: string,
+    hosts: MailHosts['hosts'],
+    recipients: string[],
+    signal: AbortSignal,
+  ) {
     const probe: DomainProbe = await probeDomain(domain, hosts, recipients, probeContext(signal));
     return probe;
   }
@@ -154,22 +168,37 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       if (typeof email !== 'string') throw new ServiceError('invalid_request', '"email" must be a string');
       const prepared = prepare(email);
       if (!prepared.address) {
-        throw new UnprocessableAddressError(prepared.syntaxDetail ?? 'not an email address', finish(prepared, checks, null, null));
+        throw new UnprocessableAddressError(
+          prepared.syntaxDetail ?? 'not an email address',
+          finish(prepared, checks, null, null),
+        );
       }
       const address = prepared.address;
       if (address.isAddressLiteral) return finish(prepared, checks, null, null);
       const domain = await domainStatus(address.asciiDomain);
       if (domain.error) {
-        throw new ServiceError('upstream_timeout', `DNS lookup for ${address.asciiDomain} failed: ${domain.error.message}`, {
-          cause: domain.error,
-        });
+        throw new ServiceError(
+          'upstream_timeout',
+          `DNS lookup for ${address.asciiDomain} failed: ${domain.error.message}`,
+          {
+            cause: domain.error,
+          },
+        );
       }
       if (domain.status !== 'accepts_mail') {
         const result = finish(prepared, checks, domain, null);
-        throw new UnprocessableAddressError(`${address.asciiDomain} has no MX hints: ${NO_MX_TEXT[domain.status]}`, result);
+        throw new UnprocessableAddressError(
+          `${address.asciiDomain} has no MX hints: ${NO_MX_TEXT[domain.status]}`,
+          result,
+        );
       }
       if (!checks.probe_mailbox) return finish(prepared, checks, domain, null);
-      const probe = await probeGroup(address.asciiDomain, domain.hosts, [address.normalized], AbortSignal.timeout(settings.smtp.timeoutMs));
+      const probe = await probeGroup(
+        address.asciiDomain,
+        domain.hosts,
+        [address.normalized],
+        AbortSignal.timeout(settings.smtp.timeoutMs),
+      );
       const outcome = probe.results.get(address.normalized);
       return finish(prepared, checks, domain, {
         verdict: outcome?.outcome ?? 'unreachable',
@@ -180,15 +209,21 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
 
     async verifyMany(emails, options, events = {}) {
       const checks = checkOptions(options);
-      if (!Array.isArray(emails)) throw new ServiceError('invalid_request', '"emails" must be an array of strings');
+      if (!Array.isArray(emails))
+        throw new ServiceError('invalid_request', '"emails" must be an array of strings');
       if (emails.length > MAX_BULK_ADDRESSES) {
-        throw new ServiceError('invalid_request', `at most ${MAX_BULK_ADDRESSES} addresses per call, got ${emails.length}`);
+        throw new ServiceError(
+          'invalid_request',
+          `at most ${MAX_BULK_ADDRESSES} addresses per call, got ${emails.length}`,
+        );
       }
       // Duplicates (same normalized address) are verified once and share the result.
       const unique = new Map<string, Prepared>();
       const keys = emails.map((input) => {
         const prepared = prepare(typeof input === 'string' ? input : String(input));
-        const key = prepared.address ? prepared.address.normalized.toLowerCase() : `invalid:${prepared.input}`;
+        const key = prepared.address
+          ? prepared.address.normalized.toLowerCase()
+          : `invalid:${prepared.input}`;
         if (!unique.has(key)) unique.set(key, prepared);
         return key;
       });
@@ -256,7 +291,15 @@ const NO_MX_TEXT: Record<DomainStatus, string> = {
 function prepareAddress(input: string, lists: EmailLists, settings: ResolvedVerifierOptions): Prepared {
   const parsed = parseAddress(input, { allowUtf8LocalPart: settings.allowUtf8LocalPart });
   if (!parsed.ok) {
-    return { input, address: null, syntaxDetail: parsed.detail, disposable: false, role: false, free: false, suggestion: null };
+    return {
+      input,
+      address: null,
+      syntaxDetail: parsed.detail,
+      disposable: false,
+      role: false,
+      free: false,
+      suggestion: null,
+    };
   }
   const { address } = parsed;
   const literal = address.isAddressLiteral;
@@ -277,12 +320,17 @@ function checkOptions(options: VerifyEmailOptions | undefined): Required<VerifyE
   }
   for (const name of Object.keys(options ?? {})) {
     if (name !== 'probe_mailbox' && name !== 'check_disposable') {
-      throw new ServiceError('invalid_request', `unknown option "${name}" (expected probe_mailbox, check_disposable)`);
+      throw new ServiceError(
+        'invalid_request',
+        `unknown option "${name}" (expected probe_mailbox, check_disposable)`,
+      );
     }
   }
   const probe = options?.probe_mailbox ?? false;
   const disposable = options?.check_disposable ?? true;
-  if (typeof probe !== 'boolean') throw new ServiceError('invalid_request', '"options.probe_mailbox" must be a boolean');
-  if (typeof disposable !== 'boolean') throw new ServiceError('invalid_request', '"options.check_disposable" must be a boolean');
+  if (typeof probe !== 'boolean')
+    throw new ServiceError('invalid_request', '"options.probe_mailbox" must be a boolean');
+  if (typeof disposable !== 'boolean')
+    throw new ServiceError('invalid_request', '"options.check_disposable" must be a boolean');
   return { probe_mailbox: probe, check_disposable: disposable };
 }

@@ -40,7 +40,8 @@ export async function resolveMailHosts(domain: string, options: ResolveMailHosts
   try {
     records = (await resolver.mx(domain)).records;
   } catch (error) {
-    if (error instanceof DnsQueryError && error.kind === 'not_found') return { status: 'not_found', hosts: [] };
+    if (error instanceof DnsQueryError && error.kind === 'not_found')
+      return { status: 'not_found', hosts: [] };
     throw error;
   }
 

@@ -16,7 +16,10 @@ export type RcptOutcome =
 // wording is checked first because block messages often also say "user" or "recipient".
 const TEXT_RULES: Array<[RegExp, RcptOutcome]> = [
   [/greylist|graylist|try again later|deferred/i, 'greylisted'],
-  [/block|spam|policy|blacklist|blocklist|reputation|spamhaus|\brbl\b|not allowed|denied|banned/i, 'blocked_by_policy'],
+  [
+    /block|spam|policy|blacklist|blocklist|reputation|spamhaus|\brbl\b|not allowed|denied|banned/i,
+    'blocked_by_policy',
+  ],
   [/full|quota|insufficient (storage|space)/i, 'mailbox_full'],
   [/disabled|inactive|suspended|deactivated|no longer/i, 'mailbox_disabled'],
   [
@@ -43,7 +46,8 @@ export function classifyRcptReply(reply: SmtpReply): RcptOutcome {
   if (reply.code >= 500 && reply.code < 600) {
     if (subject !== undefined && !Number.isNaN(subject)) {
       if (subject === 7) return 'blocked_by_policy';
-      if (subject === 1 && (detail === 1 || detail === 10 || detail === 0 || detail === 3)) return 'mailbox_not_found';
+      if (subject === 1 && (detail === 1 || detail === 10 || detail === 0 || detail === 3))
+        return 'mailbox_not_found';
       if (subject === 1 && detail === 6) return 'mailbox_disabled';
       if (subject === 2 && detail === 1) return 'mailbox_disabled';
       if (subject === 2 && detail === 2) return 'mailbox_full';

@@ -1,9 +1,15 @@
 import net from 'node:net';
 import tls from 'node:tls';
-import { ReplyReader, type SmtpReply, replyText } from './reply.js';
+import { ReplyReader, replyText, type SmtpReply } from './reply.js';
 
 /** How a connection failed; the probe decides from this whether to try the next MX. */
-export type SmtpFailureKind = 'connect_failed' | 'timeout' | 'dropped' | 'protocol' | 'tls_failed' | 'aborted';
+export type SmtpFailureKind =
+  | 'connect_failed'
+  | 'timeout'
+  | 'dropped'
+  | 'protocol'
+  | 'tls_failed'
+  | 'aborted';
 
 /** A failure below the level of SMTP replies. */
 export class SmtpConnectionError extends Error {
@@ -36,7 +42,11 @@ export const directSocket: SocketFactory = (host, port, signal) =>
     });
     socket.once('error', (error) => {
       signal.removeEventListener('abort', onAbort);
-      reject(new SmtpConnectionError('connect_failed', `cannot connect to ${host}:${port}: ${error.message}`, { cause: error }));
+      reject(
+        new SmtpConnectionError('connect_failed', `cannot connect to ${host}:${port}: ${error.message}`, {
+          cause: error,
+        }),
+      );
     });
   });
 
@@ -70,8 +80,12 @@ export class SmtpConnection {
   private attach(socket: net.Socket) {
     socket.setEncoding('latin1');
     socket.on('data', (chunk: string) => this.onData(chunk));
-    socket.on('error', (error) => this.fail(new SmtpConnectionError('dropped', error.message, { cause: error })));
-    socket.on('close', () => this.fail(new SmtpConnectionError('dropped', 'connection closed by the server')));
+    socket.on('error', (error) =>
+      this.fail(new SmtpConnectionError('dropped', error.message, { cause: error })),
+    );
+    socket.on('close', () =>
+      this.fail(new SmtpConnectionError('dropped', 'connection closed by the server')),
+    );
   }
 
   private onData(chunk: string) {
@@ -91,7 +105,8 @@ export class SmtpConnection {
       end = this.buffered.indexOf('\n');
     }
     // A server that streams an endless line is not an MTA worth waiting for.
-    if (this.buffered.length > 64 * 1024) this.fail(new SmtpConnectionError('protocol', 'reply line too long'));
+    if (this.buffered.length > 64 * 1024)
+      this.fail(new SmtpConnectionError('protocol', 'reply line too long'));
   }
 
   private deliver(reply: SmtpReply) {
@@ -137,7 +152,8 @@ export class SmtpConnection {
 
   /** Sends one command line and reads its reply. */
   async command(line: string): Promise<SmtpReply> {
-    if (/[\r\n]/.test(line)) throw new SmtpConnectionError('protocol', 'refusing to send a command containing CR or LF');
+    if (/[\r\n]/.test(line))
+      throw new SmtpConnectionError('protocol', 'refusing to send a command containing CR or LF');
     if (this.failure) throw this.failure;
     this.transcript.push(`C: ${line}`);
     this.socket.write(`${line}\r\n`, 'latin1');
@@ -166,7 +182,9 @@ export class SmtpConnection {
       });
       socket.once('error', (error) => {
         clearTimeout(timer);
-        reject(new SmtpConnectionError('tls_failed', `TLS handshake failed: ${error.message}`, { cause: error }));
+        reject(
+          new SmtpConnectionError('tls_failed', `TLS handshake failed: ${error.message}`, { cause: error }),
+        );
       });
     }).catch((error: SmtpConnectionError) => {
       this.fail(error);

@@ -22,7 +22,10 @@ describe('KeyedLimiter', () => {
       active--;
       release();
     };
-    await Promise.all([...Array.from({ length: 10 }, () => work('a')), ...Array.from({ length: 10 }, () => work('b'))]);
+    await Promise.all([
+      ...Array.from({ length: 10 }, () => work('a')),
+      ...Array.from({ length: 10 }, () => work('b')),
+    ]);
     expect(peakA).toBe(2);
     expect(peak).toBe(3);
   });

@@ -8,8 +8,10 @@ export class KeyedLimiter {
     private readonly perKey: number,
     private readonly global: number,
   ) {
-    if (!Number.isInteger(perKey) || perKey < 1) throw new TypeError(`per-host concurrency must be ≥ 1, got ${perKey}`);
-    if (!Number.isInteger(global) || global < 1) throw new TypeError(`global concurrency must be ≥ 1, got ${global}`);
+    if (!Number.isInteger(perKey) || perKey < 1)
+      throw new TypeError(`per-host concurrency must be ≥ 1, got ${perKey}`);
+    if (!Number.isInteger(global) || global < 1)
+      throw new TypeError(`global concurrency must be ≥ 1, got ${global}`);
   }
 
   /** Waits for a slot for `key`; resolves with the function that gives it back. */

@@ -11,12 +11,23 @@ afterEach(async () => {
   fleet = undefined;
 });
 
-const mx = (...hosts: string[]): MailHost[] => hosts.map((host, index) => ({ host, priority: index * 10, implicit: false }));
+const mx = (...hosts: string[]): MailHost[] =>
+  hosts.map((host, index) => ({ host, priority: index * 10, implicit: false }));
 
-async function setup(script: SmtpScript, hostScripts: Record<string, SmtpScript> = {}, options: Partial<ProbeContext> = {}) {
+async function setup(
+  script: SmtpScript,
+  hostScripts: Record<string, SmtpScript> = {},
+  options: Partial<ProbeContext> = {},
+) {
   const ips = ['127.0.0.2', '127.0.0.3'];
-  fleet = await startSmtpFleet({ hosts: ips.map((host) => ({ host, script: hostScripts[host] ?? {} })), script });
-  const addresses: Record<string, string[]> = { 'mx1.example.test': ['127.0.0.2'], 'mx2.example.test': ['127.0.0.3'] };
+  fleet = await startSmtpFleet({
+    hosts: ips.map((host) => ({ host, script: hostScripts[host] ?? {} })),
+    script,
+  });
+  const addresses: Record<string, string[]> = {
+    'mx1.example.test': ['127.0.0.2'],
+    'mx2.example.test': ['127.0.0.3'],
+  };
   const context: ProbeContext = {
     settings: {
       heloName: 'verifier.test',
@@ -50,9 +61,13 @@ describe('probeDomain against the testkit SMTP fleet', () => {
         'grey@example.test': { greylist: { delayMs: 60_000 } },
       },
     });
-    const recipients = ['ok', 'nobody', 'full', 'gone', 'block', 'grey'].map((name) => `${name}@example.test`);
+    const recipients = ['ok', 'nobody', 'full', 'gone', 'block', 'grey'].map(
+      (name) => `${name}@example.test`,
+    );
     const probe = await probeDomain('example.test', mx('mx1.example.test'), recipients, context);
-    const outcomes = Object.fromEntries([...probe.results].map(([address, result]) => [address.split('@')[0], result.outcome]));
+    const outcomes = Object.fromEntries(
+      [...probe.results].map(([address, result]) => [address.split('@')[0], result.outcome]),
+    );
     expect(outcomes).toEqual({
       ok: 'accepted',
       nobody: 'mailbox_not_found',
@@ -61,12 +76,18 @@ describe('probeDomain against the testkit SMTP fleet', () => {
       block: 'blocked_by_policy',
       grey: 'greylisted',
     });
-    expect(probe.results.get('nobody@example.test')?.detail).toMatchObject({ code: 550, enhanced_status: '5.1.1' });
+    expect(probe.results.get('nobody@example.test')?.detail).toMatchObject({
+      code: 550,
+      enhanced_status: '5.1.1',
+    });
     expect(probe.catchAll).toBe(false);
     // One session asked every question, STARTTLS was used, and no mail was ever sent.
     expect(fleet?.sessions).toHaveLength(1);
     expect(fleet?.sessions[0]?.tls).toBe(true);
-    expect(fleet?.sessions[0]?.rcpts.map((rcpt) => rcpt.address)).toEqual([...recipients, 'nobody-x7q2@example.test']);
+    expect(fleet?.sessions[0]?.rcpts.map((rcpt) => rcpt.address)).toEqual([
+      ...recipients,
+      'nobody-x7q2@example.test',
+    ]);
     expect(fleet?.sessions.some((session) => session.dataAttempted)).toBe(false);
   });
 
@@ -86,19 +107,43 @@ describe('probeDomain against the testkit SMTP fleet', () => {
   });
 
   it('moves to the next MX after a 421 greeting', async () => {
-    const context = await setup({ mailboxes: { 'ok@example.test': 'accept' } }, { '127.0.0.2': { greeting: 'busy' } });
-    const probe = await probeDomain('example.test', mx('mx1.example.test', 'mx2.example.test'), ['ok@example.test'], context);
-    expect(probe.results.get('ok@example.test')).toMatchObject({ outcome: 'accepted', detail: { host: 'mx2.example.test' } });
+    const context = await setup(
+      { mailboxes: { 'ok@example.test': 'accept' } },
+      { '127.0.0.2': { greeting: 'busy' } },
+    );
+    const probe = await probeDomain(
+      'example.test',
+      mx('mx1.example.test', 'mx2.example.test'),
+      ['ok@example.test'],
+      context,
+    );
+    expect(probe.results.get('ok@example.test')).toMatchObject({
+      outcome: 'accepted',
+      detail: { host: 'mx2.example.test' },
+    });
     expect(fleet?.sessionsFor('127.0.0.2')).toHaveLength(1);
   });
 
   it('moves to the next MX when the first refuses connections, and reports unreachable when all do', async () => {
     const context = await setup({ mailboxes: { 'ok@example.test': 'accept' } });
-    const dead = { ...context, resolveAddresses: async (host: string) => (host === 'mx1.example.test' ? ['127.0.0.9'] : ['127.0.0.3']) };
-    const probe = await probeDomain('example.test', mx('mx1.example.test', 'mx2.example.test'), ['ok@example.test'], dead);
+    const dead = {
+      ...context,
+      resolveAddresses: async (host: string) => (host === 'mx1.example.test' ? ['127.0.0.9'] : ['127.0.0.3']),
+    };
+    const probe = await probeDomain(
+      'example.test',
+      mx('mx1.example.test', 'mx2.example.test'),
+      ['ok@example.test'],
+      dead,
+    );
     expect(probe.results.get('ok@example.test')?.outcome).toBe('accepted');
     const allDead = { ...context, resolveAddresses: async () => ['127.0.0.9'] };
-    const none = await probeDomain('example.test', mx('mx1.example.test', 'mx2.example.test'), ['ok@example.test'], allDead);
+    const none = await probeDomain(
+      'example.test',
+      mx('mx1.example.test', 'mx2.example.test'),
+      ['ok@example.test'],
+      allDead,
+    );
     expect(none.results.get('ok@example.test')).toMatchObject({ outcome: 'unreachable' });
   });
 
@@ -114,10 +159,17 @@ describe('probeDomain against the testkit SMTP fleet', () => {
   });
 
   it('keeps correct answers when the server allows one RCPT per session', async () => {
-    const context = await setup({ maxRcptsPerSession: 1, mailboxes: { 'a@example.test': 'accept', 'b@example.test': 'accept' } });
+    const context = await setup({
+      maxRcptsPerSession: 1,
+      mailboxes: { 'a@example.test': 'accept', 'b@example.test': 'accept' },
+    });
     const recipients = ['a@example.test', 'b@example.test', 'c@example.test'];
     const probe = await probeDomain('example.test', mx('mx1.example.test'), recipients, context);
-    expect([...probe.results.values()].map((result) => result.outcome)).toEqual(['accepted', 'accepted', 'mailbox_not_found']);
+    expect([...probe.results.values()].map((result) => result.outcome)).toEqual([
+      'accepted',
+      'accepted',
+      'mailbox_not_found',
+    ]);
     expect(probe.catchAll).toBe(false);
     expect(context.learnedLimits.get('127.0.0.2')).toBe(1);
     // One learning session with two questions, then one session per remaining question.
@@ -144,8 +196,16 @@ describe('probeDomain against the testkit SMTP fleet', () => {
 
   it('reads a policy refusal of our sender as blocked_by_policy for every recipient', async () => {
     const context = await setup({ mailFrom: 'blocked' });
-    const probe = await probeDomain('example.test', mx('mx1.example.test'), ['a@example.test', 'b@example.test'], context);
-    expect([...probe.results.values()].map((result) => result.outcome)).toEqual(['blocked_by_policy', 'blocked_by_policy']);
+    const probe = await probeDomain(
+      'example.test',
+      mx('mx1.example.test'),
+      ['a@example.test', 'b@example.test'],
+      context,
+    );
+    expect([...probe.results.values()].map((result) => result.outcome)).toEqual([
+      'blocked_by_policy',
+      'blocked_by_policy',
+    ]);
   });
 
   it('never opens more connections to one MX address than the per-host limit', async () => {
@@ -153,7 +213,10 @@ describe('probeDomain against the testkit SMTP fleet', () => {
     const domains = Array.from({ length: 8 }, (_, index) => `d${index}.test`);
     await Promise.all(
       domains.map((domain) =>
-        probeDomain(domain, mx('mx1.example.test'), [`a@${domain}`, `b@${domain}`], { ...context, limiter: context.limiter }),
+        probeDomain(domain, mx('mx1.example.test'), [`a@${domain}`, `b@${domain}`], {
+          ...context,
+          limiter: context.limiter,
+        }),
       ),
     );
     expect(fleet?.peakConnections('127.0.0.2')).toBe(2);

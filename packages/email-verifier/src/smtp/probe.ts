@@ -60,7 +60,10 @@ export async function probeDomain(
   let pending = [...new Set(recipients)];
   let catchAllPending = true;
   let catchAll: boolean | null = null;
-  let lastFailure: { outcome: ProbeOutcome; detail: SmtpDetail } = { outcome: 'unreachable', detail: NO_DETAIL };
+  let lastFailure: { outcome: ProbeOutcome; detail: SmtpDetail } = {
+    outcome: 'unreachable',
+    detail: NO_DETAIL,
+  };
 
   const needsCatchAll = () =>
     catchAllPending && [...results.values()].some((result) => result.outcome !== 'mailbox_not_found');
@@ -74,7 +77,10 @@ export async function probeDomain(
       addresses = [];
     }
     if (addresses.length === 0) {
-      lastFailure = { outcome: 'unreachable', detail: { ...NO_DETAIL, host: host.host, message: 'no usable address' } };
+      lastFailure = {
+        outcome: 'unreachable',
+        detail: { ...NO_DETAIL, host: host.host, message: 'no usable address' },
+      };
     }
     for (const address of addresses) {
       const hostDone = await probeAddress(host.host, address);
@@ -83,12 +89,17 @@ export async function probeDomain(
     }
     if (context.signal.aborted) break;
   }
-  const failure = context.signal.aborted ? { outcome: 'timeout' as const, detail: lastFailure.detail } : lastFailure;
+  const failure = context.signal.aborted
+    ? { outcome: 'timeout' as const, detail: lastFailure.detail }
+    : lastFailure;
   for (const recipient of pending) results.set(recipient, failure);
   return { results, catchAll };
 
   // Runs sessions against one MX address until nothing is pending or the address fails.
-  async function probeAddress(hostName: string, address: string): Promise<'done' | 'next_address' | 'next_host'> {
+  async function probeAddress(
+    hostName: string,
+    address: string,
+  ): Promise<'done' | 'next_address' | 'next_host'> {
     while (pending.length > 0 || needsCatchAll()) {
       let release: () => void;
       try {
@@ -115,8 +126,15 @@ export async function probeDomain(
   }
 
   // Asks as many questions as the session allows. Returns 'dropped' if the server went away.
-  async function runSession(session: OpenSession, hostName: string, address: string): Promise<'ok' | 'dropped'> {
-    const limit = Math.min(context.maxRcptsPerSession, context.learnedLimits.get(address) ?? Number.POSITIVE_INFINITY);
+  async function runSession(
+    session: OpenSession,
+    hostName: string,
+    address: string,
+  ): Promise<'ok' | 'dropped'> {
+    const limit = Math.min(
+      context.maxRcptsPerSession,
+      context.learnedLimits.get(address) ?? Number.POSITIVE_INFINITY,
+    );
     let asked = 0;
     try {
       while (asked < limit && (pending.length > 0 || needsCatchAll())) {
@@ -148,8 +166,16 @@ export async function probeDomain(
     } catch (error) {
       await session.close();
       lastFailure = {
-        outcome: context.signal.aborted || (error as { kind?: string }).kind === 'timeout' ? 'timeout' : 'unreachable',
-        detail: { ...NO_DETAIL, host: hostName, message: (error as Error).message, tls: session.connection.tls },
+        outcome:
+          context.signal.aborted || (error as { kind?: string }).kind === 'timeout'
+            ? 'timeout'
+            : 'unreachable',
+        detail: {
+          ...NO_DETAIL,
+          host: hostName,
+          message: (error as Error).message,
+          tls: session.connection.tls,
+        },
       };
       return 'dropped';
     }
@@ -166,7 +192,10 @@ function detailOf(host: string, reply: SmtpReply, session: OpenSession): SmtpDet
   };
 }
 
-function describeFailure(host: string, failure: SessionFailure): { outcome: ProbeOutcome; detail: SmtpDetail } {
+function describeFailure(
+  host: string,
+  failure: SessionFailure,
+): { outcome: ProbeOutcome; detail: SmtpDetail } {
   if (failure.kind === 'connection') {
     const timedOut = failure.error.kind === 'timeout' || failure.error.kind === 'aborted';
     return {
@@ -175,9 +204,18 @@ function describeFailure(host: string, failure: SessionFailure): { outcome: Prob
     };
   }
   const { reply } = failure;
-  const detail = { host, code: reply.code, enhanced_status: reply.enhanced ?? null, message: reply.lines.join(' '), tls: false };
+  const detail = {
+    host,
+    code: reply.code,
+    enhanced_status: reply.enhanced ?? null,
+    message: reply.lines.join(' '),
+    tls: false,
+  };
   // A refusal before RCPT is about us (our IP, HELO or sender), never about the mailbox.
-  if (reply.code >= 500 && (reply.enhanced?.startsWith('5.7.') || /block|spam|policy|denied|reputation/i.test(detail.message))) {
+  if (
+    reply.code >= 500 &&
+    (reply.enhanced?.startsWith('5.7.') || /block|spam|policy|denied|reputation/i.test(detail.message))
+  ) {
     return { outcome: 'blocked_by_policy', detail };
   }
   return { outcome: reply.code >= 400 && reply.code < 500 ? 'temporary_failure' : 'unreachable', detail };

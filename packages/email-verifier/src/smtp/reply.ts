@@ -24,7 +24,9 @@ export class ReplyReader {
     if (!match) throw new SmtpProtocolError(`not an SMTP reply line: ${JSON.stringify(line.slice(0, 80))}`);
     const code = Number(match[1]);
     if (this.code !== undefined && code !== this.code) {
-      throw new SmtpProtocolError(`reply code changed from ${this.code} to ${code} inside a multi-line reply`);
+      throw new SmtpProtocolError(
+        `reply code changed from ${this.code} to ${code} inside a multi-line reply`,
+      );
     }
     this.code = code;
     this.lines.push(match[3] ?? '');

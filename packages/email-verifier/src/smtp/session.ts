@@ -62,13 +62,17 @@ export async function openSession(
     if (settings.startTls === 'require' && !offersTls) {
       return fail(connection, {
         kind: 'connection',
-        error: new SmtpConnectionError('tls_failed', `${serverName} does not offer STARTTLS and TLS is required`),
+        error: new SmtpConnectionError(
+          'tls_failed',
+          `${serverName} does not offer STARTTLS and TLS is required`,
+        ),
       });
     }
     if (offersTls && settings.startTls !== 'never') {
       const ready = await connection.command('STARTTLS');
       if (ready.code !== 220) {
-        if (settings.startTls === 'require') return fail(connection, { kind: 'reply', stage: 'starttls', reply: ready });
+        if (settings.startTls === 'require')
+          return fail(connection, { kind: 'reply', stage: 'starttls', reply: ready });
       } else {
         await connection.startTls(serverName, settings.tlsRejectUnauthorized);
         // RFC 3207 §4.2: forget everything learned before TLS and greet again.
@@ -79,7 +83,8 @@ export async function openSession(
 
     const mailFromLine = `MAIL FROM:<${settings.mailFrom}>`;
     const mailFrom = await connection.command(mailFromLine);
-    if (mailFrom.code !== 250) return fail(connection, { kind: 'reply', stage: 'mail_from', reply: mailFrom });
+    if (mailFrom.code !== 250)
+      return fail(connection, { kind: 'reply', stage: 'mail_from', reply: mailFrom });
 
     const open = connection;
     return {
@@ -109,7 +114,9 @@ async function greet(
   const ehlo = await connection.command(`EHLO ${heloName}`);
   if (ehlo.code === 250) {
     // First line is the greeting text; the rest are keywords with parameters.
-    return { capabilities: new Set(ehlo.lines.slice(1).map((line) => (line.split(' ')[0] ?? '').toUpperCase())) };
+    return {
+      capabilities: new Set(ehlo.lines.slice(1).map((line) => (line.split(' ')[0] ?? '').toUpperCase())),
+    };
   }
   if (ehlo.code < 500) return { failure: { kind: 'reply', stage: 'helo', reply: ehlo } };
   const helo = await connection.command(`HELO ${heloName}`);
@@ -117,7 +124,10 @@ async function greet(
   return { capabilities: new Set() };
 }
 
-async function fail(connection: SmtpConnection, failure: SessionFailure): Promise<{ failure: SessionFailure }> {
+async function fail(
+  connection: SmtpConnection,
+  failure: SessionFailure,
+): Promise<{ failure: SessionFailure }> {
   await connection.close();
   return { failure };
 }

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { type SocketFactory, SmtpConnectionError } from './connection.js';
+import { SmtpConnectionError, type SocketFactory } from './connection.js';
 
 /** A SOCKS5 proxy (RFC 1928) with optional username/password authentication (RFC 1929). */
 export interface Socks5ProxyOptions {
@@ -23,7 +23,10 @@ const REPLY_MESSAGES: Record<number, string> = {
 /** A SocketFactory that tunnels each SMTP connection through a SOCKS5 proxy. */
 export function socks5SocketFactory(proxy: Socks5ProxyOptions): SocketFactory {
   const withAuth = proxy.username !== undefined;
-  if (withAuth && (Buffer.byteLength(proxy.username ?? '') > 255 || Buffer.byteLength(proxy.password ?? '') > 255)) {
+  if (
+    withAuth &&
+    (Buffer.byteLength(proxy.username ?? '') > 255 || Buffer.byteLength(proxy.password ?? '') > 255)
+  ) {
     throw new TypeError('SOCKS5 username and password must be at most 255 bytes each');
   }
   return (host, port, signal) =>
@@ -45,13 +48,16 @@ export function socks5SocketFactory(proxy: Socks5ProxyOptions): SocketFactory {
         buffered = Buffer.concat([buffered, chunk]);
         if (stage === 'greeting') {
           if (buffered.length < 2) return;
-          if (buffered[0] !== 5 || buffered[1] !== (withAuth ? 2 : 0)) return fail('protocol', 'no acceptable auth method');
+          if (buffered[0] !== 5 || buffered[1] !== (withAuth ? 2 : 0))
+            return fail('protocol', 'no acceptable auth method');
           buffered = buffered.subarray(2);
           if (withAuth) {
             stage = 'auth';
             const user = Buffer.from(proxy.username ?? '');
             const pass = Buffer.from(proxy.password ?? '');
-            socket.write(Buffer.concat([Buffer.from([1, user.length]), user, Buffer.from([pass.length]), pass]));
+            socket.write(
+              Buffer.concat([Buffer.from([1, user.length]), user, Buffer.from([pass.length]), pass]),
+            );
             return;
           }
           stage = 'connect';

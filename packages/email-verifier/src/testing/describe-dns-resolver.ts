@@ -7,7 +7,12 @@ export type ResolverFactory = (server: { host: string; port: number }, timeoutMs
 
 /** The zones every DnsResolver backend must answer alike. */
 export const CONFORMANCE_ZONES = {
-  'example.test': { MX: [{ priority: 20, exchange: 'mx2.example.test' }, { priority: 10, exchange: 'mx1.example.test' }] },
+  'example.test': {
+    MX: [
+      { priority: 20, exchange: 'mx2.example.test' },
+      { priority: 10, exchange: 'mx1.example.test' },
+    ],
+  },
   'mx1.example.test': { A: ['127.0.0.2'], AAAA: ['2001:db8::2'] },
   'nullmx.test': { MX: [{ priority: 0, exchange: '.' }] },
   'nomx.test': { A: ['192.0.2.10'] },
@@ -62,7 +67,10 @@ export function describeDnsResolver(name: string, factory: ResolverFactory): voi
     });
 
     it('reports SERVFAIL as a temporary server_failure', async () => {
-      await expect(resolver.mx('broken.test')).rejects.toMatchObject({ kind: 'server_failure', temporary: true });
+      await expect(resolver.mx('broken.test')).rejects.toMatchObject({
+        kind: 'server_failure',
+        temporary: true,
+      });
     });
 
     it('reports a server that never answers as a timeout, in bounded time', async () => {

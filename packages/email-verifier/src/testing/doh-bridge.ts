@@ -6,7 +6,10 @@ import type { AddressInfo } from 'node:net';
  * A DNS-over-HTTPS front (RFC 8484 POST, over plain HTTP on loopback) for a UDP DNS server, so the
  * DoH transport is tested against the same fake zones as UDP and TCP.
  */
-export async function startDohBridge(dns: { host: string; port: number }): Promise<{ url: string; close(): Promise<void> }> {
+export async function startDohBridge(dns: {
+  host: string;
+  port: number;
+}): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((request, response) => {
     if (request.method !== 'POST' || request.headers['content-type'] !== 'application/dns-message') {
       response.writeHead(415).end();

@@ -1,7 +1,7 @@
 import { startDnsServer } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDohBridge } from '../../testing/doh-bridge.js';
 import { CONFORMANCE_ZONES, describeDnsResolver } from '../../testing/describe-dns-resolver.js';
+import { startDohBridge } from '../../testing/doh-bridge.js';
 import { createDns2Resolver } from './dns2.js';
 import { createNodeDnsResolver } from './node-dns.js';
 
@@ -43,7 +43,10 @@ describe('resolver backend options', () => {
     [() => createDns2Resolver({ server: '127.0.0.1' }), 'server must be "host:port"'],
     [() => createDns2Resolver({ server: '127.0.0.1:99999' }), 'server must be "host:port"'],
     [() => createDns2Resolver({ server: '127.0.0.1:53', transport: 'doh' }), 'DoH needs an http(s) URL'],
-    [() => createDns2Resolver({ server: '127.0.0.1:53', timeoutMs: 0 }), 'timeoutMs must be a positive integer'],
+    [
+      () => createDns2Resolver({ server: '127.0.0.1:53', timeoutMs: 0 }),
+      'timeoutMs must be a positive integer',
+    ],
     [() => createNodeDnsResolver({ tries: 0 }), 'tries must be a positive integer'],
   ])('rejects bad options with a clear message (%#)', (make, message) => {
     expect(make).toThrow(message);

@@ -85,7 +85,9 @@ export function tcpTransport(host: string, port: number): Dns2Transport {
           finish(error as Error);
         }
       });
-      socket.on('end', () => finish(Object.assign(new Error('DNS server closed the connection'), { code: 'ECONNRESET' })));
+      socket.on('end', () =>
+        finish(Object.assign(new Error('DNS server closed the connection'), { code: 'ECONNRESET' })),
+      );
       const message = query.toBuffer();
       const prefix = Buffer.alloc(2);
       prefix.writeUInt16BE(message.length);

@@ -1,6 +1,18 @@
 import DNS from 'dns2';
-import { type DnsAnswer, DnsQueryError, type DnsRecordType, type DnsResolver, type MxRecord } from '../resolver.js';
-import { buildQuery, type Dns2Transport, dohTransport, tcpTransport, udpTransport } from './dns2-transports.js';
+import {
+  type DnsAnswer,
+  DnsQueryError,
+  type DnsRecordType,
+  type DnsResolver,
+  type MxRecord,
+} from '../resolver.js';
+import {
+  buildQuery,
+  type Dns2Transport,
+  dohTransport,
+  tcpTransport,
+  udpTransport,
+} from './dns2-transports.js';
 
 const { Packet } = DNS;
 
@@ -28,7 +40,11 @@ export interface Dns2ResolverOptions {
 }
 
 // RFC 1035 §4.1.1 response codes.
-const RCODE_KINDS: Record<number, DnsQueryError['kind']> = { 2: 'server_failure', 3: 'not_found', 5: 'refused' };
+const RCODE_KINDS: Record<number, DnsQueryError['kind']> = {
+  2: 'server_failure',
+  3: 'not_found',
+  5: 'refused',
+};
 
 /** A DnsResolver that asks one configured server through dns2's packet codec. */
 export function createDns2Resolver(options: Dns2ResolverOptions): DnsResolver {
@@ -38,7 +54,8 @@ export function createDns2Resolver(options: Dns2ResolverOptions): DnsResolver {
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     throw new TypeError(`timeoutMs must be a positive integer, got ${timeoutMs}`);
   }
-  if (!Number.isInteger(tries) || tries <= 0) throw new TypeError(`tries must be a positive integer, got ${tries}`);
+  if (!Number.isInteger(tries) || tries <= 0)
+    throw new TypeError(`tries must be a positive integer, got ${tries}`);
 
   async function ask(domain: string, type: DnsRecordType): Promise<DNS.Packet> {
     let lastError: unknown;

@@ -1,5 +1,11 @@
 import { promises as dns } from 'node:dns';
-import { type DnsAnswer, DnsQueryError, type DnsRecordType, type DnsResolver, type MxRecord } from '../resolver.js';
+import {
+  type DnsAnswer,
+  DnsQueryError,
+  type DnsRecordType,
+  type DnsResolver,
+  type MxRecord,
+} from '../resolver.js';
 
 /** Options of the node:dns (c-ares) resolver backend. */
 export interface NodeDnsResolverOptions {
@@ -34,8 +40,10 @@ const KINDS: Record<string, DnsQueryError['kind']> = {
 export function createNodeDnsResolver(options: NodeDnsResolverOptions = {}): DnsResolver {
   const timeout = options.timeoutMs ?? 5000;
   const tries = options.tries ?? 2;
-  if (!Number.isInteger(timeout) || timeout <= 0) throw new TypeError(`timeoutMs must be a positive integer, got ${timeout}`);
-  if (!Number.isInteger(tries) || tries <= 0) throw new TypeError(`tries must be a positive integer, got ${tries}`);
+  if (!Number.isInteger(timeout) || timeout <= 0)
+    throw new TypeError(`timeoutMs must be a positive integer, got ${timeout}`);
+  if (!Number.isInteger(tries) || tries <= 0)
+    throw new TypeError(`tries must be a positive integer, got ${tries}`);
   const resolver = new dns.Resolver({ timeout, tries });
   if (options.servers) resolver.setServers(options.servers);
 
@@ -45,7 +53,10 @@ export function createNodeDnsResolver(options: NodeDnsResolverOptions = {}): Dns
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? '';
       if (code === 'ENODATA') return { records: [] };
-      throw new DnsQueryError(KINDS[code] ?? 'network', domain, type, { cause: error, detail: code || undefined });
+      throw new DnsQueryError(KINDS[code] ?? 'network', domain, type, {
+        cause: error,
+        detail: code || undefined,
+      });
     }
   }
 
@@ -55,7 +66,8 @@ export function createNodeDnsResolver(options: NodeDnsResolverOptions = {}): Dns
         records: (await resolver.resolveMx(domain)).map(({ exchange, priority }) => ({ exchange, priority })),
       })),
     a: (domain) => ask('A', domain, async () => withTtl(await resolver.resolve4(domain, { ttl: true }))),
-    aaaa: (domain) => ask('AAAA', domain, async () => withTtl(await resolver.resolve6(domain, { ttl: true }))),
+    aaaa: (domain) =>
+      ask('AAAA', domain, async () => withTtl(await resolver.resolve6(domain, { ttl: true }))),
   };
 }
 

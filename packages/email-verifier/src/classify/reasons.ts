@@ -1,0 +1,31 @@
+/**
+ * Every reason a verification result can carry, as stable snake_case strings (DESIGN §4). New
+ * reasons may be added; existing ones are never renamed or removed.
+ */
+export const VERIFICATION_REASONS = [
+  'invalid_syntax',
+  'address_literal',
+  'domain_not_checked',
+  'domain_not_found',
+  'null_mx',
+  'no_mx_records',
+  'dns_error',
+  'mailbox_not_probed',
+  'mailbox_not_found',
+  'mailbox_disabled',
+  'mailbox_full',
+  'greylisted',
+  'blocked_by_policy',
+  'smtp_timeout',
+  'smtp_unreachable',
+  'smtp_temporary_failure',
+  'smtp_rejected',
+  'catch_all',
+  'disposable',
+  'typo_suggestion',
+  'role_account',
+  'free_provider',
+] as const;
+
+/** One of VERIFICATION_REASONS. */
+export type VerificationReason = (typeof VERIFICATION_REASONS)[number];
