@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import {
@@ -8,6 +9,7 @@ import {
   openMmdbBackend,
 } from '@svc/geo-resolver';
 import { dataDir } from './data-dir.js';
+import { installedCityPath, UPDATE_SOURCES } from './geo-update.js';
 import type { CliIo } from './io.js';
 
 const require = createRequire(import.meta.url);
@@ -31,6 +33,16 @@ export async function openCliGeoResolver(io: CliIo, databases: string[]): Promis
       cacheDir: join(dataDir(io.env), 'geo'),
       onProgress: (message) => io.stderr.write(`svc: ${message}\n`),
     });
+    // Data installed by `svc geo update` comes first; the bundled data fills what it lacks.
+    const installed = UPDATE_SOURCES.map((source) => installedCityPath(io.env, source)).filter((path) =>
+      existsSync(path),
+    );
+    const fresher = await Promise.all(
+      installed.map((path) =>
+        openMmdbBackend({ source: path, verify: 'none', id: path.split('/').pop()?.replace('.mmdb', '') }),
+      ),
+    );
+    backends = [...fresher, ...backends];
   }
   return createGeoResolver({ backends });
 }

@@ -24,6 +24,7 @@ export {
   type DefaultGeoDataOptions,
   openDefaultBackends,
 } from './data/default-data.js';
+export { extractMmdb, installMmdb } from './data/install.js';
 export { rangeToCidrs } from './data/ranges.js';
 export { continentOf, countryName, type TimezoneFinder } from './fill.js';
 export { createGeoResolver, type GeoResolver, type GeoResolverOptions, type GeoResult } from './resolver.js';

@@ -3,7 +3,9 @@ import { DEFAULT_DATA_ATTRIBUTION, type GeoResult } from '@svc/geo-resolver';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { openCliGeoResolver } from '../geo-data.js';
+import { sourceUrl, UPDATE_SOURCES, type UpdateSource, updateGeoData } from '../geo-update.js';
 import { readRecords } from '../input/read-records.js';
+import type { CliIo } from '../io.js';
 import { createProgress } from '../output/progress.js';
 import { openResultWriter } from '../output/result-writer.js';
 import { renderTable } from '../output/table.js';
@@ -16,12 +18,20 @@ type Row = GeoResult | { ip: string; error: { code: string; message: string } };
 export const geoCommand: Command = {
   name: 'geo',
   summary: 'Geolocate IP addresses (country, city, coordinates, timezone, ASN, flags)',
-  usage: ['<ip...> [--json] [--db file.mmdb ...]', '--file ips.txt [--out results.ndjson|csv]', '--sources'],
+  usage: [
+    '<ip...> [--json] [--db file.mmdb ...]',
+    '--file ips.txt [--out results.ndjson|csv]',
+    '--sources',
+    'update --source dbip-lite|geolite2 [--license-key K] [--url U]',
+  ],
   details: `Options:
   --file <path>   read addresses from a .txt (one per line) or .csv (first column) file
   --out <path>    write results to .ndjson or .csv instead of the terminal
   --db <path>     use this MaxMind-format file (repeat for several; first non-empty field wins)
   --sources       print where the default data comes from and its licence
+  update          download, verify and install fresher city data (--source dbip-lite|geolite2,
+                  --license-key for GeoLite2, --url to download from elsewhere); a corrupt or
+                  failed download never replaces the installed file
 Invalid, private or reserved addresses are reported per address (code invalid_ip) and make the
 exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC BY 4.0).`,
   options: {
@@ -29,6 +39,9 @@ exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC B
     out: { type: 'string' },
     db: { type: 'string', multiple: true },
     sources: { type: 'boolean' },
+    source: { type: 'string' },
+    'license-key': { type: 'string' },
+    url: { type: 'string' },
   },
   async run({ io, flags, values, positionals }) {
     if (values.sources) {
@@ -39,6 +52,7 @@ exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC B
       );
       return EXIT.ok;
     }
+    if (positionals[0] === 'update') return update(io, values, positionals.slice(1));
     const file = values.file as string | undefined;
     if (file && positionals.length > 0) throw new UsageError('give addresses or --file, not both', 'geo');
     if (!file && positionals.length === 0)
@@ -76,6 +90,20 @@ exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC B
     return failures > 0 ? EXIT.failure : EXIT.ok;
   },
 };
+
+async function update(io: CliIo, values: Record<string, unknown>, extra: string[]) {
+  if (extra.length > 0) throw new UsageError(`unexpected arguments after update: ${extra.join(' ')}`, 'geo');
+  const source = values.source as string | undefined;
+  if (!source || !(UPDATE_SOURCES as readonly string[]).includes(source)) {
+    throw new UsageError(`--source must be one of ${UPDATE_SOURCES.join(', ')}`, 'geo');
+  }
+  const url =
+    (values.url as string | undefined) ??
+    sourceUrl(source as UpdateSource, values['license-key'] as string | undefined, new Date());
+  io.stderr.write(`geo update: downloading ${source}…\n`);
+  io.stdout.write(`${await updateGeoData(io, source as UpdateSource, url)}\n`);
+  return EXIT.ok;
+}
 
 function table(rows: Row[]): string {
   return renderTable(
