@@ -1,0 +1,114 @@
+import { describeMmdbBackend, u32 } from '../testing/describe-mmdb-backend.js';
+import {
+  ipinfoSchema,
+  ipLocationDbSchema,
+  maxmindAnonymousSchema,
+  maxmindAsnSchema,
+  maxmindCitySchema,
+  maxmindIspSchema,
+} from './mmdb-schemas.js';
+
+const names = (en: string) => ({ names: { en, de: `${en} (de)` } });
+
+describeMmdbBackend('MaxMind GeoIP2/GeoLite2 City', {
+  databaseType: 'GeoLite2-City',
+  schema: maxmindCitySchema,
+  record: {
+    continent: { code: 'EU', ...names('Europe') },
+    country: { iso_code: 'SE', ...names('Sweden') },
+    subdivisions: [{ iso_code: 'AB', ...names('Stockholm County') }],
+    city: names('Stockholm'),
+    postal: { code: '111 22' },
+    location: { latitude: 59.3293, longitude: 18.0686, accuracy_radius: 20, time_zone: 'Europe/Stockholm' },
+  },
+  expected: {
+    continent: 'EU',
+    country: 'SE',
+    country_name: 'Sweden',
+    region: 'Stockholm County',
+    city: 'Stockholm',
+    postal_code: '111 22',
+    latitude: 59.3293,
+    timezone: 'Europe/Stockholm',
+    accuracy_radius: 20,
+  },
+});
+
+describeMmdbBackend('DB-IP City Lite (MaxMind layout)', {
+  databaseType: 'DBIP-City-Lite',
+  schema: maxmindCitySchema,
+  record: {
+    continent: { code: 'AS', ...names('Asia') },
+    country: { iso_code: 'JP', ...names('Japan') },
+    city: names('Osaka'),
+    location: { latitude: 34.69, longitude: 135.5 },
+  },
+  expected: { continent: 'AS', country: 'JP', city: 'Osaka', latitude: 34.69, timezone: null },
+});
+
+describeMmdbBackend('MaxMind ASN', {
+  databaseType: 'GeoLite2-ASN',
+  schema: maxmindAsnSchema,
+  record: { autonomous_system_number: u32(64500), autonomous_system_organization: 'Example Networks' },
+  expected: { asn: 64500, org: 'Example Networks' },
+});
+
+describeMmdbBackend('MaxMind ISP', {
+  databaseType: 'GeoIP2-ISP',
+  schema: maxmindIspSchema,
+  record: { autonomous_system_number: u32(64501), isp: 'Example ISP', organization: 'Example Org' },
+  expected: { asn: 64501, isp: 'Example ISP', org: 'Example Org' },
+});
+
+describeMmdbBackend('MaxMind Anonymous-IP', {
+  databaseType: 'GeoIP2-Anonymous-IP',
+  schema: maxmindAnonymousSchema,
+  record: { is_anonymous: true, is_public_proxy: true, is_hosting_provider: true },
+  expected: { is_vpn: false, is_proxy: true, is_hosting: true, is_tor: false },
+});
+
+describeMmdbBackend('ip-location-db flat city', {
+  databaseType: 'ip-location-db-dbip-city',
+  schema: ipLocationDbSchema,
+  record: {
+    country_code: 'BR',
+    state1: 'São Paulo',
+    city: 'Campinas',
+    postcode: '13000',
+    latitude: -22.9,
+    longitude: -47.06,
+    timezone: '',
+  },
+  expected: {
+    country: 'BR',
+    region: 'São Paulo',
+    city: 'Campinas',
+    postal_code: '13000',
+    latitude: -22.9,
+    timezone: null,
+  },
+});
+
+describeMmdbBackend('IPinfo', {
+  databaseType: 'ipinfo standard_location',
+  schema: ipinfoSchema,
+  record: {
+    country: 'NZ',
+    city: 'Wellington',
+    region: 'Wellington',
+    lat: '-41.28664',
+    lng: '174.77557',
+    timezone: 'Pacific/Auckland',
+    asn: 'AS9500',
+    as_name: 'One New Zealand',
+  },
+  expected: {
+    country: 'NZ',
+    city: 'Wellington',
+    latitude: -41.28664,
+    longitude: 174.77557,
+    timezone: 'Pacific/Auckland',
+    asn: 9500,
+    org: 'One New Zealand',
+  },
+});
