@@ -43,12 +43,25 @@ export async function loadDefaultTimezoneFinder(): Promise<TimezoneFinder> {
       default: (lat: number, lon: number) => string;
     };
     const find = module.default;
+    // Answers repeat the same city coordinates over and over; remember the last few thousand.
+    const zones = new Map<number, string | null>();
     tzLookup = (latitude, longitude) => {
-      try {
-        return find(latitude, longitude);
-      } catch {
-        return null;
+      // A numeric key on a 0.001° grid (about 100 m): formatting two doubles as a string key
+      // would cost more than the lookup it saves.
+      const lat = Math.round((latitude + 90) * 1000);
+      const lon = Math.round((longitude + 180) * 1000);
+      const key = lat * 400_000 + lon;
+      let zone = zones.get(key);
+      if (zone === undefined) {
+        try {
+          zone = find(lat / 1000 - 90, lon / 1000 - 180);
+        } catch {
+          zone = null;
+        }
+        if (zones.size >= 20_000) zones.clear();
+        zones.set(key, zone);
       }
+      return zone;
     };
   }
   return tzLookup;

@@ -55,7 +55,7 @@ export function verifyMmdb(bytes: Buffer, reader: Reader<Record<string, unknown>
   }
 }
 
-function recordReader(bytes: Buffer, recordSize: number): (offset: number, side: 0 | 1) => number {
+export function recordReader(bytes: Buffer, recordSize: number): (offset: number, side: 0 | 1) => number {
   if (recordSize === 24) return (offset, side) => bytes.readUIntBE(offset + side * 3, 3);
   if (recordSize === 32) return (offset, side) => bytes.readUInt32BE(offset + side * 4);
   // 28-bit records share the middle byte: its high nibble belongs to the left record.

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { Reader } from 'maxmind';
 import type { GeoBackend, GeoField, GeoPartial } from '../backend.js';
+import { ipv4Walker } from './ipv4-walk.js';
 import { type MmdbSchema, schemaForDatabaseType } from './mmdb-schemas.js';
 import { verifyMmdb } from './mmdb-verify.js';
 import { networkOf } from './network.js';
@@ -98,10 +99,10 @@ export async function openMmdbBackend(options: MmdbBackendOptions): Promise<Mmdb
       return current.reader.metadata.buildEpoch;
     },
     lookup(ip, family) {
-      const { reader, schema } = current;
+      const { reader, schema, walk4 } = current;
       // An IPv4-only tree would walk the first 32 bits of an IPv6 address and answer wrongly.
       if (family === 6 && reader.metadata.ipVersion === 4) return null;
-      const [record, prefixLength] = reader.getWithPrefixLength(ip);
+      const [record, prefixLength] = family === 4 ? walk4(ip) : reader.getWithPrefixLength(ip);
       if (!record) return null;
       const fields: GeoPartial = schema.map(record as Record<string, unknown>);
       fields.network = networkOf(ip, family, prefixLength);
@@ -146,7 +147,7 @@ async function load(
   } catch (error) {
     throw new Error(`${label} is corrupt: ${(error as Error).message}`, { cause: error });
   }
-  return { reader, schema };
+  return { reader, schema, walk4: ipv4Walker(bytes, reader) };
 }
 
 // A Map emptied when full: cheaper per hit than an LRU, and a decode cache only needs to be warm.
