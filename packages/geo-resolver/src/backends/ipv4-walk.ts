@@ -19,7 +19,7 @@ export function ipv4Walker(bytes: Buffer, reader: Reader<Record<string, unknown>
   if (ipVersion === 6) {
     for (let depth = 0; depth < 96 && start < nodeCount; depth++) start = read(start * nodeBytes, 0);
   }
-  const data = reader as DataReader;
+  const data = reader as unknown as DataReader;
   return (ip: string): [Record<string, unknown> | null, number] => {
     let value = 0;
     let part = 0;
