@@ -1,9 +1,8 @@
 import type { Reader } from 'maxmind';
 import { recordReader } from './mmdb-verify.js';
 
-type DataReader = Reader<Record<string, unknown>> & {
-  resolveDataPointer(pointer: number): Record<string, unknown>;
-};
+// resolveDataPointer is private in the typings but stable in mmdb-lib 3; verifyMmdb relies on it too.
+type DataReader = { resolveDataPointer(pointer: number): Record<string, unknown> };
 
 /**
  * IPv4 lookups by walking the search tree with the address as a number. The reader would parse
