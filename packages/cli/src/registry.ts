@@ -3,6 +3,13 @@ import { geoCommand } from './commands/geo.js';
 import { helpCommand } from './commands/help.js';
 import { verifyCommand } from './commands/verify.js';
 import { versionCommand } from './commands/version.js';
+import { webhooksCommand } from './commands/webhooks.js';
 
 /** Every `svc` command, in the order the help lists them. */
-export const COMMANDS: readonly Command[] = [verifyCommand, geoCommand, versionCommand, helpCommand];
+export const COMMANDS: readonly Command[] = [
+  verifyCommand,
+  geoCommand,
+  webhooksCommand,
+  versionCommand,
+  helpCommand,
+];

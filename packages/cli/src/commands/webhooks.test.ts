@@ -1,0 +1,47 @@
+import { signPayload } from '@svc/webhooks';
+import { describe, expect, it } from 'vitest';
+import { EXIT } from '../exit-codes.js';
+import { main } from '../main.js';
+import { captureIo } from '../testing/capture-io.js';
+
+const body = '{"id":"evt_1","object":"event","type":"batch.completed","created":1,"data":{"object":{}}}';
+
+describe('svc webhooks verify', () => {
+  it('accepts a valid signature read against stdin', async () => {
+    const io = captureIo(body);
+    const header = signPayload(body, 'whsec_x');
+    expect(await main(['webhooks', 'verify', '--secret', 'whsec_x', '--header', header], io)).toBe(EXIT.ok);
+    expect(io.out()).toBe('valid: batch.completed evt_1\n');
+  });
+
+  it('explains a failure and exits 1, also as JSON', async () => {
+    const header = signPayload(body, 'whsec_other');
+    const io = captureIo(body);
+    expect(await main(['webhooks', 'verify', '--secret', 'whsec_x', '--header', header], io)).toBe(
+      EXIT.failure,
+    );
+    expect(io.err()).toContain('invalid (no_matching_signature)');
+    const json = captureIo(`${body}\n`);
+    expect(
+      await main(
+        ['webhooks', 'verify', '--json', '--secret', 'whsec_x', '--header', signPayload(body, 'whsec_x')],
+        json,
+      ),
+    ).toBe(EXIT.failure);
+    expect(JSON.parse(json.out())).toMatchObject({ valid: false, reason: 'no_matching_signature' });
+  });
+
+  it.each([
+    [['webhooks'], 'the only subcommand is: verify'],
+    [['webhooks', 'verify', '--header', 't=1,v1=00'], 'give the signing secret with --secret'],
+    [['webhooks', 'verify', '--secret', 's'], 'give the X-Service-Signature value with --header'],
+    [
+      ['webhooks', 'verify', '--secret', 's', '--header', 'h', '--tolerance', 'soon'],
+      '--tolerance must be whole seconds',
+    ],
+  ])('bad usage %j exits 2', async (argv, message) => {
+    const io = captureIo('');
+    expect(await main(argv, io)).toBe(EXIT.usage);
+    expect(io.err()).toContain(message);
+  });
+});
