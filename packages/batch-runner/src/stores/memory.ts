@@ -1,0 +1,177 @@
+import type { JobRecord, NewJob, RecordResult, Store } from '../store.js';
+
+interface Chunk {
+  start: number;
+  end: number;
+  state: 'pending' | 'leased' | 'done' | 'cancelled';
+  owner: string | null;
+  leaseUntil: number;
+  availableAt: number;
+  attempts: number;
+}
+
+interface Entry {
+  job: JobRecord;
+  inputs: readonly string[];
+  chunks: Chunk[];
+  results: Array<RecordResult | undefined>;
+}
+
+/** A Store in process memory: the default for embedding and tests. Nothing survives a restart. */
+export function createMemoryStore(): Store {
+  const entries = new Map<string, Entry>();
+  const byKey = new Map<string, string>();
+  const clone = (job: JobRecord): JobRecord => structuredClone(job);
+
+  return {
+    async createJob(input: NewJob) {
+      const existing = input.idempotency_key ? byKey.get(input.idempotency_key) : undefined;
+      if (existing) return { job: clone((entries.get(existing) as Entry).job), created: false };
+      const chunks: Chunk[] = [];
+      for (let start = 0; start < input.records.length; start += input.chunkSize) {
+        const end = Math.min(input.records.length, start + input.chunkSize);
+        chunks.push({
+          start,
+          end,
+          state: 'pending',
+          owner: null,
+          leaseUntil: 0,
+          availableAt: 0,
+          attempts: 0,
+        });
+      }
+      const job: JobRecord = {
+        id: input.id,
+        type: input.type,
+        status: 'queued',
+        total: input.records.length,
+        processed: 0,
+        failed: 0,
+        counts: {},
+        created_at: input.now.toISOString(),
+        started_at: null,
+        completed_at: null,
+        webhook_url: input.webhook_url,
+        idempotency_key: input.idempotency_key,
+        error: null,
+      };
+      entries.set(job.id, { job, inputs: [...input.records], chunks, results: new Array(job.total) });
+      if (input.idempotency_key) byKey.set(input.idempotency_key, job.id);
+      return { job: clone(job), created: true };
+    },
+
+    async getJob(id) {
+      const entry = entries.get(id);
+      return entry ? clone(entry.job) : null;
+    },
+
+    async listJobs({ cursor, limit }) {
+      const ids = [...entries.keys()].sort().reverse();
+      const from = cursor ? ids.findIndex((id) => id < cursor) : 0;
+      const slice = from < 0 ? [] : ids.slice(from, from + limit);
+      const has_more = from >= 0 && from + limit < ids.length;
+      return {
+        data: slice.map((id) => clone((entries.get(id) as Entry).job)),
+        next_cursor: has_more ? (slice.at(-1) ?? null) : null,
+        has_more,
+      };
+    },
+
+    async claimChunk(owner, now, leaseMs) {
+      for (const entry of entries.values()) {
+        if (entry.job.status !== 'queued' && entry.job.status !== 'running') continue;
+        const index = entry.chunks.findIndex(
+          (chunk) =>
+            (chunk.state === 'pending' && chunk.availableAt <= now) ||
+            (chunk.state === 'leased' && chunk.leaseUntil < now),
+        );
+        if (index < 0) continue;
+        const chunk = entry.chunks[index] as Chunk;
+        const attempts = chunk.attempts;
+        Object.assign(chunk, { state: 'leased', owner, leaseUntil: now + leaseMs, attempts: attempts + 1 });
+        if (entry.job.status === 'queued') {
+          entry.job.status = 'running';
+          entry.job.started_at = new Date(now).toISOString();
+        }
+        return {
+          jobId: entry.job.id,
+          chunk: index,
+          owner,
+          leaseUntil: chunk.leaseUntil,
+          attempts,
+          records: entry.inputs
+            .slice(chunk.start, chunk.end)
+            .map((input, offset) => ({ index: chunk.start + offset, input })),
+        };
+      }
+      return null;
+    },
+
+    async renewLease(lease, now, leaseMs) {
+      const chunk = entries.get(lease.jobId)?.chunks[lease.chunk];
+      if (chunk?.state !== 'leased' || chunk.owner !== lease.owner) return false;
+      chunk.leaseUntil = now + leaseMs;
+      lease.leaseUntil = chunk.leaseUntil;
+      return true;
+    },
+
+    async commitChunk(lease, results, now) {
+      const entry = entries.get(lease.jobId);
+      const chunk = entry?.chunks[lease.chunk];
+      if (
+        !entry ||
+        !chunk ||
+        chunk.state !== 'leased' ||
+        chunk.owner !== lease.owner ||
+        entry.job.status !== 'running'
+      ) {
+        return 'lost_lease';
+      }
+      const { job } = entry;
+      for (const result of results) {
+        entry.results[result.index] = structuredClone(result);
+        job.processed++;
+        if (!result.ok) job.failed++;
+        else if (result.countKey) job.counts[result.countKey] = (job.counts[result.countKey] ?? 0) + 1;
+      }
+      chunk.state = 'done';
+      chunk.owner = null;
+      if (entry.chunks.every((candidate) => candidate.state === 'done')) {
+        job.status = 'completed';
+        job.completed_at = new Date(now).toISOString();
+      }
+      return 'committed';
+    },
+
+    async releaseChunk(lease, retryAt) {
+      const chunk = entries.get(lease.jobId)?.chunks[lease.chunk];
+      if (chunk?.state !== 'leased' || chunk.owner !== lease.owner) return;
+      Object.assign(chunk, { state: 'pending', owner: null, leaseUntil: 0, availableAt: retryAt });
+    },
+
+    async cancelJob(id, now) {
+      const entry = entries.get(id);
+      if (!entry) return null;
+      if (entry.job.status === 'queued' || entry.job.status === 'running') {
+        entry.job.status = 'cancelled';
+        entry.job.completed_at = new Date(now).toISOString();
+        for (const chunk of entry.chunks) if (chunk.state !== 'done') chunk.state = 'cancelled';
+      }
+      return clone(entry.job);
+    },
+
+    async results(jobId, { cursor, limit }) {
+      const entry = entries.get(jobId);
+      const data: RecordResult[] = [];
+      let index = cursor ? Number(cursor) : 0;
+      for (; entry && index < entry.results.length && data.length < limit; index++) {
+        const result = entry.results[index];
+        if (result) data.push(structuredClone(result));
+      }
+      const has_more = !!entry && entry.results.slice(index).some(Boolean);
+      return { data, next_cursor: has_more ? String(index) : null, has_more };
+    },
+
+    async close() {},
+  } satisfies Store;
+}

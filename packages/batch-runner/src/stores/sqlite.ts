@@ -1,0 +1,235 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { JobRecord, NewJob, RecordResult, Store } from '../store.js';
+
+/** Options of the SQLite store. */
+export interface SqliteStoreOptions {
+  /** Database file; created if missing. `:memory:` works but keeps nothing. */
+  path: string;
+  /**
+   * Milliseconds a write waits for another process's lock.
+   * @default 5000
+   */
+  busyTimeoutMs?: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS jobs (
+  id TEXT PRIMARY KEY, type TEXT NOT NULL, status TEXT NOT NULL, total INTEGER NOT NULL,
+  processed INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0, counts TEXT NOT NULL DEFAULT '{}',
+  created_at TEXT NOT NULL, started_at TEXT, completed_at TEXT, webhook_url TEXT,
+  idempotency_key TEXT UNIQUE, error TEXT, chunks_left INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS chunks (
+  job_id TEXT NOT NULL, chunk INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
+  state TEXT NOT NULL, owner TEXT, lease_until INTEGER NOT NULL DEFAULT 0,
+  available_at INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (job_id, chunk)
+);
+CREATE INDEX IF NOT EXISTS chunks_claimable ON chunks (state, available_at);
+CREATE TABLE IF NOT EXISTS records (
+  job_id TEXT NOT NULL, idx INTEGER NOT NULL, input TEXT NOT NULL, result TEXT,
+  PRIMARY KEY (job_id, idx)
+) WITHOUT ROWID;
+`;
+
+type JobRow = Omit<JobRecord, 'counts' | 'error'> & { counts: string; error: string | null };
+type ChunkRow = { job_id: string; chunk: number; start: number; end: number; attempts: number };
+
+/**
+ * A Store in one SQLite file (better-sqlite3, WAL): the embedded default. Every method is one
+ * transaction, so a process killed at any moment leaves either all or none of a chunk's results
+ * and counters. better-sqlite3 is an optional peer dependency, loaded on first use.
+ */
+export async function createSqliteStore(options: SqliteStoreOptions): Promise<Store> {
+  let Database: typeof BetterSqlite3;
+  try {
+    Database = (await import('better-sqlite3')).default;
+  } catch (error) {
+    throw new Error('the SQLite store needs better-sqlite3 (npm install better-sqlite3@12)', {
+      cause: error,
+    });
+  }
+  const db = new Database(options.path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  db.exec(SCHEMA);
+
+  const toJob = (row: JobRow | undefined): JobRecord | null => {
+    if (!row) return null;
+    const { chunks_left: _left, ...rest } = row as JobRow & { chunks_left: number };
+    return { ...rest, counts: JSON.parse(row.counts), error: row.error ? JSON.parse(row.error) : null };
+  };
+  const statements = {
+    jobById: db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?'),
+    jobByKey: db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE idempotency_key = ?'),
+    insertJob: db.prepare(
+      `INSERT INTO jobs (id, type, status, total, created_at, webhook_url, idempotency_key, chunks_left)
+       VALUES (@id, @type, 'queued', @total, @created_at, @webhook_url, @idempotency_key, @chunks_left)`,
+    ),
+    insertChunk: db.prepare(
+      `INSERT INTO chunks (job_id, chunk, start, end, state) VALUES (?, ?, ?, ?, 'pending')`,
+    ),
+    insertRecord: db.prepare('INSERT INTO records (job_id, idx, input) VALUES (?, ?, ?)'),
+    claimable: db.prepare<[number, number], ChunkRow>(
+      `SELECT c.job_id, c.chunk, c.start, c.end, c.attempts FROM chunks c JOIN jobs j ON j.id = c.job_id
+       WHERE j.status IN ('queued', 'running')
+         AND ((c.state = 'pending' AND c.available_at <= ?) OR (c.state = 'leased' AND c.lease_until < ?))
+       ORDER BY c.job_id, c.chunk LIMIT 1`,
+    ),
+    lease: db.prepare(
+      `UPDATE chunks SET state = 'leased', owner = ?, lease_until = ?, attempts = attempts + 1 WHERE job_id = ? AND chunk = ?`,
+    ),
+    startJob: db.prepare(
+      `UPDATE jobs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'`,
+    ),
+    inputs: db.prepare<[string, number, number], { idx: number; input: string }>(
+      'SELECT idx, input FROM records WHERE job_id = ? AND idx >= ? AND idx < ? ORDER BY idx',
+    ),
+    renew: db.prepare(
+      `UPDATE chunks SET lease_until = ? WHERE job_id = ? AND chunk = ? AND state = 'leased' AND owner = ?`,
+    ),
+    held: db.prepare<[string, number, string], { status: string }>(
+      `SELECT j.status FROM chunks c JOIN jobs j ON j.id = c.job_id
+       WHERE c.job_id = ? AND c.chunk = ? AND c.state = 'leased' AND c.owner = ?`,
+    ),
+    saveResult: db.prepare('UPDATE records SET result = ? WHERE job_id = ? AND idx = ?'),
+    finishChunk: db.prepare(`UPDATE chunks SET state = 'done', owner = NULL WHERE job_id = ? AND chunk = ?`),
+    count: db.prepare(
+      `UPDATE jobs SET processed = processed + ?, failed = failed + ?, counts = ?, chunks_left = chunks_left - 1 WHERE id = ?`,
+    ),
+    complete: db.prepare(
+      `UPDATE jobs SET status = 'completed', completed_at = ? WHERE id = ? AND chunks_left = 0`,
+    ),
+    release: db.prepare(
+      `UPDATE chunks SET state = 'pending', owner = NULL, lease_until = 0, available_at = ?
+       WHERE job_id = ? AND chunk = ? AND state = 'leased' AND owner = ?`,
+    ),
+    cancel: db.prepare(
+      `UPDATE jobs SET status = 'cancelled', completed_at = ? WHERE id = ? AND status IN ('queued', 'running')`,
+    ),
+    cancelChunks: db.prepare(
+      `UPDATE chunks SET state = 'cancelled', owner = NULL WHERE job_id = ? AND state != 'done'`,
+    ),
+    results: db.prepare<[string, number, number], { idx: number; result: string }>(
+      'SELECT idx, result FROM records WHERE job_id = ? AND idx >= ? AND result IS NOT NULL ORDER BY idx LIMIT ?',
+    ),
+  };
+
+  const create = db.transaction((input: NewJob) => {
+    if (input.idempotency_key) {
+      const existing = toJob(statements.jobByKey.get(input.idempotency_key));
+      if (existing) return { job: existing, created: false };
+    }
+    const chunkCount = Math.ceil(input.records.length / input.chunkSize);
+    statements.insertJob.run({
+      id: input.id,
+      type: input.type,
+      total: input.records.length,
+      created_at: input.now.toISOString(),
+      webhook_url: input.webhook_url,
+      idempotency_key: input.idempotency_key,
+      chunks_left: chunkCount,
+    });
+    for (let chunk = 0; chunk < chunkCount; chunk++) {
+      const start = chunk * input.chunkSize;
+      statements.insertChunk.run(
+        input.id,
+        chunk,
+        start,
+        Math.min(input.records.length, start + input.chunkSize),
+      );
+    }
+    for (let index = 0; index < input.records.length; index++) {
+      statements.insertRecord.run(input.id, index, input.records[index]);
+    }
+    return { job: toJob(statements.jobById.get(input.id)) as JobRecord, created: true };
+  });
+
+  const claim = db.transaction((owner: string, now: number, leaseMs: number) => {
+    const row = statements.claimable.get(now, now);
+    if (!row) return null;
+    statements.lease.run(owner, now + leaseMs, row.job_id, row.chunk);
+    statements.startJob.run(new Date(now).toISOString(), row.job_id);
+    return {
+      jobId: row.job_id,
+      chunk: row.chunk,
+      owner,
+      leaseUntil: now + leaseMs,
+      attempts: row.attempts,
+      records: statements.inputs
+        .all(row.job_id, row.start, row.end)
+        .map(({ idx, input }) => ({ index: idx, input })),
+    };
+  });
+
+  const commit = db.transaction(
+    (lease: Parameters<Store['commitChunk']>[0], results: readonly RecordResult[], now: number) => {
+      const held = statements.held.get(lease.jobId, lease.chunk, lease.owner);
+      if (held?.status !== 'running') return 'lost_lease' as const;
+      const job = toJob(statements.jobById.get(lease.jobId)) as JobRecord;
+      let failed = 0;
+      for (const result of results) {
+        statements.saveResult.run(JSON.stringify(result), lease.jobId, result.index);
+        if (!result.ok) failed++;
+        else if (result.countKey) job.counts[result.countKey] = (job.counts[result.countKey] ?? 0) + 1;
+      }
+      statements.finishChunk.run(lease.jobId, lease.chunk);
+      statements.count.run(results.length, failed, JSON.stringify(job.counts), lease.jobId);
+      statements.complete.run(new Date(now).toISOString(), lease.jobId);
+      return 'committed' as const;
+    },
+  );
+
+  const cancel = db.transaction((id: string, now: number) => {
+    if (statements.cancel.run(new Date(now).toISOString(), id).changes > 0) statements.cancelChunks.run(id);
+    return toJob(statements.jobById.get(id));
+  });
+
+  return {
+    async createJob(input) {
+      return create(input);
+    },
+    async getJob(id) {
+      return toJob(statements.jobById.get(id));
+    },
+    async listJobs({ cursor, limit }) {
+      const rows = (
+        cursor
+          ? db
+              .prepare<[string, number], JobRow>('SELECT * FROM jobs WHERE id < ? ORDER BY id DESC LIMIT ?')
+              .all(cursor, limit + 1)
+          : db.prepare<[number], JobRow>('SELECT * FROM jobs ORDER BY id DESC LIMIT ?').all(limit + 1)
+      ).map((row) => toJob(row) as JobRecord);
+      const has_more = rows.length > limit;
+      const data = rows.slice(0, limit);
+      return { data, next_cursor: has_more ? (data.at(-1)?.id ?? null) : null, has_more };
+    },
+    async claimChunk(owner, now, leaseMs) {
+      return claim(owner, now, leaseMs);
+    },
+    async renewLease(lease, now, leaseMs) {
+      const renewed = statements.renew.run(now + leaseMs, lease.jobId, lease.chunk, lease.owner).changes > 0;
+      if (renewed) lease.leaseUntil = now + leaseMs;
+      return renewed;
+    },
+    async commitChunk(lease, results, now) {
+      return commit(lease, results, now);
+    },
+    async releaseChunk(lease, retryAt) {
+      statements.release.run(retryAt, lease.jobId, lease.chunk, lease.owner);
+    },
+    async cancelJob(id, now) {
+      return cancel(id, now);
+    },
+    async results(jobId, { cursor, limit }) {
+      const rows = statements.results.all(jobId, cursor ? Number(cursor) : 0, limit + 1);
+      const has_more = rows.length > limit;
+      const data = rows.slice(0, limit).map((row) => JSON.parse(row.result) as RecordResult);
+      return { data, next_cursor: has_more ? String((data.at(-1)?.index ?? 0) + 1) : null, has_more };
+    },
+    async close() {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import type { NewJob, RecordResult, Store } from '../store.js';
+
+/** Makes a fresh, empty store; `reopen` (when given) opens a second store on the same data. */
+export interface StoreFactory {
+  create(): Promise<Store>;
+  reopen?: (store: Store) => Promise<Store>;
+}
+
+let counter = 0;
+const newJob = (overrides: Partial<NewJob> = {}): NewJob => ({
+  id: `batch_test${String(++counter).padStart(8, '0')}`,
+  type: 'verify_email',
+  records: Array.from({ length: 25 }, (_, index) => `user${index}@example.test`),
+  webhook_url: null,
+  idempotency_key: null,
+  chunkSize: 10,
+  now: new Date('2026-11-23T10:00:00Z'),
+  ...overrides,
+});
+const ok = (index: number, input: string, countKey: string): RecordResult => ({
+  index,
+  input,
+  ok: true,
+  result: { state: countKey },
+  countKey,
+});
+
+/** The conformance suite every Store passes (memory, SQLite, and later Postgres). */
+export function describeStore(name: string, factory: StoreFactory): void {
+  describe(`Store conformance: ${name}`, () => {
+    it('creates a queued job with its records in chunks, and finds it again', async () => {
+      const store = await factory.create();
+      const { job, created } = await store.createJob(newJob());
+      expect(created).toBe(true);
+      expect(job).toMatchObject({
+        status: 'queued',
+        total: 25,
+        processed: 0,
+        failed: 0,
+        counts: {},
+        started_at: null,
+      });
+      expect(await store.getJob(job.id)).toEqual(job);
+      expect(await store.getJob('batch_nope')).toBeNull();
+      await store.close();
+    });
+
+    it('returns the existing job for a repeated idempotency key', async () => {
+      const store = await factory.create();
+      const first = await store.createJob(newJob({ idempotency_key: `key-${counter}` }));
+      const again = await store.createJob(newJob({ idempotency_key: first.job.idempotency_key }));
+      expect(again).toEqual({ job: first.job, created: false });
+      await store.close();
+    });
+
+    it('leases chunks in order, marks the job running, and commits results with counters atomically', async () => {
+      const store = await factory.create();
+      const { job } = await store.createJob(newJob());
+      const sizes: number[] = [];
+      for (
+        let lease = await store.claimChunk('a', 1000, 5000);
+        lease;
+        lease = await store.claimChunk('a', 1000, 5000)
+      ) {
+        sizes.push(lease.records.length);
+        expect(lease.attempts).toBe(0);
+        const results = lease.records.map(({ index, input }) =>
+          index % 5 === 0
+            ? { index, input, ok: false, error: { code: 'bad', message: 'no' } }
+            : ok(index, input, index % 2 ? 'deliverable' : 'risky'),
+        );
+        expect(await store.commitChunk(lease, results, 2000)).toBe('committed');
+        if (sizes.length === 1) expect((await store.getJob(job.id))?.status).toBe('running');
+      }
+      expect(sizes).toEqual([10, 10, 5]);
+      const done = await store.getJob(job.id);
+      expect(done).toMatchObject({ status: 'completed', processed: 25, failed: 5 });
+      // 20 successes (every fifth record failed): 10 odd indices deliverable, 10 even risky.
+      expect(done?.counts).toEqual({ deliverable: 10, risky: 10 });
+      expect(done?.started_at).not.toBeNull();
+      expect(done?.completed_at).not.toBeNull();
+      await store.close();
+    });
+
+    it('lets another owner reclaim an expired lease and refuses the stale owner’s commit', async () => {
+      const store = await factory.create();
+      const { job } = await store.createJob(newJob({ records: ['a@x.test', 'b@x.test'], chunkSize: 2 }));
+      const first = await store.claimChunk('dead', 1000, 100);
+      expect(await store.claimChunk('other', 1050, 100)).toBeNull(); // still leased
+      const second = await store.claimChunk('other', 1200, 100);
+      expect(second).toMatchObject({ jobId: job.id, chunk: 0, owner: 'other', attempts: 1 });
+      const results = [ok(0, 'a@x.test', 'deliverable'), ok(1, 'b@x.test', 'deliverable')];
+      expect(await store.commitChunk(first!, results, 1250)).toBe('lost_lease');
+      expect(await store.renewLease(first!, 1250, 100)).toBe(false);
+      expect(await store.renewLease(second!, 1250, 100)).toBe(true);
+      expect(await store.commitChunk(second!, results, 1300)).toBe('committed');
+      expect(await store.getJob(job.id)).toMatchObject({
+        processed: 2,
+        counts: { deliverable: 2 },
+        status: 'completed',
+      });
+      await store.close();
+    });
+
+    it('releases a chunk for a retry after a delay', async () => {
+      const store = await factory.create();
+      await store.createJob(newJob({ records: ['a@x.test'], chunkSize: 5 }));
+      const lease = await store.claimChunk('a', 1000, 5000);
+      await store.releaseChunk(lease!, 3000);
+      expect(await store.claimChunk('a', 2000, 5000)).toBeNull();
+      expect((await store.claimChunk('a', 3000, 5000))?.attempts).toBe(1);
+      await store.close();
+    });
+
+    it('cancels: no further chunks are handed out and late commits are refused', async () => {
+      const store = await factory.create();
+      const { job } = await store.createJob(newJob());
+      const lease = await store.claimChunk('a', 1000, 5000);
+      expect((await store.cancelJob(job.id, 1100))?.status).toBe('cancelled');
+      expect(await store.claimChunk('a', 1200, 5000)).toBeNull();
+      expect(await store.commitChunk(lease!, [ok(0, 'x', 'deliverable')], 1300)).toBe('lost_lease');
+      expect(await store.cancelJob('batch_nope', 1)).toBeNull();
+      await store.close();
+    });
+
+    it('pages results in record order and jobs newest first', async () => {
+      const store = await factory.create();
+      const older = await store.createJob(newJob());
+      const { job } = await store.createJob(newJob());
+      for (
+        let lease = await store.claimChunk('a', 1, 10_000);
+        lease;
+        lease = await store.claimChunk('a', 1, 10_000)
+      ) {
+        await store.commitChunk(
+          lease,
+          lease.records.map(({ index, input }) => ok(index, input, 'deliverable')),
+          2,
+        );
+      }
+      const seen: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await store.results(job.id, { cursor, limit: 7 });
+        seen.push(...page.data.map((result) => result.index));
+        expect(page.has_more).toBe(page.next_cursor !== null);
+        cursor = page.next_cursor;
+      } while (cursor);
+      expect(seen).toEqual(Array.from({ length: 25 }, (_, index) => index));
+      const jobs = await store.listJobs({ limit: 1 });
+      expect(jobs.data[0]?.id).toBe(job.id);
+      const next = await store.listJobs({ cursor: jobs.next_cursor, limit: 10 });
+      expect(next.data.map((entry) => entry.id)).toContain(older.job.id);
+      await store.close();
+    });
+
+    if (factory.reopen) {
+      it('keeps everything across a reopen (durability)', async () => {
+        const store = await factory.create();
+        const { job } = await store.createJob(newJob({ records: ['a@x.test', 'b@x.test'], chunkSize: 1 }));
+        const lease = await store.claimChunk('a', 1, 10_000);
+        await store.commitChunk(lease!, [ok(0, 'a@x.test', 'deliverable')], 2);
+        const reopened = await factory.reopen?.(store);
+        expect(await reopened?.getJob(job.id)).toMatchObject({ status: 'running', processed: 1 });
+        expect((await reopened?.claimChunk('b', 3, 10_000))?.records).toEqual([
+          { index: 1, input: 'b@x.test' },
+        ]);
+        await reopened?.close();
+      });
+    }
+  });
+}
