@@ -1,5 +1,8 @@
 export { type AttemptResult, type PostOptions, postWebhook } from './delivery/post.js';
 export { DELIVERY_WINDOW_MS, nextAttemptAt, parseRetryAfter, RETRY_OFFSETS_MS } from './delivery/schedule.js';
+export type { Processor, ProcessorOutcome, ProcessorRecord } from './runner/processor.js';
+export { type BatchRunner, type BatchRunnerOptions, createBatchRunner } from './runner/runner.js';
+export type { SubmitRequest } from './runner/validate-submit.js';
 export type { ChunkLease, JobRecord, NewJob, Page, RecordResult, Store } from './store.js';
 export { createMemoryStore } from './stores/memory.js';
 export { createSqliteStore, type SqliteStoreOptions } from './stores/sqlite.js';

@@ -1,0 +1,53 @@
+import type { JobRecord, RecordResult, Store } from '../store.js';
+
+/** Lines of an NDJSON or CSV export of a job's results, read page by page from the store. */
+export async function* exportLines(
+  store: Store,
+  job: JobRecord,
+  format: 'ndjson' | 'csv',
+): AsyncGenerator<string> {
+  let cursor: string | null = null;
+  let columns: string[] | undefined;
+  do {
+    const page = await store.results(job.id, { cursor, limit: 1000 });
+    for (const result of page.data) {
+      if (format === 'ndjson') {
+        yield `${JSON.stringify(result)}\n`;
+        continue;
+      }
+      const row = flattenResult(result);
+      if (!columns) {
+        columns = Object.keys(row);
+        yield `${columns.map(csvField).join(',')}\n`;
+      }
+      yield `${columns.map((column) => csvField(row[column] ?? '')).join(',')}\n`;
+    }
+    cursor = page.next_cursor;
+  } while (cursor);
+}
+
+function flattenResult(result: RecordResult): Record<string, string> {
+  const row: Record<string, string> = {
+    index: String(result.index),
+    input: result.input,
+    ok: String(result.ok),
+  };
+  row.error_code = result.error?.code ?? '';
+  row.error_message = result.error?.message ?? '';
+  const walk = (value: unknown, prefix: string) => {
+    if (value === null || value === undefined) row[prefix] = '';
+    else if (Array.isArray(value))
+      row[prefix] = value
+        .map((item) => (typeof item === 'object' ? JSON.stringify(item) : String(item)))
+        .join(';');
+    else if (typeof value === 'object')
+      for (const [key, item] of Object.entries(value)) walk(item, `${prefix}.${key}`);
+    else row[prefix] = String(value);
+  };
+  walk(result.result ?? {}, 'result');
+  return row;
+}
+
+function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

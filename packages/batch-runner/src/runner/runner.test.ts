@@ -1,0 +1,217 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BatchJob } from '@svc/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Store } from '../store.js';
+import { createMemoryStore } from '../stores/memory.js';
+import { createSqliteStore } from '../stores/sqlite.js';
+import type { Processor } from './processor.js';
+import { type BatchRunner, createBatchRunner } from './runner.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'runner-'));
+let file = 0;
+const stores: Array<[string, () => Promise<Store>]> = [
+  ['memory', async () => createMemoryStore()],
+  ['SQLite', async () => createSqliteStore({ path: join(dir, `runner-${++file}.db`) })],
+];
+
+/** Real asynchronous work; `bad` inputs fail alone, and chunks containing `flaky` throw `flakyTimes` times. */
+function testProcessor(
+  options: { flakyTimes?: number; delayMs?: number; seen?: AbortSignal[] } = {},
+): Processor {
+  let flaky = options.flakyTimes ?? 0;
+  return {
+    type: 'verify_email',
+    async process(records, { signal }) {
+      options.seen?.push(signal);
+      await new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 1));
+      if (records.some((record) => record.input === 'flaky') && flaky-- > 0)
+        throw new Error('upstream hiccup');
+      return records.map(({ index, input }) =>
+        input.startsWith('bad')
+          ? { index, ok: false as const, error: { code: 'invalid', message: `${input} is bad` } }
+          : {
+              index,
+              ok: true as const,
+              result: { email: input, state: index % 2 ? 'deliverable' : 'risky' },
+              countKey: index % 2 ? 'deliverable' : 'risky',
+            },
+      );
+    },
+  };
+}
+
+let runner: BatchRunner | undefined;
+afterEach(async () => {
+  await runner?.close({ timeoutMs: 100 });
+  runner = undefined;
+});
+
+describe.each(stores)('batch runner on the %s store', (_name, makeStore) => {
+  it('runs a 5,000-record job to completion with exact counters and every index once', async () => {
+    const finished: BatchJob[] = [];
+    runner = createBatchRunner({
+      store: await makeStore(),
+      processors: [testProcessor()],
+      chunkSize: 200,
+      concurrency: 3,
+      onJobFinished: (job) => {
+        finished.push(job);
+      },
+    });
+    const records = Array.from({ length: 5000 }, (_, index) =>
+      index % 100 === 7 ? `bad${index}` : `u${index}@x.test`,
+    );
+    const submitted = await runner.submit({ type: 'verify_email', records });
+    expect(submitted).toMatchObject({ object: 'batch_job', status: 'queued', total: 5000, processed: 0 });
+    runner.start();
+    await runner.idle();
+    const job = await runner.get(submitted.id);
+    expect(job).toMatchObject({ status: 'completed', processed: 5000, failed: 50 });
+    expect((job.counts.deliverable ?? 0) + (job.counts.risky ?? 0)).toBe(4950);
+    expect(finished.map((entry) => entry.id)).toEqual([submitted.id]);
+    const indices: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await runner.results(submitted.id, { cursor, limit: 1000 });
+      indices.push(...page.data.map((result) => result.index));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(indices).toEqual(Array.from({ length: 5000 }, (_, index) => index));
+  });
+
+  it('retries a chunk that throws, then succeeds; fails its records after maxAttempts', async () => {
+    runner = createBatchRunner({
+      store: await makeStore(),
+      processors: [testProcessor({ flakyTimes: 1 })],
+      retryDelayMs: () => 5,
+      pollIntervalMs: 5,
+      maxAttempts: 3,
+    });
+    const recovered = await runner.submit({ type: 'verify_email', records: ['flaky', 'a@x.test'] });
+    runner.start();
+    // idle() means "nothing claimable now"; a chunk waiting for its retry is not claimable yet.
+    await expect.poll(async () => (await runner?.get(recovered.id))?.status).toBe('completed');
+    expect(await runner.get(recovered.id)).toMatchObject({ failed: 0, processed: 2 });
+    await runner.close();
+
+    runner = createBatchRunner({
+      store: await makeStore(),
+      processors: [testProcessor({ flakyTimes: 99 })],
+      retryDelayMs: () => 5,
+      pollIntervalMs: 5,
+      maxAttempts: 3,
+    });
+    const doomed = await runner.submit({ type: 'verify_email', records: ['flaky'] });
+    runner.start();
+    await expect.poll(async () => (await runner?.get(doomed.id))?.status).toBe('completed');
+    const page = await runner.results(doomed.id);
+    expect(page.data[0]).toMatchObject({
+      ok: false,
+      error: { code: 'processing_failed', message: 'the chunk failed 3 times' },
+    });
+    expect(await runner.get(doomed.id)).toMatchObject({ status: 'completed', failed: 1 });
+  });
+
+  it('cancels: in-flight work sees the abort and nothing more is committed', async () => {
+    const seen: AbortSignal[] = [];
+    const cancelled: string[] = [];
+    runner = createBatchRunner({
+      store: await makeStore(),
+      processors: [testProcessor({ delayMs: 200, seen })],
+      chunkSize: 10,
+      concurrency: 1,
+      onJobFinished: (job) => {
+        cancelled.push(job.status);
+      },
+    });
+    const job = await runner.submit({
+      type: 'verify_email',
+      records: Array.from({ length: 100 }, (_, index) => `u${index}@x.test`),
+    });
+    runner.start();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await runner.cancel(job.id)).status).toBe('cancelled');
+    expect(seen[0]?.aborted).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await runner.get(job.id)).toMatchObject({ status: 'cancelled', processed: 0 });
+    expect(cancelled).toEqual(['cancelled']);
+  });
+
+  it('lets a second runner finish the work of a process that died holding a lease', async () => {
+    const store = await makeStore();
+    runner = createBatchRunner({
+      store,
+      processors: [testProcessor()],
+      leaseMs: 60,
+      owner: 'second',
+      pollIntervalMs: 10,
+      chunkSize: 5,
+    });
+    const job = await runner.submit({
+      type: 'verify_email',
+      records: Array.from({ length: 10 }, (_, index) => `u${index}@x.test`),
+    });
+    // A process claims a chunk and dies (as after SIGKILL): no renewal, no release, no commit.
+    const dead = await store.claimChunk('dead-process', Date.now(), 60);
+    expect(dead?.records).toHaveLength(5);
+    runner.start();
+    await expect.poll(async () => (await runner?.get(job.id))?.status, { timeout: 5000 }).toBe('completed');
+    expect(await runner.get(job.id)).toMatchObject({ processed: 10, failed: 0 });
+    expect(await store.commitChunk(dead!, [], Date.now())).toBe('lost_lease');
+  });
+
+  it('exports results as NDJSON and CSV', async () => {
+    runner = createBatchRunner({ store: await makeStore(), processors: [testProcessor()] });
+    const job = await runner.submit({ type: 'verify_email', records: ['a@x.test', 'bad, "quoted"'] });
+    runner.start();
+    await runner.idle();
+    const read = async (format: 'ndjson' | 'csv') => {
+      let text = '';
+      for await (const chunk of await (runner as BatchRunner).export(job.id, format)) text += chunk;
+      return text;
+    };
+    const ndjson = (await read('ndjson'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(ndjson.map((line) => line.index)).toEqual([0, 1]);
+    const csv = (await read('csv')).trim().split('\n');
+    expect(csv[0]).toBe('index,input,ok,error_code,error_message,result.email,result.state');
+    expect(csv[2]).toBe('1,"bad, ""quoted""",false,invalid,"bad, ""quoted"" is bad",,');
+  });
+});
+
+describe('submit validation', () => {
+  it.each([
+    [{ type: 'verify_email', records: [] }, '"records" is empty: a job needs at least one record'],
+    [
+      { type: 'verify_email', records: Array(50_001).fill('a') },
+      '"records" has 50001 entries; at most 50000 per job',
+    ],
+    [{ type: 'verify_email', records: ['a', 42] }, '"records[1]" must be a string'],
+    [{ type: 'enrich_contact', records: ['a'] }, '"type" must be one of verify_email, got "enrich_contact"'],
+    [
+      { type: 'verify_email', records: ['a'], webhook_url: 'ftp://x.test/hook' },
+      '"webhook_url" must be an http or https URL',
+    ],
+    [
+      { type: 'verify_email', records: ['a'], webhook_url: 'not a url' },
+      '"webhook_url" is not a URL: "not a url"',
+    ],
+    [{ type: 'verify_email', records: 'a' }, '"records" must be an array of strings'],
+  ])('refuses %j with invalid_request', async (request, message) => {
+    const local = createBatchRunner({ store: createMemoryStore(), processors: [testProcessor()] });
+    await expect(local.submit(request as never)).rejects.toMatchObject({ code: 'invalid_request', message });
+  });
+
+  it('returns the same job for a repeated idempotency key and 404s unknown ids', async () => {
+    const local = createBatchRunner({ store: createMemoryStore(), processors: [testProcessor()] });
+    const first = await local.submit({ type: 'verify_email', records: ['a'], idempotency_key: 'k1' });
+    expect((await local.submit({ type: 'verify_email', records: ['b'], idempotency_key: 'k1' })).id).toBe(
+      first.id,
+    );
+    await expect(local.get('batch_nope')).rejects.toMatchObject({ code: 'not_found', status: 404 });
+  });
+});

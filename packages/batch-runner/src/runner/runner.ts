@@ -1,0 +1,224 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Readable } from 'node:stream';
+import { type BatchJob, createId, ServiceError } from '@svc/core';
+import type { ChunkLease, JobRecord, Page, RecordResult, Store } from '../store.js';
+import { exportLines } from './export.js';
+import type { Processor, ProcessorOutcome } from './processor.js';
+import { type SubmitRequest, validateSubmit } from './validate-submit.js';
+
+/** Options of createBatchRunner. */
+export interface BatchRunnerOptions {
+  store: Store;
+  /** One processor per job type. */
+  processors: Processor[];
+  /** Chunks processed at once by this runner. @default 4 */
+  concurrency?: number;
+  /** Records per chunk. @default 250 */
+  chunkSize?: number;
+  /** How long a claimed chunk stays ours without renewal; renewed every third of it. @default 30000 */
+  leaseMs?: number;
+  /** Unique name of this runner in leases. @default host:pid:random */
+  owner?: string;
+  /** Claims of one chunk before its records are failed. @default 5 */
+  maxAttempts?: number;
+  /** Delay before a failed chunk is retried, by attempt (0-based). @default 1 s × 2^attempt, max 60 s */
+  retryDelayMs?: (attempt: number) => number;
+  /** Wait between claims when there is nothing to do. @default 100 */
+  pollIntervalMs?: number;
+  /** Clock in ms. @default Date.now */
+  now?: () => number;
+  /** Called once when a job completes or is cancelled (the webhook outbox hooks in here). @default none */
+  onJobFinished?: (job: BatchJob) => void | Promise<void>;
+  /** The results URL put in jobs. @default null */
+  resultsUrl?: (id: string) => string | null;
+}
+
+/** Submits, runs and reads batch jobs. */
+export interface BatchRunner {
+  submit(request: SubmitRequest): Promise<BatchJob>;
+  get(id: string): Promise<BatchJob>;
+  list(options?: { cursor?: string | null; limit?: number }): Promise<Page<BatchJob>>;
+  results(id: string, options?: { cursor?: string | null; limit?: number }): Promise<Page<RecordResult>>;
+  export(id: string, format: 'ndjson' | 'csv'): Promise<Readable>;
+  cancel(id: string): Promise<BatchJob>;
+  /** Starts claiming work (idempotent). */
+  start(): void;
+  /** Resolves once nothing is claimable and nothing is in flight. */
+  idle(): Promise<void>;
+  /** Stops claiming, waits up to timeoutMs for in-flight chunks, then aborts and releases them. */
+  close(options?: { timeoutMs?: number }): Promise<void>;
+}
+
+/** Creates a runner over a store; see BatchRunnerOptions. */
+export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
+  const { store } = options;
+  const processors = new Map(options.processors.map((processor) => [processor.type, processor]));
+  const concurrency = options.concurrency ?? 4;
+  const chunkSize = options.chunkSize ?? 250;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const maxAttempts = options.maxAttempts ?? 5;
+  const pollMs = options.pollIntervalMs ?? 100;
+  const now = options.now ?? Date.now;
+  const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const retryDelay = options.retryDelayMs ?? ((attempt: number) => Math.min(60_000, 1000 * 2 ** attempt));
+  for (const [name, value] of Object.entries({ concurrency, chunkSize, leaseMs, maxAttempts })) {
+    if (!Number.isInteger(value) || value < 1)
+      throw new TypeError(`${name} must be a positive integer, got ${value}`);
+  }
+
+  const inFlight = new Map<ChunkLease, AbortController>();
+  let running = false;
+  let stopping = false;
+  let workers: Promise<void>[] = [];
+  let idleWaiters: Array<() => void> = [];
+  let idleWorkers = 0;
+
+  const toApi = (job: JobRecord): BatchJob => {
+    const { idempotency_key: _key, ...rest } = job;
+    return { ...rest, object: 'batch_job', results_url: options.resultsUrl?.(job.id) ?? null };
+  };
+  const mustGet = async (id: string) => {
+    const job = await store.getJob(id);
+    if (!job) throw new ServiceError('not_found', `no batch job ${JSON.stringify(id)}`);
+    return job;
+  };
+  const finished = async (jobId: string) => {
+    const job = await store.getJob(jobId);
+    if (job && (job.status === 'completed' || job.status === 'cancelled'))
+      await options.onJobFinished?.(toApi(job));
+  };
+
+  async function runChunk(lease: ChunkLease): Promise<void> {
+    const controller = new AbortController();
+    inFlight.set(lease, controller);
+    const renewal = setInterval(
+      () => {
+        store.renewLease(lease, now(), leaseMs).then(
+          (held) => held || controller.abort(new Error('lease lost')),
+          () => {},
+        );
+      },
+      Math.max(10, Math.floor(leaseMs / 3)),
+    );
+    try {
+      const job = await store.getJob(lease.jobId);
+      const processor = job ? processors.get(job.type) : undefined;
+      let outcomes: ProcessorOutcome[];
+      if (!processor) {
+        outcomes = lease.records.map(({ index }) => ({
+          index,
+          ok: false,
+          error: { code: 'unknown_type', message: `no processor for ${job?.type}` },
+        }));
+      } else if (lease.attempts >= maxAttempts) {
+        outcomes = lease.records.map(({ index }) => ({
+          index,
+          ok: false,
+          error: { code: 'processing_failed', message: `the chunk failed ${lease.attempts} times` },
+        }));
+      } else {
+        outcomes = await processor.process(lease.records, { signal: controller.signal, jobId: lease.jobId });
+      }
+      if (controller.signal.aborted) throw controller.signal.reason;
+      const byIndex = new Map(outcomes.map((outcome) => [outcome.index, outcome]));
+      // Every record gets exactly one result, even if the processor skipped or invented some.
+      const results: RecordResult[] = lease.records.map(({ index, input }) => {
+        const outcome = byIndex.get(index);
+        if (!outcome)
+          return {
+            index,
+            input,
+            ok: false,
+            error: { code: 'no_result', message: 'the processor returned nothing' },
+          };
+        return outcome.ok
+          ? { index, input, ok: true, result: outcome.result, countKey: outcome.countKey ?? null }
+          : { index, input, ok: false, error: outcome.error };
+      });
+      if ((await store.commitChunk(lease, results, now())) === 'committed') await finished(lease.jobId);
+    } catch {
+      // Shutdown hands the chunk back now; a failure waits for its backoff. A cancelled job's
+      // chunks are never claimed again, so releasing them is harmless.
+      await store.releaseChunk(lease, stopping ? now() : now() + retryDelay(lease.attempts)).catch(() => {});
+    } finally {
+      clearInterval(renewal);
+      inFlight.delete(lease);
+    }
+  }
+
+  async function worker(): Promise<void> {
+    while (!stopping) {
+      const lease = await store.claimChunk(owner, now(), leaseMs).catch(() => null);
+      if (lease) {
+        await runChunk(lease);
+        continue;
+      }
+      idleWorkers++;
+      if (idleWorkers === concurrency && inFlight.size === 0) {
+        const waiters = idleWaiters;
+        idleWaiters = [];
+        for (const resolve of waiters) resolve();
+      }
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      idleWorkers--;
+    }
+  }
+
+  return {
+    async submit(request) {
+      const valid = validateSubmit(request, new Set(processors.keys()));
+      const { job } = await store.createJob({
+        ...valid,
+        id: createId('batch'),
+        chunkSize,
+        now: new Date(now()),
+      });
+      return toApi(job);
+    },
+    async get(id) {
+      return toApi(await mustGet(id));
+    },
+    async list({ cursor = null, limit = 20 } = {}) {
+      const page = await store.listJobs({ cursor, limit: Math.min(100, Math.max(1, limit)) });
+      return { ...page, data: page.data.map(toApi) };
+    },
+    async results(id, { cursor = null, limit = 100 } = {}) {
+      await mustGet(id);
+      return store.results(id, { cursor, limit: Math.min(1000, Math.max(1, limit)) });
+    },
+    async export(id, format) {
+      const job = await mustGet(id);
+      return Readable.from(exportLines(store, job, format));
+    },
+    async cancel(id) {
+      const before = await mustGet(id);
+      const job = (await store.cancelJob(id, now())) as JobRecord;
+      for (const [lease, controller] of inFlight)
+        if (lease.jobId === id) controller.abort(new Error('job cancelled'));
+      if (before.status !== 'cancelled' && job.status === 'cancelled')
+        await options.onJobFinished?.(toApi(job));
+      return toApi(job);
+    },
+    start() {
+      if (running) return;
+      running = true;
+      stopping = false;
+      workers = Array.from({ length: concurrency }, () => worker());
+    },
+    idle() {
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    async close({ timeoutMs = 10_000 } = {}) {
+      stopping = true;
+      const drained = Promise.all(workers);
+      const timer = new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());
+      await Promise.race([drained, timer]);
+      for (const controller of inFlight.values()) controller.abort(new Error('runner closing'));
+      await drained;
+      running = false;
+      for (const resolve of idleWaiters) resolve();
+      idleWaiters = [];
+    },
+  };
+}

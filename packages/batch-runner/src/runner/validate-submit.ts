@@ -1,0 +1,55 @@
+import { type BatchJobType, MAX_BATCH_RECORDS, ServiceError } from '@svc/core';
+
+/** A batch submission (the body of POST /batch plus the Idempotency-Key header). */
+export interface SubmitRequest {
+  type: string;
+  records: unknown;
+  webhook_url?: string | null;
+  idempotency_key?: string | null;
+}
+
+/** Checks a submission; every problem is an invalid_request with a message naming the field. */
+export function validateSubmit(
+  request: SubmitRequest,
+  types: ReadonlySet<string>,
+): {
+  type: BatchJobType;
+  records: string[];
+  webhook_url: string | null;
+  idempotency_key: string | null;
+} {
+  const fail = (message: string) => new ServiceError('invalid_request', message);
+  if (typeof request?.type !== 'string' || !types.has(request.type)) {
+    throw fail(`"type" must be one of ${[...types].join(', ')}, got ${JSON.stringify(request?.type)}`);
+  }
+  if (!Array.isArray(request.records)) throw fail('"records" must be an array of strings');
+  if (request.records.length === 0) throw fail('"records" is empty: a job needs at least one record');
+  if (request.records.length > MAX_BATCH_RECORDS) {
+    throw fail(`"records" has ${request.records.length} entries; at most ${MAX_BATCH_RECORDS} per job`);
+  }
+  const wrong = request.records.findIndex((record) => typeof record !== 'string');
+  if (wrong >= 0) throw fail(`"records[${wrong}]" must be a string`);
+  let webhook: string | null = null;
+  if (request.webhook_url !== undefined && request.webhook_url !== null) {
+    let url: URL;
+    try {
+      url = new URL(String(request.webhook_url));
+    } catch {
+      throw fail(`"webhook_url" is not a URL: ${JSON.stringify(request.webhook_url)}`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw fail('"webhook_url" must be an http or https URL');
+    if (url.username || url.password) throw fail('"webhook_url" must not contain credentials');
+    webhook = url.toString();
+  }
+  const key = request.idempotency_key ?? null;
+  if (key !== null && (typeof key !== 'string' || key.length === 0 || key.length > 255)) {
+    throw fail('the idempotency key must be 1..255 characters');
+  }
+  return {
+    type: request.type as BatchJobType,
+    records: request.records as string[],
+    webhook_url: webhook,
+    idempotency_key: key,
+  };
+}
