@@ -1,0 +1,55 @@
+import { createGeoResolver, openMmdbBackend } from '@svc/geo-resolver';
+import { describe, expect, it } from 'vitest';
+import { createBatchRunner } from '../runner/runner.js';
+import { createMemoryStore } from '../stores/memory.js';
+import { createGeoIpProcessor } from './geo-ip.js';
+import { createVerifyEmailProcessor } from './verify-email.js';
+
+const fixtures = new URL('../../../../../shared/fixtures/maxmind-db/test-data/', import.meta.url).pathname;
+
+describe('processors', () => {
+  it('geo_ip: located results and per-record invalid_ip errors', async () => {
+    const resolver = await createGeoResolver({
+      backends: [await openMmdbBackend({ source: `${fixtures}GeoIP2-City-Test.mmdb` })],
+    });
+    const runner = createBatchRunner({
+      store: createMemoryStore(),
+      processors: [createGeoIpProcessor(resolver)],
+    });
+    const job = await runner.submit({ type: 'geo_ip', records: ['81.2.69.142', '10.0.0.1', 'nonsense'] });
+    runner.start();
+    await expect.poll(async () => (await runner.get(job.id)).status).toBe('completed');
+    expect(await runner.get(job.id)).toMatchObject({ processed: 3, failed: 2, counts: { located: 1 } });
+    const { data } = await runner.results(job.id);
+    expect(data[0]).toMatchObject({ ok: true, result: { city: 'London' } });
+    expect(data[1]).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_ip', message: '10.0.0.1 is in 10.0.0.0/8, private-use (RFC 1918)' },
+    });
+    await runner.close();
+  });
+
+  it('verify_email: one verifyMany call per chunk, counted by state', async () => {
+    const calls: string[][] = [];
+    const verifier = {
+      async verifyMany(emails: readonly string[]) {
+        calls.push([...emails]);
+        return emails.map((email) => ({
+          email,
+          state: email.startsWith('x') ? 'undeliverable' : 'deliverable',
+        }));
+      },
+    };
+    const runner = createBatchRunner({
+      store: createMemoryStore(),
+      processors: [createVerifyEmailProcessor(verifier)],
+      chunkSize: 2,
+    });
+    const job = await runner.submit({ type: 'verify_email', records: ['a@x.test', 'x@x.test', 'b@x.test'] });
+    runner.start();
+    await expect.poll(async () => (await runner.get(job.id)).status).toBe('completed');
+    expect(calls).toEqual([['a@x.test', 'x@x.test'], ['b@x.test']]);
+    expect((await runner.get(job.id)).counts).toEqual({ deliverable: 2, undeliverable: 1 });
+    await runner.close();
+  });
+});
