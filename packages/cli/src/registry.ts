@@ -1,4 +1,5 @@
 import type { Command } from './command.js';
+import { batchCommand } from './commands/batch.js';
 import { geoCommand } from './commands/geo.js';
 import { helpCommand } from './commands/help.js';
 import { verifyCommand } from './commands/verify.js';
@@ -9,6 +10,7 @@ import { webhooksCommand } from './commands/webhooks.js';
 export const COMMANDS: readonly Command[] = [
   verifyCommand,
   geoCommand,
+  batchCommand,
   webhooksCommand,
   versionCommand,
   helpCommand,

@@ -5,7 +5,7 @@ export interface BulkVerifier {
   verifyMany(
     emails: readonly string[],
     options?: { probe_mailbox?: boolean; check_disposable?: boolean },
-  ): Promise<Array<{ state: string } & Record<string, unknown>>>;
+  ): Promise<Array<{ state: string }>>;
 }
 
 /**
@@ -27,7 +27,7 @@ export function createVerifyEmailProcessor(
       );
       signal.throwIfAborted();
       return records.map(({ index }, position) => {
-        const result = results[position] as { state: string } & Record<string, unknown>;
+        const result = results[position] as { state: string };
         return { index, ok: true as const, result, countKey: result.state };
       });
     },
