@@ -1,3 +1,9 @@
+export { toApiJob } from './api-job.js';
+export {
+  createWebhookDispatcher,
+  type WebhookDispatcher,
+  type WebhookDispatcherOptions,
+} from './delivery/dispatcher.js';
 export { type AttemptResult, type PostOptions, postWebhook } from './delivery/post.js';
 export { DELIVERY_WINDOW_MS, nextAttemptAt, parseRetryAfter, RETRY_OFFSETS_MS } from './delivery/schedule.js';
 export { createGeoIpProcessor, type IpLocator } from './processors/geo-ip.js';
@@ -5,6 +11,16 @@ export { type BulkVerifier, createVerifyEmailProcessor } from './processors/veri
 export type { Processor, ProcessorOutcome, ProcessorRecord } from './runner/processor.js';
 export { type BatchRunner, type BatchRunnerOptions, createBatchRunner } from './runner/runner.js';
 export type { SubmitRequest } from './runner/validate-submit.js';
-export type { ChunkLease, JobRecord, NewJob, Page, RecordResult, Store } from './store.js';
+export type {
+  ChunkLease,
+  Delivery,
+  DeliveryAttempt,
+  DeliveryOutcome,
+  JobRecord,
+  NewJob,
+  Page,
+  RecordResult,
+  Store,
+} from './store.js';
 export { createMemoryStore } from './stores/memory.js';
 export { createSqliteStore, type SqliteStoreOptions } from './stores/sqlite.js';

@@ -55,6 +55,36 @@ export interface RecordResult {
   countKey?: string | null;
 }
 
+/** A webhook event waiting in the outbox, leased to one deliverer. */
+export interface Delivery {
+  eventId: string;
+  jobId: string;
+  type: 'batch.completed' | 'batch.failed' | 'batch.cancelled';
+  url: string;
+  /** Unix seconds when the event was created (the envelope's `created`). */
+  created: number;
+  /** Attempts made so far. */
+  attempts: number;
+  /** When the first attempt was made (ms), or null before it. */
+  firstAttemptAt: number | null;
+  owner: string;
+}
+
+/** One logged delivery attempt. */
+export interface DeliveryAttempt {
+  at: number;
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+/** What happens to an event after an attempt. */
+export type DeliveryOutcome =
+  | { state: 'delivered' }
+  | { state: 'gone' }
+  | { state: 'failed' }
+  | { state: 'pending'; nextAttemptAt: number };
+
 /** A page of results or jobs. */
 export interface Page<T> {
   data: T[];
@@ -79,9 +109,15 @@ export interface Store {
   listJobs(options: { cursor?: string | null; limit: number }): Promise<Page<JobRecord>>;
   /**
    * Leases the next chunk that is unclaimed, or whose lease expired, of a queued or running job,
-   * and marks the job running. Null when nothing is claimable.
+   * and marks the job running; only jobs of `types` when given (a runner without a processor for a
+   * type must leave its chunks to others). Null when nothing is claimable.
    */
-  claimChunk(owner: string, now: number, leaseMs: number): Promise<ChunkLease | null>;
+  claimChunk(
+    owner: string,
+    now: number,
+    leaseMs: number,
+    types?: readonly string[],
+  ): Promise<ChunkLease | null>;
   /** Extends a lease the owner still holds; false when it was lost. */
   renewLease(lease: ChunkLease, now: number, leaseMs: number): Promise<boolean>;
   /**
@@ -93,10 +129,31 @@ export interface Store {
     results: readonly RecordResult[],
     now: number,
   ): Promise<'committed' | 'lost_lease'>;
-  /** Gives a lease back so the chunk can be claimed again (after `retryAt`, ms since epoch). */
-  releaseChunk(lease: ChunkLease, retryAt: number): Promise<void>;
+  /**
+   * Gives a lease back so the chunk can be claimed again (after `retryAt`, ms since epoch).
+   * `failed` false (a clean shutdown) does not count the claim as a failed attempt.
+   */
+  releaseChunk(lease: ChunkLease, retryAt: number, failed?: boolean): Promise<void>;
   /** Cancels a queued or running job: unclaimed chunks are never handed out again. */
   cancelJob(id: string, now: number): Promise<JobRecord | null>;
+  /**
+   * Leases the next outbox event due at `now`. Events are written by commitChunk (the last
+   * chunk of a job with a webhook_url) and cancelJob in the same transaction as the state
+   * change, so a crash can delay an event but never lose it.
+   */
+  claimDelivery(owner: string, now: number, leaseMs: number): Promise<Delivery | null>;
+  /** Logs an attempt and moves the event on; ignored when the lease was lost. */
+  recordAttempt(delivery: Delivery, attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void>;
+  /** Every event of a job with its attempts, oldest first. */
+  deliveries(jobId: string): Promise<
+    Array<{
+      eventId: string;
+      type: string;
+      state: string;
+      nextAttemptAt: number | null;
+      attempts: DeliveryAttempt[];
+    }>
+  >;
   /** Results in record order, page by page. */
   results(jobId: string, options: { cursor?: string | null; limit: number }): Promise<Page<RecordResult>>;
   close(): Promise<void>;

@@ -10,17 +10,23 @@ export async function* exportLines(
   let columns: string[] | undefined;
   do {
     const page = await store.results(job.id, { cursor, limit: 1000 });
-    for (const result of page.data) {
+    const rows = format === 'csv' ? page.data.map(flattenResult) : [];
+    if (format === 'csv' && !columns) {
+      // The header is the union of the first page's columns, so a failed first record does not
+      // hide the result columns; results of one job type share their shape.
+      columns = [
+        ...new Set(['index', 'input', 'ok', 'error_code', 'error_message', ...rows.flatMap(Object.keys)]),
+      ];
+      yield `${columns.map(csvField).join(',')}\n`;
+    }
+    for (const [position, result] of page.data.entries()) {
       if (format === 'ndjson') {
-        yield `${JSON.stringify(result)}\n`;
+        const { countKey: _key, ...visible } = result;
+        yield `${JSON.stringify(visible)}\n`;
         continue;
       }
-      const row = flattenResult(result);
-      if (!columns) {
-        columns = Object.keys(row);
-        yield `${columns.map(csvField).join(',')}\n`;
-      }
-      yield `${columns.map((column) => csvField(row[column] ?? '')).join(',')}\n`;
+      const row = rows[position] as Record<string, string>;
+      yield `${(columns as string[]).map((column) => csvField(row[column] ?? '')).join(',')}\n`;
     }
     cursor = page.next_cursor;
   } while (cursor);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Readable } from 'node:stream';
 import { type BatchJob, createId, ServiceError } from '@svc/core';
+import { toApiJob } from '../api-job.js';
 import type { ChunkLease, JobRecord, Page, RecordResult, Store } from '../store.js';
 import { exportLines } from './export.js';
 import type { Processor, ProcessorOutcome } from './processor.js';
@@ -54,6 +55,7 @@ export interface BatchRunner {
 export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   const { store } = options;
   const processors = new Map(options.processors.map((processor) => [processor.type, processor]));
+  const types = [...processors.keys()];
   const concurrency = options.concurrency ?? 4;
   const chunkSize = options.chunkSize ?? 250;
   const leaseMs = options.leaseMs ?? 30_000;
@@ -74,10 +76,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   let idleWaiters: Array<() => void> = [];
   let idleWorkers = 0;
 
-  const toApi = (job: JobRecord): BatchJob => {
-    const { idempotency_key: _key, ...rest } = job;
-    return { ...rest, object: 'batch_job', results_url: options.resultsUrl?.(job.id) ?? null };
-  };
+  const toApi = (job: JobRecord): BatchJob => toApiJob(job, options.resultsUrl);
   const mustGet = async (id: string) => {
     const job = await store.getJob(id);
     if (!job) throw new ServiceError('not_found', `no batch job ${JSON.stringify(id)}`);
@@ -118,7 +117,15 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
           error: { code: 'processing_failed', message: `the chunk failed ${lease.attempts} times` },
         }));
       } else {
-        outcomes = await processor.process(lease.records, { signal: controller.signal, jobId: lease.jobId });
+        // A processor that ignores its signal must not hold up cancel or close.
+        const aborted = new Promise<never>((_, reject) => {
+          if (controller.signal.aborted) reject(controller.signal.reason);
+          controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+        });
+        outcomes = await Promise.race([
+          processor.process(lease.records, { signal: controller.signal, jobId: lease.jobId }),
+          aborted,
+        ]);
       }
       if (controller.signal.aborted) throw controller.signal.reason;
       const byIndex = new Map(outcomes.map((outcome) => [outcome.index, outcome]));
@@ -140,7 +147,9 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
     } catch {
       // Shutdown hands the chunk back now; a failure waits for its backoff. A cancelled job's
       // chunks are never claimed again, so releasing them is harmless.
-      await store.releaseChunk(lease, stopping ? now() : now() + retryDelay(lease.attempts)).catch(() => {});
+      await store
+        .releaseChunk(lease, stopping ? now() : now() + retryDelay(lease.attempts), !stopping)
+        .catch(() => {});
     } finally {
       clearInterval(renewal);
       inFlight.delete(lease);
@@ -149,7 +158,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
 
   async function worker(): Promise<void> {
     while (!stopping) {
-      const lease = await store.claimChunk(owner, now(), leaseMs).catch(() => null);
+      const lease = await store.claimChunk(owner, now(), leaseMs, types).catch(() => null);
       if (lease) {
         await runChunk(lease);
         continue;
@@ -180,10 +189,12 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       return toApi(await mustGet(id));
     },
     async list({ cursor = null, limit = 20 } = {}) {
+      checkPaging(cursor, limit, /^batch_[0-9a-z]+$/);
       const page = await store.listJobs({ cursor, limit: Math.min(100, Math.max(1, limit)) });
       return { ...page, data: page.data.map(toApi) };
     },
     async results(id, { cursor = null, limit = 100 } = {}) {
+      checkPaging(cursor, limit, /^\d{1,6}$/);
       await mustGet(id);
       return store.results(id, { cursor, limit: Math.min(1000, Math.max(1, limit)) });
     },
@@ -221,4 +232,12 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       idleWaiters = [];
     },
   };
+}
+
+function checkPaging(cursor: string | null, limit: number, shape: RegExp): void {
+  if (cursor !== null && (typeof cursor !== 'string' || !shape.test(cursor))) {
+    throw new ServiceError('invalid_request', `invalid cursor ${JSON.stringify(cursor)}`);
+  }
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new ServiceError('invalid_request', `limit must be a positive integer, got ${limit}`);
 }

@@ -1,4 +1,5 @@
-import type { JobRecord, NewJob, RecordResult, Store } from '../store.js';
+import { createId } from '@svc/core';
+import type { Delivery, DeliveryAttempt, JobRecord, NewJob, RecordResult, Store } from '../store.js';
 
 interface Chunk {
   start: number;
@@ -8,6 +9,20 @@ interface Chunk {
   leaseUntil: number;
   availableAt: number;
   attempts: number;
+}
+
+interface OutboxEntry {
+  eventId: string;
+  jobId: string;
+  type: Delivery['type'];
+  url: string;
+  created: number;
+  state: 'pending' | 'delivered' | 'gone' | 'failed';
+  nextAttemptAt: number;
+  firstAttemptAt: number | null;
+  owner: string | null;
+  leaseUntil: number;
+  attempts: DeliveryAttempt[];
 }
 
 interface Entry {
@@ -21,7 +36,24 @@ interface Entry {
 export function createMemoryStore(): Store {
   const entries = new Map<string, Entry>();
   const byKey = new Map<string, string>();
+  const outbox: OutboxEntry[] = [];
   const clone = (job: JobRecord): JobRecord => structuredClone(job);
+  const enqueue = (job: JobRecord, type: Delivery['type'], now: number) => {
+    if (!job.webhook_url) return;
+    outbox.push({
+      eventId: createId('evt', now),
+      jobId: job.id,
+      type,
+      url: job.webhook_url,
+      created: Math.floor(now / 1000),
+      state: 'pending',
+      nextAttemptAt: now,
+      firstAttemptAt: null,
+      owner: null,
+      leaseUntil: 0,
+      attempts: [],
+    });
+  };
 
   return {
     async createJob(input: NewJob) {
@@ -77,9 +109,10 @@ export function createMemoryStore(): Store {
       };
     },
 
-    async claimChunk(owner, now, leaseMs) {
+    async claimChunk(owner, now, leaseMs, types) {
       for (const entry of entries.values()) {
         if (entry.job.status !== 'queued' && entry.job.status !== 'running') continue;
+        if (types && !types.includes(entry.job.type)) continue;
         const index = entry.chunks.findIndex(
           (chunk) =>
             (chunk.state === 'pending' && chunk.availableAt <= now) ||
@@ -139,6 +172,7 @@ export function createMemoryStore(): Store {
       if (entry.chunks.every((candidate) => candidate.state === 'done')) {
         job.status = 'completed';
         job.completed_at = new Date(now).toISOString();
+        enqueue(job, 'batch.completed', now);
       }
       return 'committed';
     },
@@ -156,6 +190,7 @@ export function createMemoryStore(): Store {
         entry.job.status = 'cancelled';
         entry.job.completed_at = new Date(now).toISOString();
         for (const chunk of entry.chunks) if (chunk.state !== 'done') chunk.state = 'cancelled';
+        enqueue(entry.job, 'batch.cancelled', now);
       }
       return clone(entry.job);
     },
@@ -170,6 +205,42 @@ export function createMemoryStore(): Store {
       }
       const has_more = !!entry && entry.results.slice(index).some(Boolean);
       return { data, next_cursor: has_more ? String(index) : null, has_more };
+    },
+
+    async claimDelivery(owner, now, leaseMs) {
+      const due = outbox.find(
+        (event) =>
+          event.state === 'pending' &&
+          event.nextAttemptAt <= now &&
+          (event.owner === null || event.leaseUntil < now),
+      );
+      if (!due) return null;
+      due.owner = owner;
+      due.leaseUntil = now + leaseMs;
+      const { eventId, jobId, type, url, created, firstAttemptAt } = due;
+      return { eventId, jobId, type, url, created, firstAttemptAt, attempts: due.attempts.length, owner };
+    },
+
+    async recordAttempt(delivery, attempt, outcome) {
+      const event = outbox.find((candidate) => candidate.eventId === delivery.eventId);
+      if (!event || event.owner !== delivery.owner || event.state !== 'pending') return;
+      event.attempts.push({ ...attempt });
+      event.firstAttemptAt ??= attempt.at;
+      event.owner = null;
+      event.state = outcome.state;
+      if (outcome.state === 'pending') event.nextAttemptAt = outcome.nextAttemptAt;
+    },
+
+    async deliveries(jobId) {
+      return outbox
+        .filter((event) => event.jobId === jobId)
+        .map((event) => ({
+          eventId: event.eventId,
+          type: event.type,
+          state: event.state,
+          nextAttemptAt: event.state === 'pending' ? event.nextAttemptAt : null,
+          attempts: structuredClone(event.attempts),
+        }));
     },
 
     async close() {},

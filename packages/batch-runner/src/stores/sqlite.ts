@@ -1,5 +1,6 @@
+import { createId } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { JobRecord, NewJob, RecordResult, Store } from '../store.js';
+import type { Delivery, DeliveryAttempt, JobRecord, NewJob, RecordResult, Store } from '../store.js';
 
 /** Options of the SQLite store. */
 export interface SqliteStoreOptions {
@@ -26,6 +27,13 @@ CREATE TABLE IF NOT EXISTS chunks (
   PRIMARY KEY (job_id, chunk)
 );
 CREATE INDEX IF NOT EXISTS chunks_claimable ON chunks (state, available_at);
+CREATE TABLE IF NOT EXISTS outbox (
+  event_id TEXT PRIMARY KEY, job_id TEXT NOT NULL, type TEXT NOT NULL, url TEXT NOT NULL,
+  created INTEGER NOT NULL, state TEXT NOT NULL, next_attempt_at INTEGER NOT NULL,
+  first_attempt_at INTEGER, owner TEXT, lease_until INTEGER NOT NULL DEFAULT 0,
+  attempts TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (state, next_attempt_at);
 CREATE TABLE IF NOT EXISTS records (
   job_id TEXT NOT NULL, idx INTEGER NOT NULL, input TEXT NOT NULL, result TEXT,
   PRIMARY KEY (job_id, idx)
@@ -33,6 +41,18 @@ CREATE TABLE IF NOT EXISTS records (
 `;
 
 type JobRow = Omit<JobRecord, 'counts' | 'error'> & { counts: string; error: string | null };
+type OutboxRow = {
+  event_id: string;
+  job_id: string;
+  type: Delivery['type'];
+  url: string;
+  created: number;
+  state: string;
+  next_attempt_at: number;
+  first_attempt_at: number | null;
+  owner: string | null;
+  attempts: string;
+};
 type ChunkRow = { job_id: string; chunk: number; start: number; end: number; attempts: number };
 
 /**
@@ -102,7 +122,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       `UPDATE jobs SET status = 'completed', completed_at = ? WHERE id = ? AND chunks_left = 0`,
     ),
     release: db.prepare(
-      `UPDATE chunks SET state = 'pending', owner = NULL, lease_until = 0, available_at = ?
+      `UPDATE chunks SET state = 'pending', owner = NULL, lease_until = 0, available_at = ?, attempts = attempts - ?
        WHERE job_id = ? AND chunk = ? AND state = 'leased' AND owner = ?`,
     ),
     cancel: db.prepare(
@@ -110,6 +130,23 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     ),
     cancelChunks: db.prepare(
       `UPDATE chunks SET state = 'cancelled', owner = NULL WHERE job_id = ? AND state != 'done'`,
+    ),
+    enqueue: db.prepare(
+      `INSERT INTO outbox (event_id, job_id, type, url, created, state, next_attempt_at)
+       SELECT ?, id, ?, webhook_url, ?, 'pending', ? FROM jobs WHERE id = ? AND webhook_url IS NOT NULL`,
+    ),
+    due: db.prepare<[number, number], OutboxRow>(
+      `SELECT * FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? AND (owner IS NULL OR lease_until < ?)
+       ORDER BY next_attempt_at LIMIT 1`,
+    ),
+    leaseEvent: db.prepare('UPDATE outbox SET owner = ?, lease_until = ? WHERE event_id = ?'),
+    eventById: db.prepare<[string], OutboxRow>('SELECT * FROM outbox WHERE event_id = ?'),
+    saveAttempt: db.prepare(
+      `UPDATE outbox SET attempts = ?, first_attempt_at = COALESCE(first_attempt_at, ?), owner = NULL,
+       state = ?, next_attempt_at = ? WHERE event_id = ?`,
+    ),
+    eventsOfJob: db.prepare<[string], OutboxRow>(
+      'SELECT * FROM outbox WHERE job_id = ? ORDER BY created, event_id',
     ),
     results: db.prepare<[string, number, number], { idx: number; result: string }>(
       'SELECT idx, result FROM records WHERE job_id = ? AND idx >= ? AND result IS NOT NULL ORDER BY idx LIMIT ?',
@@ -146,22 +183,33 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     return { job: toJob(statements.jobById.get(input.id)) as JobRecord, created: true };
   });
 
-  const claim = db.transaction((owner: string, now: number, leaseMs: number) => {
-    const row = statements.claimable.get(now, now);
-    if (!row) return null;
-    statements.lease.run(owner, now + leaseMs, row.job_id, row.chunk);
-    statements.startJob.run(new Date(now).toISOString(), row.job_id);
-    return {
-      jobId: row.job_id,
-      chunk: row.chunk,
-      owner,
-      leaseUntil: now + leaseMs,
-      attempts: row.attempts,
-      records: statements.inputs
-        .all(row.job_id, row.start, row.end)
-        .map(({ idx, input }) => ({ index: idx, input })),
-    };
-  });
+  const claim = db.transaction(
+    (owner: string, now: number, leaseMs: number, types: readonly string[] | null) => {
+      const row = types
+        ? db
+            .prepare<unknown[], ChunkRow>(
+              `SELECT c.job_id, c.chunk, c.start, c.end, c.attempts FROM chunks c JOIN jobs j ON j.id = c.job_id
+             WHERE j.status IN ('queued', 'running') AND j.type IN (${types.map(() => '?').join(',')})
+               AND ((c.state = 'pending' AND c.available_at <= ?) OR (c.state = 'leased' AND c.lease_until < ?))
+             ORDER BY c.job_id, c.chunk LIMIT 1`,
+            )
+            .get(...types, now, now)
+        : statements.claimable.get(now, now);
+      if (!row) return null;
+      statements.lease.run(owner, now + leaseMs, row.job_id, row.chunk);
+      statements.startJob.run(new Date(now).toISOString(), row.job_id);
+      return {
+        jobId: row.job_id,
+        chunk: row.chunk,
+        owner,
+        leaseUntil: now + leaseMs,
+        attempts: row.attempts,
+        records: statements.inputs
+          .all(row.job_id, row.start, row.end)
+          .map(({ idx, input }) => ({ index: idx, input })),
+      };
+    },
+  );
 
   const commit = db.transaction(
     (lease: Parameters<Store['commitChunk']>[0], results: readonly RecordResult[], now: number) => {
@@ -176,19 +224,75 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       }
       statements.finishChunk.run(lease.jobId, lease.chunk);
       statements.count.run(results.length, failed, JSON.stringify(job.counts), lease.jobId);
-      statements.complete.run(new Date(now).toISOString(), lease.jobId);
+      if (statements.complete.run(new Date(now).toISOString(), lease.jobId).changes > 0) {
+        // The completion event is written in the same transaction: it cannot be lost.
+        statements.enqueue.run(
+          createId('evt', now),
+          'batch.completed',
+          Math.floor(now / 1000),
+          now,
+          lease.jobId,
+        );
+      }
       return 'committed' as const;
     },
   );
 
   const cancel = db.transaction((id: string, now: number) => {
-    if (statements.cancel.run(new Date(now).toISOString(), id).changes > 0) statements.cancelChunks.run(id);
+    if (statements.cancel.run(new Date(now).toISOString(), id).changes > 0) {
+      statements.cancelChunks.run(id);
+      statements.enqueue.run(createId('evt', now), 'batch.cancelled', Math.floor(now / 1000), now, id);
+    }
     return toJob(statements.jobById.get(id));
   });
 
+  const claimEvent = db.transaction((owner: string, now: number, leaseMs: number): Delivery | null => {
+    const row = statements.due.get(now, now);
+    if (!row) return null;
+    statements.leaseEvent.run(owner, now + leaseMs, row.event_id);
+    return {
+      eventId: row.event_id,
+      jobId: row.job_id,
+      type: row.type,
+      url: row.url,
+      created: row.created,
+      firstAttemptAt: row.first_attempt_at,
+      attempts: (JSON.parse(row.attempts) as DeliveryAttempt[]).length,
+      owner,
+    };
+  });
+  const saveAttempt = db.transaction(
+    (delivery: Delivery, attempt: DeliveryAttempt, state: string, next: number) => {
+      const row = statements.eventById.get(delivery.eventId);
+      if (!row || row.owner !== delivery.owner || row.state !== 'pending') return;
+      const attempts = [...(JSON.parse(row.attempts) as DeliveryAttempt[]), attempt];
+      statements.saveAttempt.run(JSON.stringify(attempts), attempt.at, state, next, delivery.eventId);
+    },
+  );
+
   return {
+    async claimDelivery(owner, now, leaseMs) {
+      return claimEvent.immediate(owner, now, leaseMs);
+    },
+    async recordAttempt(delivery, attempt, outcome) {
+      saveAttempt.immediate(
+        delivery,
+        attempt,
+        outcome.state,
+        outcome.state === 'pending' ? outcome.nextAttemptAt : 0,
+      );
+    },
+    async deliveries(jobId) {
+      return statements.eventsOfJob.all(jobId).map((row) => ({
+        eventId: row.event_id,
+        type: row.type,
+        state: row.state,
+        nextAttemptAt: row.state === 'pending' ? row.next_attempt_at : null,
+        attempts: JSON.parse(row.attempts) as DeliveryAttempt[],
+      }));
+    },
     async createJob(input) {
-      return create(input);
+      return create.immediate(input);
     },
     async getJob(id) {
       return toJob(statements.jobById.get(id));
@@ -205,8 +309,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       const data = rows.slice(0, limit);
       return { data, next_cursor: has_more ? (data.at(-1)?.id ?? null) : null, has_more };
     },
-    async claimChunk(owner, now, leaseMs) {
-      return claim(owner, now, leaseMs);
+    async claimChunk(owner, now, leaseMs, types) {
+      return claim.immediate(owner, now, leaseMs, types ?? null);
     },
     async renewLease(lease, now, leaseMs) {
       const renewed = statements.renew.run(now + leaseMs, lease.jobId, lease.chunk, lease.owner).changes > 0;
@@ -214,13 +318,13 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       return renewed;
     },
     async commitChunk(lease, results, now) {
-      return commit(lease, results, now);
+      return commit.immediate(lease, results, now);
     },
-    async releaseChunk(lease, retryAt) {
-      statements.release.run(retryAt, lease.jobId, lease.chunk, lease.owner);
+    async releaseChunk(lease, retryAt, failed = true) {
+      statements.release.run(retryAt, failed ? 0 : 1, lease.jobId, lease.chunk, lease.owner);
     },
     async cancelJob(id, now) {
-      return cancel(id, now);
+      return cancel.immediate(id, now);
     },
     async results(jobId, { cursor, limit }) {
       const rows = statements.results.all(jobId, cursor ? Number(cursor) : 0, limit + 1);
