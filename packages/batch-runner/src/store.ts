@@ -1,24 +1,7 @@
-import type { BatchCounts, BatchJobStatus, BatchJobType } from '@svc/core';
+import type { BatchJob, BatchJobType } from '@svc/core';
 
-/** A job as stored: the API's job fields (DESIGN §6) minus what is derived at read time. */
-export interface JobRecord {
-  id: string;
-  type: BatchJobType;
-  status: BatchJobStatus;
-  total: number;
-  /** Records with a committed result (successful or not). */
-  processed: number;
-  /** Records whose result is an error. */
-  failed: number;
-  /** Per-outcome counters, kept incrementally with every commit. */
-  counts: BatchCounts;
-  created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-  webhook_url: string | null;
-  idempotency_key: string | null;
-  error: { code: string; message: string } | null;
-}
+/** A job as stored: the API's job (DESIGN §6) without what is derived at read time, plus its key. */
+export type JobRecord = Omit<BatchJob, 'object' | 'results_url'> & { idempotency_key: string | null };
 
 /** What a job is created from. */
 export interface NewJob {

@@ -1,5 +1,6 @@
 import type { Reader } from 'maxmind';
 import { recordReader } from './mmdb-verify.js';
+import { ipv4ToNumber } from './network.js';
 
 // resolveDataPointer is private in the typings but stable in mmdb-lib 3; verifyMmdb relies on it too.
 type DataReader = { resolveDataPointer(pointer: number): Record<string, unknown> };
@@ -20,16 +21,7 @@ export function ipv4Walker(bytes: Buffer, reader: Reader<Record<string, unknown>
   }
   const data = reader as unknown as DataReader;
   return (ip: string): [Record<string, unknown> | null, number] => {
-    let value = 0;
-    let part = 0;
-    for (let index = 0; index < ip.length; index++) {
-      const code = ip.charCodeAt(index);
-      if (code === 46) {
-        value = value * 256 + part;
-        part = 0;
-      } else part = part * 10 + code - 48;
-    }
-    value = (value * 256 + part) >>> 0;
+    const value = ipv4ToNumber(ip);
     let node = start;
     let depth = 0;
     for (; depth < 32 && node < nodeCount; depth++) {

@@ -1,17 +1,21 @@
+/** A canonical dotted quad as an unsigned 32-bit number; a hot path, so no arrays. */
+export function ipv4ToNumber(ip: string): number {
+  let value = 0;
+  let part = 0;
+  for (let index = 0; index < ip.length; index++) {
+    const code = ip.charCodeAt(index);
+    if (code === 46) {
+      value = value * 256 + part;
+      part = 0;
+    } else part = part * 10 + code - 48;
+  }
+  return (value * 256 + part) >>> 0;
+}
+
 /** The CIDR of the network that contains `ip` with the given prefix length (host bits cleared). */
 export function networkOf(ip: string, family: 4 | 6, prefixLength: number): string {
   if (family === 4) {
-    // Hot path (every lookup of every backend): parse the canonical dotted quad without arrays.
-    let value = 0;
-    let part = 0;
-    for (let index = 0; index < ip.length; index++) {
-      const code = ip.charCodeAt(index);
-      if (code === 46) {
-        value = value * 256 + part;
-        part = 0;
-      } else part = part * 10 + code - 48;
-    }
-    value = value * 256 + part;
+    const value = ipv4ToNumber(ip);
     const mask = prefixLength === 0 ? 0 : (0xffffffff << (32 - prefixLength)) >>> 0;
     const base = (value & mask) >>> 0;
     return `${base >>> 24}.${(base >>> 16) & 255}.${(base >>> 8) & 255}.${base & 255}/${prefixLength}`;
