@@ -1,4 +1,4 @@
-/** Why a webhook signature was refused; stable values for receivers to branch on. */
+/** Why a webhook was refused; stable values for receivers to branch on. */
 export type WebhookVerificationReason =
   | 'missing_header'
   | 'malformed_header'

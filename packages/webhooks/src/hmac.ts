@@ -1,20 +1,17 @@
 import { createHmac } from 'node:crypto';
 
-/** Lowercase hex HMAC-SHA256 of `<timestamp>.<body bytes>`, keyed with the secret's UTF-8 bytes. */
-export function signatureOf(timestamp: number, body: string | Uint8Array, secret: string): string {
-  const hmac = createHmac('sha256', Buffer.from(secret, 'utf8'));
-  hmac.update(`${timestamp}.`, 'utf8');
-  hmac.update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
-  return hmac.digest('hex');
+/** HMAC-SHA256 of `<timestamp>.<body bytes>` keyed with the secret's UTF-8 bytes, as 32 raw bytes. */
+export function hmacOf(timestamp: number, body: string | Uint8Array, secret: string): Buffer {
+  // Strings (key and data) are hashed as UTF-8 by node:crypto; bytes are hashed as they are.
+  return createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest();
 }
 
-/** The secrets as a non-empty list of non-empty strings, or a TypeError naming the problem. */
-export function secretList(secrets: string | readonly string[]): readonly string[] {
-  const list = typeof secrets === 'string' ? [secrets] : secrets;
-  if (!Array.isArray(list) || list.length === 0) throw new TypeError('at least one signing secret is needed');
-  for (const secret of list) {
-    if (typeof secret !== 'string' || secret.length === 0)
-      throw new TypeError('signing secrets must be non-empty strings');
-  }
-  return list;
+/** Throws a TypeError unless the body is raw text or bytes (the usual mistake: a parsed object). */
+export function assertRawBody(body: unknown): asserts body is string | Uint8Array {
+  if (typeof body === 'string' || body instanceof Uint8Array) return;
+  throw new TypeError(
+    `the body must be the exact text or bytes sent (string or Uint8Array), got ${
+      body === null ? 'null' : typeof body
+    }: a parsed and re-serialised body no longer matches its signature`,
+  );
 }

@@ -1,41 +1,30 @@
 import { timingSafeEqual } from 'node:crypto';
 import { WebhookVerificationError } from './errors.js';
-import { secretList, signatureOf } from './hmac.js';
-import { WEBHOOK_SIGNATURE_HEADER } from './sign.js';
+import { parseEvent, type WebhookEvent } from './event.js';
+import { MAX_TIMESTAMP_SECONDS, parseSignatureHeader, WEBHOOK_SIGNATURE_HEADER } from './header.js';
+import { assertRawBody, hmacOf } from './hmac.js';
+import { secretList } from './secrets.js';
 
-/** The webhook envelope (DESIGN §6); `data.object` is the batch job for batch events. */
-export interface WebhookEvent<T = unknown> {
-  id: string;
-  object: 'event';
-  type: string;
-  /** Unix seconds. */
-  created: number;
-  data: { object: T };
-}
-
-/** Options of verifyPayload. */
+/** Options of verifyPayload and verifyRequest. */
 export interface VerifyOptions {
   /**
-   * Largest accepted distance between `t=` and now, both ways, in seconds.
+   * Largest accepted distance between `t=` and now, in seconds, in both directions (the
+   * boundary itself is accepted). Must be a finite number >= 0.
    * @default 300
    */
   toleranceSeconds?: number;
   /**
-   * The current unix time in seconds (tests, replays of stored requests).
+   * The current unix time in seconds (tests; checking a stored request later).
    * @default the current time
    */
   now?: number;
 }
 
-const TIMESTAMP = /^t=(\d{1,12})$/;
-const SIGNATURE = /^v1=([0-9a-f]{64})$/;
-const OTHER_SCHEME = /^v\d+=/;
-
 /**
  * Checks a signature header against the exact body bytes and returns the parsed event, or throws
- * WebhookVerificationError with a reason. The header grammar is strict: `t=` exactly once and
- * first-class digits, `v1=` as 64 lowercase hex digits, no spaces; other schemes (`v0=`) are
- * ignored as Stripe does. Signatures are compared in constant time.
+ * WebhookVerificationError with a `reason`. Signatures are compared in constant time; any `v1`
+ * matching any secret is enough (rotation). Bad arguments (a non-raw body, bad options) are
+ * TypeErrors; an unusable secret list is the `no_secrets` reason.
  */
 export function verifyPayload<T = unknown>(
   body: string | Uint8Array,
@@ -43,6 +32,8 @@ export function verifyPayload<T = unknown>(
   secrets: string | readonly string[],
   options: VerifyOptions = {},
 ): WebhookEvent<T> {
+  assertRawBody(body);
+  const { tolerance, now } = resolveOptions(options);
   let list: readonly string[];
   try {
     list = secretList(secrets);
@@ -50,83 +41,66 @@ export function verifyPayload<T = unknown>(
     throw new WebhookVerificationError('no_secrets', (error as Error).message);
   }
   if (header === null || header === undefined || header === '') {
-    throw new WebhookVerificationError('missing_header', `the ${WEBHOOK_SIGNATURE_HEADER} header is missing`);
+    throw new WebhookVerificationError(
+      'missing_header',
+      `the ${WEBHOOK_SIGNATURE_HEADER} header is missing or empty`,
+    );
   }
-  const { timestamp, signatures } = parseHeader(header);
-  const tolerance = options.toleranceSeconds ?? 300;
-  const now = options.now ?? Math.floor(Date.now() / 1000);
+  const { timestamp, signatures } = parseSignatureHeader(header);
+  // Clock checks first: they are cheap, and a replay is more useful to report than a mismatch.
   if (timestamp < now - tolerance) {
     throw new WebhookVerificationError(
       'timestamp_too_old',
-      `the signature is ${now - timestamp} s old (tolerance ${tolerance} s)`,
+      `the signature is ${now - timestamp} s old, more than the tolerance of ${tolerance} s`,
     );
   }
   if (timestamp > now + tolerance) {
     throw new WebhookVerificationError(
       'timestamp_in_future',
-      `the signature is dated ${timestamp - now} s in the future (tolerance ${tolerance} s)`,
+      `the signature is dated ${timestamp - now} s in the future, more than the tolerance of ${tolerance} s`,
     );
   }
-  const matched = list.some((secret) => {
-    const expected = Buffer.from(signatureOf(timestamp, body, secret), 'hex');
-    return signatures.some((signature) => timingSafeEqual(expected, signature));
-  });
-  if (!matched) {
-    throw new WebhookVerificationError(
-      'no_matching_signature',
-      'no v1 signature matches the body with any of the secrets (was the body re-serialised or the secret rotated?)',
-    );
+  if (!list.some((secret) => matchesAny(hmacOf(timestamp, body, secret), signatures))) {
+    throw new WebhookVerificationError('no_matching_signature', mismatchMessage(list));
   }
-  const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
-  try {
-    return JSON.parse(text) as WebhookEvent<T>;
-  } catch {
-    throw new WebhookVerificationError('invalid_body', 'the signed body is not JSON');
-  }
-}
-
-function parseHeader(header: string): { timestamp: number; signatures: Buffer[] } {
-  let timestamp: number | undefined;
-  const signatures: Buffer[] = [];
-  for (const part of header.split(',')) {
-    const time = TIMESTAMP.exec(part);
-    if (time) {
-      if (timestamp !== undefined) throw malformed('t= appears more than once');
-      timestamp = Number(time[1]);
-      continue;
-    }
-    if (/^t=\d{13,}$/.test(part))
-      throw malformed('t= has 13 or more digits: milliseconds? t= is unix seconds');
-    const signature = SIGNATURE.exec(part);
-    if (signature) signatures.push(Buffer.from(signature[1] as string, 'hex'));
-    else if (!OTHER_SCHEME.test(part))
-      throw malformed(`unexpected element ${JSON.stringify(part.slice(0, 40))}`);
-  }
-  if (timestamp === undefined) throw malformed('no t= timestamp');
-  if (signatures.length === 0) throw malformed('no v1= signature of 64 lowercase hex digits');
-  return { timestamp, signatures };
-}
-
-function malformed(detail: string): WebhookVerificationError {
-  return new WebhookVerificationError(
-    'malformed_header',
-    `the ${WEBHOOK_SIGNATURE_HEADER} header is malformed: ${detail} (expected t=<unix seconds>,v1=<hex>)`,
+  return parseEvent<T>(
+    typeof body === 'string'
+      ? body
+      : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'),
   );
 }
 
-/** Reads the signature header from Node or Fetch headers (any case) and verifies the raw body. */
-export function verifyRequest<T = unknown>(
-  headers: Headers | Record<string, string | string[] | undefined>,
-  rawBody: string | Uint8Array,
-  secrets: string | readonly string[],
-  options?: VerifyOptions,
-): WebhookEvent<T> {
-  const name = WEBHOOK_SIGNATURE_HEADER.toLowerCase();
-  let value: string | null | undefined;
-  if (typeof (headers as Headers).get === 'function') value = (headers as Headers).get(name);
-  else {
-    const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
-    value = Array.isArray(entry) ? entry[0] : entry;
+/** Both sides are 32 bytes (the header grammar guarantees it), as timingSafeEqual requires. */
+function matchesAny(expected: Buffer, signatures: readonly Buffer[]): boolean {
+  let found = false;
+  // No early exit: the time taken does not depend on which signature matched.
+  for (const signature of signatures) {
+    if (signature.length === expected.length && timingSafeEqual(expected, signature)) found = true;
   }
-  return verifyPayload<T>(rawBody, value, secrets, options);
+  return found;
+}
+
+function mismatchMessage(secrets: readonly string[]): string {
+  let message =
+    'no v1 signature matches the body with any of the secrets: wrong secret, or the body was changed or re-serialised (verify the raw bytes received)';
+  // A trailing newline from a secrets file is the classic way to get here with the right secret.
+  if (secrets.some((secret) => secret.trim() !== secret)) {
+    message += '; note: a secret starts or ends with whitespace';
+  }
+  return message;
+}
+
+function resolveOptions(options: VerifyOptions): { tolerance: number; now: number } {
+  const tolerance = options.toleranceSeconds ?? 300;
+  // NaN would make both clock comparisons false and silently switch the replay check off.
+  if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0) {
+    throw new TypeError(`toleranceSeconds must be a finite number >= 0, got ${tolerance}`);
+  }
+  const now = options.now ?? Math.floor(Date.now() / 1000);
+  if (typeof now !== 'number' || !Number.isFinite(now) || now < 0) {
+    throw new TypeError(`now must be unix seconds, got ${now}`);
+  }
+  if (now > MAX_TIMESTAMP_SECONDS)
+    throw new TypeError(`now must be unix seconds, got ${now} (milliseconds?)`);
+  return { tolerance, now };
 }
