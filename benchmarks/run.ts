@@ -1,9 +1,13 @@
 // Runs every benchmark suite in one process and prints each table (`pnpm bench`).
+import { runEmailOfflineBenchmark } from './email/offline.js';
+import { runEmailSmtpBenchmark } from './email/smtp.js';
 import { runGeoBenchmark } from './geo/lookup.js';
 
 const only = process.argv[2];
 const suites: Record<string, () => Promise<unknown>> = {
   geo: runGeoBenchmark,
+  'email-offline': runEmailOfflineBenchmark,
+  'email-smtp': runEmailSmtpBenchmark,
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;

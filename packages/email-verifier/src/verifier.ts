@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createId, type EmailVerificationResult, ServiceError, type VerifyEmailOptions } from '@svc/core';
 import { type Classification, classify } from './classify/classify.js';
 import type { DomainStatus, ProbeVerdict, VerificationFacts } from './classify/facts.js';
@@ -248,6 +249,8 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       }
 
       const deadline = AbortSignal.timeout(settings.smtp.bulkTimeoutMs);
+      // Every domain waiting for a connection slot listens to this one signal; that is by design.
+      setMaxListeners(0, deadline);
       await Promise.all(
         [...byDomain].map(async ([domainName, group]) => {
           const domain = await domainStatus(domainName);

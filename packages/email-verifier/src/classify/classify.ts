@@ -40,6 +40,44 @@ const PROBE_VERDICT_SET: ReadonlySet<string> = new Set(PROBE_VERDICTS);
  */
 export function classify(facts: VerificationFacts): Classification {
   const flags = toFlags(facts);
+  // The flags take fewer than 2^15 combinations, so each verdict is computed once and copied out:
+  // classify runs once per address in million-address batches.
+  const key = flagsKey(flags);
+  let verdict = VERDICTS[key];
+  if (verdict === undefined) {
+    verdict = evaluate(flags);
+    VERDICTS[key] = verdict;
+  }
+  return {
+    state: verdict.state,
+    deliverable: verdict.deliverable,
+    quality_score: verdict.quality_score,
+    reasons: verdict.reasons.slice(),
+    is_disposable: verdict.is_disposable,
+    is_catch_all: verdict.is_catch_all,
+  };
+}
+
+const VERDICTS: Array<Readonly<Classification> | undefined> = new Array(1 << 15);
+const DOMAIN_STATUS_INDEX = new Map<string, number>(DOMAIN_STATUSES.map((status, index) => [status, index]));
+const PROBE_VERDICT_INDEX = new Map<string, number>(PROBE_VERDICTS.map((verdict, index) => [verdict, index]));
+
+/** A distinct small integer for every combination of flags. */
+function flagsKey(flags: FactFlags): number {
+  return (
+    (flags.syntaxValid ? 1 : 0) |
+    (flags.addressLiteral ? 2 : 0) |
+    (flags.disposable ? 4 : 0) |
+    (flags.typoSuggestion ? 8 : 0) |
+    (flags.role ? 16 : 0) |
+    (flags.free ? 32 : 0) |
+    ((flags.catchAll === null ? 0 : flags.catchAll ? 1 : 2) << 6) |
+    ((DOMAIN_STATUS_INDEX.get(flags.domainStatus) as number) << 8) |
+    ((PROBE_VERDICT_INDEX.get(flags.probeOutcome) as number) << 11)
+  );
+}
+
+function evaluate(flags: FactFlags): Readonly<Classification> {
   const verdict = VERDICT_TABLE.find((row) => matches(row.when, flags)) as VerdictRow;
   let state = verdict.state;
   let score = verdict.score;
@@ -51,6 +89,7 @@ export function classify(facts: VerificationFacts): Classification {
     if (row.atLeast !== null && STATE_SEVERITY[row.atLeast] > STATE_SEVERITY[state]) state = row.atLeast;
   }
   score = Math.min(score, STATE_SCORE_CAPS[state]);
+  // Not frozen: copying a frozen array takes V8's slow path. Only copies ever leave classify.
   return {
     state,
     deliverable: state === 'deliverable',

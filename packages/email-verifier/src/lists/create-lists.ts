@@ -75,6 +75,9 @@ export function createLists(options: ListsOptions = {}): EmailLists {
   const extraFree = toSet(collect('extraFree', options.extraFree, normalizeDomainEntry));
   const extraRoles = toSet(collect('extraRoles', options.extraRoles, normalizeRoleEntry));
   const allowCount = [...overrides.values()].filter((kind) => kind === 'allow').length;
+  // An empty extra list is left out of the lookups rather than asked on every address.
+  const disposableExtra = extraDisposable.size > 0 ? extraDisposable : undefined;
+  const freeExtra = extraFree.size > 0 ? extraFree : undefined;
 
   const disposableMatch = (input: string): DisposableMatch | null => {
     const domain = lowerDomain(input);
@@ -84,7 +87,7 @@ export function createLists(options: ListsOptions = {}): EmailLists {
       const entry = findInChain(domain, overrides);
       if (entry !== null) return overrides.get(entry) === 'deny' ? { entry, source: 'deny' } : null;
     }
-    const entry = findInChain(domain, builtin.disposable, extraDisposable);
+    const entry = findInChain(domain, builtin.disposable, disposableExtra);
     if (entry === null) return null;
     return { entry, source: builtin.disposable.has(entry) ? 'builtin' : 'extra' };
   };
@@ -92,7 +95,7 @@ export function createLists(options: ListsOptions = {}): EmailLists {
   return {
     isDisposable: (domain) => disposableMatch(domain) !== null,
     disposableMatch,
-    isFree: (domain) => findInChain(lowerDomain(domain), builtin.free, extraFree) !== null,
+    isFree: (domain) => findInChain(lowerDomain(domain), builtin.free, freeExtra) !== null,
     isRole(localPart) {
       let local = localPart;
       if (local.length > 1 && local.startsWith('"') && local.endsWith('"')) local = local.slice(1, -1);

@@ -119,6 +119,9 @@ export async function probeDomain(
         const outcome = await runSession(opened.session, hostName, address);
         if (outcome === 'dropped') return 'next_host';
       } finally {
+        // One more turn of the event loop lets the server side see the close too, so the slot
+        // is handed on only when the MX itself counts one connection fewer.
+        await new Promise((resolve) => setImmediate(resolve));
         release();
       }
     }

@@ -1,0 +1,251 @@
+// Full verification (DNS + SMTP mailbox probe) against the testkit's fake DNS and fake MTAs with a
+// fixed delay before every SMTP reply: ours (verifyMany) against deep-email-validator, in one process.
+//
+// Routing deep-email-validator to the fakes without touching /etc/hosts: it resolves MX records
+// with node:dns's global resolver (so dns.setServers points it at the fake DNS), then dials the MX
+// exchange name on port 25 through getaddrinfo. Every MX exchange here is an IP literal
+// (`127.0.0.7`), which net.connect dials without any name lookup; for our verifier, which resolves
+// MX hosts through its DNS backend, the fake DNS also answers an A record for the name `127.0.0.7`.
+// The fake MTAs therefore listen on 127.0.0.2..21 port 25 (root may bind it here). The fakes run
+// in a child process (see fake-internet.ts), so their work is not charged to either client.
+import dns from 'node:dns';
+import { createNodeDnsResolver, createVerifier, type VerificationResult } from '@svc/email-verifier';
+import type { DnsZoneEntry, DnsZones, SmtpRcptAction } from '@svc/testkit';
+import { validate } from 'deep-email-validator';
+import { type Measurement, measure, printTable, seeded } from '../lib/measure.js';
+import { startFakeInternet } from './fake-internet.js';
+
+const ADDRESSES = Number(process.env.EMAIL_SMTP_ADDRESSES ?? 10_000);
+const DOMAINS = 200;
+const MX_HOSTS = 20;
+const REPLY_DELAY_MS = 20;
+/** Our politeness settings (the verifier's defaults, spelt out because the floor depends on them). */
+const PER_MX_CONCURRENCY = 2;
+const GLOBAL_CONCURRENCY = 50;
+/**
+ * RCPTs per session: 20 is the verifier's default; 100 is the least a server must accept in one
+ * transaction (RFC 5321 §4.5.3.1.8), and the verifier learns any lower limit from 452 replies.
+ */
+const RCPTS_PER_SESSION = numbers(process.env.EMAIL_SMTP_RCPTS ?? '20,100');
+/** Replies in one of our sessions besides the RCPTs: greeting, EHLO, STARTTLS, EHLO, MAIL, QUIT. */
+const FIXED_REPLIES_PER_SESSION = 6;
+/** Every 10th domain accepts any recipient (catch-all). */
+const CATCH_ALL_EVERY = 10;
+/** Share of addresses whose mailbox exists (the rest get 550 5.1.1). */
+const EXISTING_SHARE = 0.8;
+/**
+ * deep-email-validator opens one connection per address and has no concurrency control of its own;
+ * a caller runs it with Promise.all over batches. 40 is the connection budget ours uses
+ * (20 MX × 2), 10 a typical hand-picked batch.
+ */
+const DEEP_BATCHES = numbers(process.env.EMAIL_SMTP_DEEP_BATCHES ?? '40,10');
+/** Addresses given to each deep-email-validator run (a subset: one connection and 4 replies each). */
+const DEEP_ADDRESSES = Math.min(ADDRESSES, Number(process.env.EMAIL_SMTP_DEEP_ADDRESSES ?? ADDRESSES));
+
+/** Positive integers from a comma-separated setting ('' gives none). */
+function numbers(list: string): number[] {
+  const values = list === '' ? [] : list.split(',').map(Number);
+  const bad = values.find((value) => !Number.isInteger(value) || value <= 0);
+  if (bad !== undefined) throw new TypeError(`expected positive integers separated by commas, got "${list}"`);
+  return values;
+}
+
+const mxHost = (index: number) => `127.0.0.${2 + (index % MX_HOSTS)}`;
+const domainName = (index: number) => `company${String(index).padStart(3, '0')}.example.com`;
+
+interface Topology {
+  addresses: string[];
+  zones: DnsZones;
+  mailboxes: Record<string, SmtpRcptAction>;
+  domains: Record<string, SmtpRcptAction>;
+}
+
+/** DOMAINS domains, domain i on MX host i mod MX_HOSTS, addresses spread evenly and shuffled. */
+function topology(count: number): Topology {
+  const random = seeded(25);
+  const zones: Record<string, DnsZoneEntry> = {};
+  const domains: Record<string, SmtpRcptAction> = {};
+  for (let index = 0; index < DOMAINS; index++) {
+    zones[domainName(index)] = { MX: [{ priority: 10, exchange: mxHost(index) }] };
+    if (index % CATCH_ALL_EVERY === 0) domains[domainName(index)] = 'accept';
+  }
+  for (let index = 0; index < MX_HOSTS; index++) zones[mxHost(index)] = { A: [mxHost(index)] };
+  const mailboxes: Record<string, SmtpRcptAction> = {};
+  const addresses: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const address = `user${index}.${Math.floor(random() * 1e6)}@${domainName(index % DOMAINS)}`;
+    if (random() < EXISTING_SHARE) mailboxes[address] = 'accept';
+    addresses.push(address);
+  }
+  for (let index = addresses.length - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [addresses[index], addresses[other]] = [addresses[other] as string, addresses[index] as string];
+  }
+  return { addresses, zones, mailboxes, domains };
+}
+
+/** Samples RSS every 10 ms, so the figure is the peak during the run and not what is left after it. */
+function trackPeakRss(): () => number {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 10);
+  return () => {
+    clearInterval(timer);
+    return Math.max(peak, process.memoryUsage().rss) / 1e6;
+  };
+}
+
+const tallyOf = (labels: string[]) => {
+  const tally: Record<string, number> = {};
+  for (const label of labels) tally[label] = (tally[label] ?? 0) + 1;
+  return Object.entries(tally)
+    .sort((a, b) => b[1] - a[1])
+    .map(([label, value]) => `${label} ${value}`)
+    .join(', ');
+};
+
+/** Runs the DNS + SMTP suite against fakes on 127.0.0.2-21:25 and prints its table with the floor. */
+export async function runEmailSmtpBenchmark(): Promise<Measurement[]> {
+  const { addresses, zones, mailboxes, domains } = topology(ADDRESSES);
+  const hosts = Array.from({ length: MX_HOSTS }, (_, index) => mxHost(index));
+  const fakes = await startFakeInternet({
+    zones,
+    hosts,
+    port: 25,
+    mailboxes,
+    domains,
+    replyDelayMs: REPLY_DELAY_MS,
+  });
+  const rows: Measurement[] = [];
+  const answers: string[] = [];
+  try {
+    // Ours: a fresh verifier (cold DNS cache) per configuration, the whole list in one verifyMany call.
+    const ours: Array<{ row: Measurement; rcpts: number; rssBefore: number }> = [];
+    for (const rcpts of RCPTS_PER_SESSION) {
+      await fakes.reset();
+      const verifier = createVerifier({
+        dns: createNodeDnsResolver({ servers: [fakes.dnsAddress] }),
+        smtp: {
+          port: 25,
+          heloName: 'bench.example.com',
+          allowPrivateAddresses: true,
+          perHostConcurrency: PER_MX_CONCURRENCY,
+          concurrency: GLOBAL_CONCURRENCY,
+          maxRcptsPerSession: rcpts,
+        },
+      });
+      let results: VerificationResult[] = [];
+      const rssBefore = process.memoryUsage().rss / 1e6;
+      const stopOurs = trackPeakRss();
+      const row = await measure(
+        `ours verifyMany (probe_mailbox), ${rcpts} RCPTs/session`,
+        addresses.length,
+        async () => {
+          results = await verifier.verifyMany(addresses, { probe_mailbox: true });
+        },
+      );
+      row.rssMb = stopOurs();
+      const stats = await fakes.stats();
+      row.note = `${stats.sessions} sessions, ≤${stats.peakPerMx} connections per MX, STARTTLS, catch-all checked`;
+      rows.push(row);
+      ours.push({ row, rcpts, rssBefore });
+      answers.push(`- ours (${rcpts} RCPTs/session): ${tallyOf(results.map((result) => result.state))}`);
+    }
+
+    // deep-email-validator: node:dns's global servers → the fake DNS; MX names are IP literals.
+    const savedServers = dns.getServers();
+    dns.setServers([fakes.dnsAddress]);
+    try {
+      const subset = addresses.slice(0, DEEP_ADDRESSES);
+      for (const batch of DEEP_BATCHES) {
+        await fakes.reset();
+        const verdicts: string[] = [];
+        const stopDeep = trackPeakRss();
+        const row = await measure(
+          `deep-email-validator validate, Promise.all batches of ${batch}`,
+          subset.length,
+          async () => {
+            for (let start = 0; start < subset.length; start += batch) {
+              const outputs = await Promise.all(
+                subset.slice(start, start + batch).map((email) => validate(email)),
+              );
+              for (const output of outputs)
+                verdicts.push(output.valid ? 'valid' : `invalid:${output.reason}`);
+            }
+          },
+        );
+        row.rssMb = stopDeep();
+        const stats = await fakes.stats();
+        row.note = `${stats.sessions} sessions (one per address), ≤${stats.peakPerMx} connections per MX${
+          subset.length < addresses.length
+            ? `; first ${subset.length.toLocaleString('en')} addresses, rate compared`
+            : ''
+        }`;
+        rows.push(row);
+        answers.push(`- deep-email-validator (batches of ${batch}): ${tallyOf(verdicts)}`);
+      }
+    } finally {
+      dns.setServers(savedServers);
+    }
+
+    // The floor: every MX answers each reply after REPLY_DELAY_MS and we keep PER_MX_CONCURRENCY
+    // sessions open per MX, so no schedule can finish an MX's replies faster than
+    // (its sessions × fixed replies + its RCPTs) × delay / concurrency. RCPTs include one
+    // synthetic recipient per domain (the catch-all question); sessions are counted as if
+    // recipients of different domains could share one, which makes the floor a true lower bound.
+    const addressesPerMx = Math.ceil(addresses.length / MX_HOSTS);
+    const rcptsPerMx = addressesPerMx + Math.ceil(DOMAINS / MX_HOSTS);
+    const floors = RCPTS_PER_SESSION.map((rcpts) => {
+      const sessionsPerMx = Math.ceil(rcptsPerMx / rcpts);
+      const sessionSeconds = ((FIXED_REPLIES_PER_SESSION + rcpts) * REPLY_DELAY_MS) / 1000;
+      const seconds =
+        ((sessionsPerMx * FIXED_REPLIES_PER_SESSION + rcptsPerMx) * REPLY_DELAY_MS) /
+        1000 /
+        PER_MX_CONCURRENCY;
+      const row: Measurement = {
+        name: `theoretical floor, ${rcpts} RCPTs/session`,
+        operations: addresses.length,
+        seconds,
+        rssMb: 0,
+        note: `(${sessionsPerMx} sessions × ${FIXED_REPLIES_PER_SESSION} + ${rcptsPerMx} RCPTs) × ${REPLY_DELAY_MS} ms / C=${PER_MX_CONCURRENCY}, per MX`,
+      };
+      rows.push(row);
+      return { rcpts, sessionsPerMx, sessionSeconds, seconds };
+    });
+
+    const deepRows = rows.filter((row) => row.name.startsWith('deep-email-validator'));
+    printTable(
+      `Email SMTP: ${addresses.length.toLocaleString('en')} addresses, ${DOMAINS} domains on ${MX_HOSTS} fake MX (127.0.0.2-${1 + MX_HOSTS}:25), ${REPLY_DELAY_MS} ms per reply`,
+      rows,
+      deepRows[0]?.name ?? rows[0]?.name ?? '',
+    );
+    const rate = (row: Measurement) => row.operations / row.seconds;
+    console.log(
+      `\nFloor: C=${PER_MX_CONCURRENCY} connections per MX, R RCPTs per session, d=${REPLY_DELAY_MS} ms per reply. ` +
+        `A full session is (greeting + EHLO + STARTTLS + EHLO + MAIL + R×RCPT + QUIT) × d. ` +
+        `Each MX serves ${addressesPerMx} addresses + ${rcptsPerMx - addressesPerMx} catch-all probes = ${rcptsPerMx} RCPTs ` +
+        `in S = ⌈${rcptsPerMx}/R⌉ sessions, so it needs at least (S × ${FIXED_REPLIES_PER_SESSION} + ${rcptsPerMx}) × d / C.`,
+    );
+    for (const [index, floor] of floors.entries()) {
+      const run = ours[index];
+      if (!run) continue;
+      const versus = deepRows.map(
+        (row) =>
+          `${(rate(run.row) / rate(row)).toFixed(1)}× ${row.name.replace('deep-email-validator validate, ', 'deep-email-validator ')}; `,
+      );
+      console.log(
+        `- R=${floor.rcpts}: full session ${floor.sessionSeconds.toFixed(2)} s, S=${floor.sessionsPerMx}, floor ${floor.seconds.toFixed(2)} s = ` +
+          `${Math.round(addresses.length / floor.seconds).toLocaleString('en')} addresses/s. Ours: ${Math.round(rate(run.row)).toLocaleString('en')} addresses/s = ` +
+          `${((100 * floor.seconds) / run.row.seconds).toFixed(0)}% of the floor rate (${(run.row.seconds / floor.seconds).toFixed(2)}× the floor time); ` +
+          `${versus.join('')}peak RSS ${run.row.rssMb.toFixed(0)} MB (${run.rssBefore.toFixed(0)} MB before the run).`,
+      );
+    }
+    console.log('Peak RSS is this process only: the fakes run in a child process.');
+    console.log('\nAnswers:');
+    for (const line of answers) console.log(line);
+    return rows;
+  } finally {
+    await fakes.close();
+  }
+}
