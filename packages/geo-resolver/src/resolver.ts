@@ -43,9 +43,6 @@ export interface GeoResolver {
   close(): void;
 }
 
-// The fields fill.ts may derive when no backend supplied them.
-const DERIVABLE_FIELDS: readonly GeoField[] = ['country_name', 'continent', 'timezone'];
-
 /** Creates a resolver over the given backends. */
 export async function createGeoResolver(options: GeoResolverOptions): Promise<GeoResolver> {
   if (!Array.isArray(options.backends) || options.backends.length === 0) {
@@ -85,9 +82,14 @@ export async function createGeoResolver(options: GeoResolverOptions): Promise<Ge
         sources[field as GeoField] = backend.id;
       }
     }
-    const missing = DERIVABLE_FIELDS.filter((field) => merged[field] == null);
+    // Three flags rather than a filtered array: this runs on every uncached lookup.
+    const hadName = merged.country_name != null;
+    const hadContinent = merged.continent != null;
+    const hadZone = merged.timezone != null;
     fillDerivedFields(merged, timezoneFinder);
-    for (const field of missing) if (merged[field] != null) sources[field] = 'derived';
+    if (!hadName && merged.country_name != null) sources.country_name = 'derived';
+    if (!hadContinent && merged.continent != null) sources.continent = 'derived';
+    if (!hadZone && merged.timezone != null) sources.timezone = 'derived';
     return Object.freeze({
       ip,
       continent: merged.continent ?? null,
