@@ -1,4 +1,5 @@
 // Runs every benchmark suite in one process and prints each table (`pnpm bench`).
+import { runBatchBenchmark } from './batch/jobs.js';
 import { runEmailOfflineBenchmark } from './email/offline.js';
 import { runEmailSmtpBenchmark } from './email/smtp.js';
 import { runGeoBenchmark } from './geo/lookup.js';
@@ -8,6 +9,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   geo: runGeoBenchmark,
   'email-offline': runEmailOfflineBenchmark,
   'email-smtp': runEmailSmtpBenchmark,
+  batch: runBatchBenchmark,
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;
