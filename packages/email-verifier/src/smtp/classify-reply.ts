@@ -62,8 +62,3 @@ export function classifyRcptReply(reply: SmtpReply): RcptOutcome {
   }
   return 'rejected_unclear';
 }
-
-/** True for a reply to the greeting or MAIL FROM that means "this host won't talk to us now". */
-export function isTemporary(reply: SmtpReply): boolean {
-  return reply.code >= 400 && reply.code < 500;
-}

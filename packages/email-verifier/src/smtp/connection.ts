@@ -1,6 +1,6 @@
 import net from 'node:net';
 import tls from 'node:tls';
-import { ReplyReader, replyText, type SmtpReply } from './reply.js';
+import { ReplyReader, type SmtpReply } from './reply.js';
 
 /** How a connection failed; the probe decides from this whether to try the next MX. */
 export type SmtpFailureKind =
@@ -216,10 +216,5 @@ export class SmtpConnection {
       });
       socket.end('QUIT\r\n');
     });
-  }
-
-  /** Last reply, as text, for messages. */
-  static describe(reply: SmtpReply): string {
-    return replyText(reply);
   }
 }

@@ -45,11 +45,6 @@ export function enhancedStatus(code: number, text: string): string | undefined {
   return `${match[1]}.${match[2]}.${match[3]}`;
 }
 
-/** Text of a reply on one line, for messages and logs. */
-export function replyText(reply: SmtpReply): string {
-  return `${reply.code} ${reply.lines.join(' / ')}`.trim();
-}
-
 /** The server said something that is not SMTP. */
 export class SmtpProtocolError extends Error {
   override name = 'SmtpProtocolError';

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { addressToBytes, parseIp } from '@svc/ip-address';
 import { SmtpConnectionError, type SocketFactory } from './connection.js';
 
 /** A SOCKS5 proxy (RFC 1928) with optional username/password authentication (RFC 1929). */
@@ -95,18 +96,10 @@ function connectRequest(host: string, port: number): Buffer {
     return Buffer.concat([Buffer.from([5, 1, 0, 1, ...host.split('.').map(Number)]), portBytes]);
   }
   if (net.isIPv6(host)) {
-    const words = expandIpv6(host);
-    const bytes = words.flatMap((word) => [word >> 8, word & 0xff]);
-    return Buffer.concat([Buffer.from([5, 1, 0, 4, ...bytes]), portBytes]);
+    const bytes = addressToBytes(parseIp(host));
+    // An IPv4-mapped literal parses as IPv4: send it as an IPv4 address then.
+    return Buffer.concat([Buffer.from([5, 1, 0, bytes.length === 4 ? 1 : 4, ...bytes]), portBytes]);
   }
   const name = Buffer.from(host);
   return Buffer.concat([Buffer.from([5, 1, 0, 3, name.length]), name, portBytes]);
-}
-
-function expandIpv6(address: string): number[] {
-  const [head = '', tail] = address.split('::');
-  const parse = (part: string) => (part ? part.split(':').map((word) => Number.parseInt(word, 16)) : []);
-  const left = parse(head);
-  const right = tail === undefined ? [] : parse(tail);
-  return [...left, ...new Array(8 - left.length - right.length).fill(0), ...right];
 }
