@@ -36,6 +36,12 @@ export interface RecordResult {
   error?: { code: string; message: string };
   /** The counter this result increments (`deliverable`…); failures count in `failed` only. */
   countKey?: string | null;
+  /**
+   * The runner gave up on this record (its chunk failed on every attempt, or nothing can process
+   * the job's type), as opposed to a record the processor judged bad. A job with any abandoned
+   * record ends `failed` (DESIGN §6: per-record errors alone never fail a job).
+   */
+  abandoned?: boolean;
 }
 
 /** A webhook event waiting in the outbox, leased to one deliverer. */
@@ -104,8 +110,8 @@ export interface Store {
   /** Extends a lease the owner still holds; false when it was lost. */
   renewLease(lease: ChunkLease, now: number, leaseMs: number): Promise<boolean>;
   /**
-   * Commits the results of a leased chunk together with the counters; completes the job when it
-   * was the last chunk. `lost_lease` (nothing written) when another owner holds the chunk now.
+   * Commits the results of a leased chunk together with the counters; finishes the job when it
+   * was the last chunk: `completed`, or `failed` with an `error` when any record was abandoned. `lost_lease` (nothing written) when another owner holds the chunk now.
    */
   commitChunk(
     lease: ChunkLease,

@@ -81,7 +81,7 @@ describe.each(stores)('batch runner on the %s store', (_name, makeStore) => {
     expect(indices).toEqual(Array.from({ length: 5000 }, (_, index) => index));
   });
 
-  it('retries a chunk that throws, then succeeds; fails its records after maxAttempts', async () => {
+  it('retries a chunk that throws, then succeeds; after maxAttempts fails its records and the job', async () => {
     runner = createBatchRunner({
       store: await makeStore(),
       processors: [testProcessor({ flakyTimes: 1 })],
@@ -93,25 +93,56 @@ describe.each(stores)('batch runner on the %s store', (_name, makeStore) => {
     runner.start();
     // idle() means "nothing claimable now"; a chunk waiting for its retry is not claimable yet.
     await expect.poll(async () => (await runner?.get(recovered.id))?.status).toBe('completed');
-    expect(await runner.get(recovered.id)).toMatchObject({ failed: 0, processed: 2 });
+    expect(await runner.get(recovered.id)).toMatchObject({ failed: 0, processed: 2, error: null });
     await runner.close();
 
+    const store = await makeStore();
+    const finished: BatchJob[] = [];
     runner = createBatchRunner({
-      store: await makeStore(),
+      store,
       processors: [testProcessor({ flakyTimes: 99 })],
       retryDelayMs: () => 5,
       pollIntervalMs: 5,
       maxAttempts: 3,
+      chunkSize: 2,
+      onJobFinished: (job) => {
+        finished.push(job);
+      },
     });
-    const doomed = await runner.submit({ type: 'verify_email', records: ['flaky'] });
+    const doomed = await runner.submit({
+      type: 'verify_email',
+      records: ['flaky', 'b@x.test', 'c@x.test', 'bad1'],
+      webhook_url: 'https://hooks.example.com/batch',
+    });
     runner.start();
-    await expect.poll(async () => (await runner?.get(doomed.id))?.status).toBe('completed');
+    await expect.poll(async () => (await runner?.get(doomed.id))?.status).toBe('failed');
     const page = await runner.results(doomed.id);
-    expect(page.data[0]).toMatchObject({
-      ok: false,
-      error: { code: 'processing_failed', message: 'the chunk failed 3 times' },
+    const giveUp = {
+      code: 'processing_failed',
+      message: 'its chunk failed 3 times (last error: upstream hiccup)',
+    };
+    expect(page.data).toMatchObject([
+      { index: 0, ok: false, error: giveUp, abandoned: true },
+      { index: 1, ok: false, error: giveUp, abandoned: true },
+      { index: 2, ok: true },
+      // A record the processor judged bad is an ordinary per-record error, not a failed job.
+      { index: 3, ok: false, error: { code: 'invalid' } },
+    ]);
+    expect(page.data[3]).not.toHaveProperty('abandoned');
+    const job = await runner.get(doomed.id);
+    expect(job).toMatchObject({
+      status: 'failed',
+      processed: 4,
+      failed: 3,
+      error: {
+        code: 'processing_failed',
+        message:
+          '2 of 4 records could not be processed: its chunk failed 3 times (last error: upstream hiccup)',
+      },
     });
-    expect(await runner.get(doomed.id)).toMatchObject({ status: 'completed', failed: 1 });
+    expect(job.completed_at).not.toBeNull();
+    expect(finished.map((done) => done.status)).toEqual(['failed']);
+    expect((await store.deliveries(doomed.id)).map((event) => event.type)).toEqual(['batch.failed']);
   });
 
   it('cancels: in-flight work sees the abort and nothing more is committed', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Readable } from 'node:stream';
-import { type BatchJob, createId, ServiceError } from '@svc/core';
+import { type BatchJob, createId, isTerminalBatchStatus, ServiceError } from '@svc/core';
 import { toApiJob } from '../api-job.js';
 import type { ChunkLease, JobRecord, Page, RecordResult, Store } from '../store.js';
 import { exportLines } from './export.js';
@@ -23,7 +23,10 @@ export interface BatchRunnerOptions {
   owner?: string;
   /** Claims of one chunk before its records are failed. @default 5 */
   maxAttempts?: number;
-  /** Delay before a failed chunk is retried, by attempt (0-based). @default 1 s × 2^attempt, max 60 s */
+  /**
+   * Delay before a failed chunk is retried, by attempt (0-based).
+   * @default 1 s × 2^attempt, max 60 s, ±25 % jitter (so runners that failed together retry apart)
+   */
   retryDelayMs?: (attempt: number) => number;
   /** Wait between claims when there is nothing to do. @default 100 */
   pollIntervalMs?: number;
@@ -63,13 +66,23 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   const pollMs = options.pollIntervalMs ?? 100;
   const now = options.now ?? Date.now;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const retryDelay = options.retryDelayMs ?? ((attempt: number) => Math.min(60_000, 1000 * 2 ** attempt));
+  const retryDelay =
+    options.retryDelayMs ??
+    ((attempt: number) => Math.min(60_000, 1000 * 2 ** attempt) * (0.75 + Math.random() * 0.5));
   for (const [name, value] of Object.entries({ concurrency, chunkSize, leaseMs, maxAttempts })) {
     if (!Number.isInteger(value) || value < 1)
       throw new TypeError(`${name} must be a positive integer, got ${value}`);
   }
 
   const inFlight = new Map<ChunkLease, AbortController>();
+  // Why each chunk last failed in this process, so the record errors of a chunk that is finally
+  // given up say why (bounded: only chunks between failure and give-up or commit are here).
+  const lastFailure = new Map<string, string>();
+  const chunkKey = (lease: ChunkLease) => `${lease.jobId}/${lease.chunk}`;
+  const rememberFailure = (lease: ChunkLease, error: unknown) => {
+    if (lastFailure.size >= 10_000) lastFailure.clear();
+    lastFailure.set(chunkKey(lease), error instanceof Error ? error.message : String(error));
+  };
   let running = false;
   let stopping = false;
   let workers: Promise<void>[] = [];
@@ -84,8 +97,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   };
   const finished = async (jobId: string) => {
     const job = await store.getJob(jobId);
-    if (job && (job.status === 'completed' || job.status === 'cancelled'))
-      await options.onJobFinished?.(toApi(job));
+    if (job && isTerminalBatchStatus(job.status)) await options.onJobFinished?.(toApi(job));
   };
 
   async function runChunk(lease: ChunkLease): Promise<void> {
@@ -104,17 +116,24 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       const job = await store.getJob(lease.jobId);
       const processor = job ? processors.get(job.type) : undefined;
       let outcomes: ProcessorOutcome[];
+      let abandoned = false;
       if (!processor) {
+        abandoned = true;
         outcomes = lease.records.map(({ index }) => ({
           index,
           ok: false,
           error: { code: 'unknown_type', message: `no processor for ${job?.type}` },
         }));
       } else if (lease.attempts >= maxAttempts) {
+        abandoned = true;
+        const reason = lastFailure.get(chunkKey(lease));
         outcomes = lease.records.map(({ index }) => ({
           index,
           ok: false,
-          error: { code: 'processing_failed', message: `the chunk failed ${lease.attempts} times` },
+          error: {
+            code: 'processing_failed',
+            message: `its chunk failed ${lease.attempts} times${reason ? ` (last error: ${reason})` : ''}`,
+          },
         }));
       } else {
         // A processor that ignores its signal must not hold up cancel or close.
@@ -139,12 +158,18 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
             ok: false,
             error: { code: 'no_result', message: 'the processor returned nothing' },
           };
-        return outcome.ok
-          ? { index, input, ok: true, result: outcome.result, countKey: outcome.countKey ?? null }
+        if (outcome.ok)
+          return { index, input, ok: true, result: outcome.result, countKey: outcome.countKey ?? null };
+        return abandoned
+          ? { index, input, ok: false, error: outcome.error, abandoned }
           : { index, input, ok: false, error: outcome.error };
       });
-      if ((await store.commitChunk(lease, results, now())) === 'committed') await finished(lease.jobId);
-    } catch {
+      if ((await store.commitChunk(lease, results, now())) === 'committed') {
+        lastFailure.delete(chunkKey(lease));
+        await finished(lease.jobId);
+      }
+    } catch (error) {
+      if (!stopping) rememberFailure(lease, error);
       // Shutdown hands the chunk back now; a failure waits for its backoff. A cancelled job's
       // chunks are never claimed again, so releasing them is harmless.
       await store

@@ -1,5 +1,6 @@
 import { createId } from '@svc/core';
 import type { Delivery, DeliveryAttempt, JobRecord, NewJob, RecordResult, Store } from '../store.js';
+import { abandonedJobError } from './abandoned-error.js';
 
 interface Chunk {
   start: number;
@@ -27,6 +28,9 @@ interface OutboxEntry {
 
 interface Entry {
   job: JobRecord;
+  /** Records the runner gave up on, and the first one's reason. */
+  abandoned: number;
+  abandonReason: string | null;
   inputs: readonly string[];
   chunks: Chunk[];
   results: Array<RecordResult | undefined>;
@@ -87,7 +91,14 @@ export function createMemoryStore(): Store {
         idempotency_key: input.idempotency_key,
         error: null,
       };
-      entries.set(job.id, { job, inputs: [...input.records], chunks, results: new Array(job.total) });
+      entries.set(job.id, {
+        job,
+        abandoned: 0,
+        abandonReason: null,
+        inputs: [...input.records],
+        chunks,
+        results: new Array(job.total),
+      });
       if (input.idempotency_key) byKey.set(input.idempotency_key, job.id);
       return { job: clone(job), created: true };
     },
@@ -166,13 +177,19 @@ export function createMemoryStore(): Store {
         job.processed++;
         if (!result.ok) job.failed++;
         else if (result.countKey) job.counts[result.countKey] = (job.counts[result.countKey] ?? 0) + 1;
+        if (result.abandoned) {
+          entry.abandoned++;
+          entry.abandonReason ??= result.error?.message ?? null;
+        }
       }
       chunk.state = 'done';
       chunk.owner = null;
       if (entry.chunks.every((candidate) => candidate.state === 'done')) {
-        job.status = 'completed';
+        job.status = entry.abandoned > 0 ? 'failed' : 'completed';
         job.completed_at = new Date(now).toISOString();
-        enqueue(job, 'batch.completed', now);
+        if (entry.abandoned > 0)
+          job.error = abandonedJobError(entry.abandoned, job.total, entry.abandonReason);
+        enqueue(job, job.status === 'failed' ? 'batch.failed' : 'batch.completed', now);
       }
       return 'committed';
     },

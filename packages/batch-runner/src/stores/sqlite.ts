@@ -1,6 +1,7 @@
 import { createId } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Delivery, DeliveryAttempt, JobRecord, NewJob, RecordResult, Store } from '../store.js';
+import { abandonedJobError } from './abandoned-error.js';
 
 /** Options of the SQLite store. */
 export interface SqliteStoreOptions {
@@ -18,7 +19,8 @@ CREATE TABLE IF NOT EXISTS jobs (
   id TEXT PRIMARY KEY, type TEXT NOT NULL, status TEXT NOT NULL, total INTEGER NOT NULL,
   processed INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0, counts TEXT NOT NULL DEFAULT '{}',
   created_at TEXT NOT NULL, started_at TEXT, completed_at TEXT, webhook_url TEXT,
-  idempotency_key TEXT UNIQUE, error TEXT, chunks_left INTEGER NOT NULL
+  idempotency_key TEXT UNIQUE, error TEXT, chunks_left INTEGER NOT NULL,
+  abandoned INTEGER NOT NULL DEFAULT 0, abandon_reason TEXT
 );
 CREATE TABLE IF NOT EXISTS chunks (
   job_id TEXT NOT NULL, chunk INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
@@ -74,10 +76,16 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   db.exec(SCHEMA);
+  addMissingColumns(db);
 
   const toJob = (row: JobRow | undefined): JobRecord | null => {
     if (!row) return null;
-    const { chunks_left: _left, ...rest } = row as JobRow & { chunks_left: number };
+    const {
+      chunks_left: _left,
+      abandoned: _abandoned,
+      abandon_reason: _reason,
+      ...rest
+    } = row as JobRow & { chunks_left: number; abandoned: number; abandon_reason: string | null };
     return { ...rest, counts: JSON.parse(row.counts), error: row.error ? JSON.parse(row.error) : null };
   };
   const statements = {
@@ -116,11 +124,17 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     saveResult: db.prepare('UPDATE records SET result = ? WHERE job_id = ? AND idx = ?'),
     finishChunk: db.prepare(`UPDATE chunks SET state = 'done', owner = NULL WHERE job_id = ? AND chunk = ?`),
     count: db.prepare(
-      `UPDATE jobs SET processed = processed + ?, failed = failed + ?, counts = ?, chunks_left = chunks_left - 1 WHERE id = ?`,
+      `UPDATE jobs SET processed = processed + ?, failed = failed + ?, counts = ?, chunks_left = chunks_left - 1,
+       abandoned = abandoned + ?, abandon_reason = COALESCE(abandon_reason, ?) WHERE id = ?`,
     ),
-    complete: db.prepare(
-      `UPDATE jobs SET status = 'completed', completed_at = ? WHERE id = ? AND chunks_left = 0`,
+    finishJob: db.prepare<
+      [string, string],
+      { abandoned: number; abandon_reason: string | null; total: number }
+    >(
+      `UPDATE jobs SET status = CASE WHEN abandoned > 0 THEN 'failed' ELSE 'completed' END, completed_at = ?
+       WHERE id = ? AND chunks_left = 0 RETURNING abandoned, abandon_reason, total`,
     ),
+    setError: db.prepare('UPDATE jobs SET error = ? WHERE id = ?'),
     release: db.prepare(
       `UPDATE chunks SET state = 'pending', owner = NULL, lease_until = 0, available_at = ?, attempts = attempts - ?
        WHERE job_id = ? AND chunk = ? AND state = 'leased' AND owner = ?`,
@@ -217,18 +231,36 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       if (held?.status !== 'running') return 'lost_lease' as const;
       const job = toJob(statements.jobById.get(lease.jobId)) as JobRecord;
       let failed = 0;
+      let abandoned = 0;
+      let abandonReason: string | null = null;
       for (const result of results) {
         statements.saveResult.run(JSON.stringify(result), lease.jobId, result.index);
         if (!result.ok) failed++;
         else if (result.countKey) job.counts[result.countKey] = (job.counts[result.countKey] ?? 0) + 1;
+        if (result.abandoned) {
+          abandoned++;
+          abandonReason ??= result.error?.message ?? null;
+        }
       }
       statements.finishChunk.run(lease.jobId, lease.chunk);
-      statements.count.run(results.length, failed, JSON.stringify(job.counts), lease.jobId);
-      if (statements.complete.run(new Date(now).toISOString(), lease.jobId).changes > 0) {
-        // The completion event is written in the same transaction: it cannot be lost.
+      statements.count.run(
+        results.length,
+        failed,
+        JSON.stringify(job.counts),
+        abandoned,
+        abandonReason,
+        lease.jobId,
+      );
+      const finished = statements.finishJob.get(new Date(now).toISOString(), lease.jobId);
+      if (finished) {
+        if (finished.abandoned > 0) {
+          const error = abandonedJobError(finished.abandoned, finished.total, finished.abandon_reason);
+          statements.setError.run(JSON.stringify(error), lease.jobId);
+        }
+        // The event is written in the same transaction as the state change: it cannot be lost.
         statements.enqueue.run(
           createId('evt', now),
-          'batch.completed',
+          finished.abandoned > 0 ? 'batch.failed' : 'batch.completed',
           Math.floor(now / 1000),
           now,
           lease.jobId,
@@ -336,4 +368,16 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       db.close();
     },
   };
+}
+
+/** Brings a database written by an earlier version up to the current schema. */
+function addMissingColumns(db: BetterSqlite3.Database): void {
+  const columns = new Set(
+    db
+      .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)')
+      .all('jobs')
+      .map((column) => column.name),
+  );
+  if (!columns.has('abandoned')) db.exec('ALTER TABLE jobs ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0');
+  if (!columns.has('abandon_reason')) db.exec('ALTER TABLE jobs ADD COLUMN abandon_reason TEXT');
 }

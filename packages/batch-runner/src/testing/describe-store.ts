@@ -83,6 +83,47 @@ export function describeStore(name: string, factory: StoreFactory): void {
       await store.close();
     });
 
+    it('ends a job with abandoned records as failed, with an error and a batch.failed event', async () => {
+      const store = await factory.create();
+      const { job } = await store.createJob(
+        newJob({
+          records: ['a@x.test', 'b@x.test', 'c@x.test'],
+          chunkSize: 2,
+          webhook_url: 'https://h.test/x',
+        }),
+      );
+      const first = await store.claimChunk('a', 1000, 5000);
+      const gaveUp = { code: 'processing_failed', message: 'its chunk failed 5 times' };
+      await store.commitChunk(
+        first!,
+        first!.records.map(({ index, input }) => ({
+          index,
+          input,
+          ok: false,
+          error: gaveUp,
+          abandoned: true,
+        })),
+        2000,
+      );
+      // Not finished yet: the error appears when the job ends, not while it runs.
+      expect(await store.getJob(job.id)).toMatchObject({ status: 'running', error: null, failed: 2 });
+      const second = await store.claimChunk('a', 2000, 5000);
+      await store.commitChunk(second!, [ok(2, 'c@x.test', 'deliverable')], 3000);
+      expect(await store.getJob(job.id)).toMatchObject({
+        status: 'failed',
+        processed: 3,
+        failed: 2,
+        counts: { deliverable: 1 },
+        error: {
+          code: 'processing_failed',
+          message: '2 of 3 records could not be processed: its chunk failed 5 times',
+        },
+      });
+      expect((await store.deliveries(job.id)).map((event) => event.type)).toEqual(['batch.failed']);
+      expect((await store.results(job.id, { limit: 10 })).data[0]).toMatchObject({ abandoned: true });
+      await store.close();
+    });
+
     it('lets another owner reclaim an expired lease and refuses the stale owner’s commit', async () => {
       const store = await factory.create();
       const { job } = await store.createJob(newJob({ records: ['a@x.test', 'b@x.test'], chunkSize: 2 }));
