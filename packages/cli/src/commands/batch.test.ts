@@ -1,6 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startWebhookReceiver } from '@svc/testkit';
+import { verifyPayload } from '@svc/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import { main } from '../main.js';
@@ -59,6 +61,109 @@ describe('svc batch on a SQLite file', () => {
     const results = io();
     expect(await main(['batch', 'results', id, '--db', db, '--format', 'csv'], results)).toBe(EXIT.ok);
     expect(results.out().split('\n')[0]).toMatch(/^index,input,ok,error_code,error_message,result\.ip/);
+  }, 120_000);
+
+  it('signs and posts the completion event to --webhook-url, and retries a failed one on the next run', async () => {
+    const input = join(dir, 'hook-ips.txt');
+    await writeFile(input, '8.8.8.8\n1.1.1.1\n');
+    const db = join(dir, 'hooks.db');
+    // The receiver fails the first attempt, so the event waits in the outbox for a later run.
+    const receiver = await startWebhookReceiver({ failFirst: 1, failStatus: 503 });
+    try {
+      const first = io();
+      first.env.SVC_WEBHOOK_SECRET = 'whsec_cli';
+      const argv = [
+        'batch',
+        'run',
+        '--type',
+        'geo_ip',
+        '--file',
+        input,
+        '--db',
+        db,
+        '--allow-private-webhook',
+      ];
+      expect(await main([...argv, '--webhook-url', `${receiver.url}/hook`], first)).toBe(EXIT.ok);
+      const firstId = first.out().trim();
+      expect(first.err()).toMatch(
+        /webhook: evt_\w+ not delivered yet \(HTTP 503, 1 attempt\); next attempt \S+ by the next `svc batch run --db /,
+      );
+      expect(receiver.deliveries).toHaveLength(1);
+
+      const status = io();
+      expect(await main(['batch', 'status', firstId, '--db', db, '--json'], status)).toBe(EXIT.ok);
+      const pending = JSON.parse(status.out()).deliveries[0];
+      expect(pending).toMatchObject({
+        type: 'batch.completed',
+        state: 'pending',
+        attempts: [{ status: 503 }],
+      });
+      // The schedule's second attempt is about 5 s after the first; a run after that delivers it.
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, pending.nextAttemptAt - Date.now() + 100)),
+      );
+
+      const second = io();
+      expect(
+        await main(
+          [...argv, '--webhook-url', `${receiver.url}/hook`, '--webhook-secret', 'whsec_new,whsec_cli'],
+          second,
+        ),
+      ).toBe(EXIT.ok);
+      expect(second.err()).toMatch(/webhook: batch\.completed evt_\w+ delivered \(HTTP 200, 1 attempt\)/);
+      await receiver.waitFor(3);
+      const events = receiver.deliveries.map((delivery) => {
+        const header = String(delivery.headers['x-service-signature']);
+        expect(delivery.headers['content-type']).toBe('application/json');
+        return verifyPayload(delivery.body, header, 'whsec_cli');
+      });
+      // The first run's event (retried, same id) and the second run's own event.
+      expect(events[1]?.id).toBe(events[0]?.id);
+      expect(events.map((event) => (event.data as { object: { id: string } }).object.id)).toEqual([
+        firstId,
+        firstId,
+        second.out().trim(),
+      ]);
+      const after = io();
+      expect(await main(['batch', 'status', firstId, '--db', db], after)).toBe(EXIT.ok);
+      expect(after.out()).toMatch(/webhook: batch\.completed evt_\w+ delivered \(HTTP 200, 2 attempts\)/);
+    } finally {
+      await receiver.close();
+    }
+  }, 120_000);
+
+  it('refuses webhook settings that cannot work, before doing any work', async () => {
+    const input = join(dir, 'one-ip.txt');
+    await writeFile(input, '8.8.8.8\n');
+    const db = join(dir, 'refused.db');
+    const base = ['batch', 'run', '--type', 'geo_ip', '--file', input, '--db', db];
+
+    const noSecret = io();
+    expect(await main([...base, '--webhook-url', 'https://hooks.example.com/x'], noSecret)).toBe(EXIT.usage);
+    expect(noSecret.err()).toContain(
+      '--webhook-url needs a signing secret: --webhook-secret or SVC_WEBHOOK_SECRET',
+    );
+
+    const badUrl = io();
+    expect(
+      await main([...base, '--webhook-url', 'ftp://hooks.example.com/x', '--webhook-secret', 's'], badUrl),
+    ).toBe(EXIT.failure);
+    expect(badUrl.err()).toContain('webhook_url');
+
+    // A loopback target without --allow-private-webhook: the job runs, the SSRF guard refuses the POST.
+    const receiver = await startWebhookReceiver();
+    try {
+      const guarded = io();
+      expect(
+        await main([...base, '--webhook-url', `${receiver.url}/hook`, '--webhook-secret', 's'], guarded),
+      ).toBe(EXIT.ok);
+      expect(guarded.err()).toMatch(
+        /webhook: evt_\w+ not delivered yet \([^)]*(private|not allowed|refused)[^)]*\)/i,
+      );
+      expect(receiver.deliveries).toHaveLength(0);
+    } finally {
+      await receiver.close();
+    }
   }, 120_000);
 
   it.each([

@@ -6,6 +6,8 @@ import {
   createGeoIpProcessor,
   createSqliteStore,
   createVerifyEmailProcessor,
+  createWebhookDispatcher,
+  type Store,
 } from '@svc/batch-runner';
 import { createVerifier } from '@svc/email-verifier';
 import type { Command } from '../command.js';
@@ -23,15 +25,25 @@ export const batchCommand: Command = {
   name: 'batch',
   summary: 'Run batch jobs of up to 50,000 records on a local SQLite file',
   usage: [
-    'run --type verify_email|geo_ip --file <txt|csv> [--out results.ndjson|csv] [--probe] [--db path]',
+    'run --type verify_email|geo_ip --file <txt|csv> [--out results.ndjson|csv] [--probe] [--db path]\n' +
+      '    [--webhook-url U [--webhook-secret S] [--allow-private-webhook]]',
     'status <id> [--db path]',
     'results <id> [--format ndjson|csv] [--db path]',
   ],
   details: `Options:
   --db <path>      the job database (default: $SVC_DATA_DIR/batch.db)
   --probe          verify_email: probe mailboxes over SMTP
+  --webhook-url U  POST a signed batch.completed / batch.failed event to U when the job ends
+  --webhook-secret S
+                   the signing secret (or $SVC_WEBHOOK_SECRET; several, newest first, separated
+                   by commas while you rotate); receivers check it with \`svc webhooks verify\`
+  --allow-private-webhook
+                   allow a webhook URL on a private or loopback address (intranets, testing);
+                   refused by default so a job cannot be pointed at internal services
 A killed run resumes where it stopped when started again with the same --db: leased chunks
-expire and are taken over; finished records are never redone.`,
+expire and are taken over; finished records are never redone. A webhook that could not be
+delivered stays in the database's outbox and is retried (for up to 24 h after the first
+attempt) by the next \`svc batch run\` on the same --db with the same secret.`,
   options: {
     type: { type: 'string' },
     file: { type: 'string' },
@@ -39,6 +51,9 @@ expire and are taken over; finished records are never redone.`,
     db: { type: 'string' },
     format: { type: 'string' },
     probe: { type: 'boolean' },
+    'webhook-url': { type: 'string' },
+    'webhook-secret': { type: 'string' },
+    'allow-private-webhook': { type: 'boolean' },
   },
   async run({ io, flags, values, positionals }) {
     const [action, id, ...extra] = positionals;
@@ -48,15 +63,18 @@ expire and are taken over; finished records are never redone.`,
     if (action !== 'status' && action !== 'results')
       throw new UsageError('the subcommands are: run, status, results', 'batch');
     if (!id) throw new UsageError(`batch ${action} needs a job id`, 'batch');
-    const runner = await openRunner(io, dbPath, false, false);
+    const { runner, store } = await openRunner(io, dbPath, false, false);
     try {
       if (action === 'status') {
         const job = await runner.get(id);
-        if (flags.json) printJson(io, job);
-        else
+        if (flags.json) printJson(io, { ...job, deliveries: await store.deliveries(id) });
+        else {
           io.stdout.write(
             `${job.id} ${job.type} ${job.status}: ${job.processed}/${job.total} processed, ${job.failed} failed ${JSON.stringify(job.counts)}\n`,
           );
+          if (job.error) io.stdout.write(`error: ${job.error.message}\n`);
+          for (const event of await store.deliveries(id)) io.stdout.write(`${describeDelivery(event)}\n`);
+        }
         return EXIT.ok;
       }
       const format = (values.format as string | undefined) ?? 'ndjson';
@@ -70,11 +88,16 @@ expire and are taken over; finished records are never redone.`,
   },
 };
 
-async function openRunner(io: CliIo, dbPath: string, withGeo: boolean, probe: boolean): Promise<BatchRunner> {
+async function openRunner(
+  io: CliIo,
+  dbPath: string,
+  withGeo: boolean,
+  probe: boolean,
+): Promise<{ runner: BatchRunner; store: Store }> {
   const store = await createSqliteStore({ path: dbPath });
   const processors = [createVerifyEmailProcessor(createVerifier(), { probe_mailbox: probe })];
   if (withGeo) processors.push(createGeoIpProcessor(await openCliGeoResolver(io, [])));
-  return createBatchRunner({ store, processors, chunkSize: 250 });
+  return { runner: createBatchRunner({ store, processors, chunkSize: 250 }), store };
 }
 
 async function run(io: CliIo, json: boolean, values: Record<string, unknown>, dbPath: string) {
@@ -85,12 +108,23 @@ async function run(io: CliIo, json: boolean, values: Record<string, unknown>, db
   const out = values.out as string | undefined;
   if (out && !/\.(ndjson|jsonl|csv)$/i.test(out))
     throw new UsageError(`--out must end in .ndjson, .jsonl or .csv, got "${out}"`, 'batch');
+  const webhook = webhookSettings(io, values);
   const records = await readRecords(values.file, io.cwd);
-  const runner = await openRunner(io, dbPath, type === 'geo_ip', values.probe === true);
+  const { runner, store } = await openRunner(io, dbPath, type === 'geo_ip', values.probe === true);
+  const dispatcher = webhook.secrets
+    ? createWebhookDispatcher({
+        store,
+        secrets: webhook.secrets,
+        pollIntervalMs: 250,
+        ...(webhook.allowPrivate ? { isAllowedAddress: () => true } : {}),
+      })
+    : undefined;
   try {
-    const job = await runner.submit({ type, records });
+    const job = await runner.submit({ type, records, webhook_url: webhook.url });
     io.stderr.write(`batch: ${job.id} (${records.length} records) in ${dbPath}\n`);
     runner.start();
+    // Also resumes events earlier runs on this database could not deliver.
+    dispatcher?.start();
     const progress = createProgress(io, job.total, 'batch');
     let current = job;
     while (current.status === 'queued' || current.status === 'running') {
@@ -102,6 +136,8 @@ async function run(io: CliIo, json: boolean, values: Record<string, unknown>, db
     io.stderr.write(
       `batch: ${current.status}: ${current.processed - current.failed} ok, ${current.failed} failed ${JSON.stringify(current.counts)}\n`,
     );
+    if (current.error) io.stderr.write(`batch: ${current.error.message}\n`);
+    if (webhook.url) io.stderr.write(`${describeDelivery(await firstAttempt(store, job.id), dbPath)}\n`);
     if (out) {
       const { createWriteStream } = await import('node:fs');
       await pipeline(
@@ -111,8 +147,65 @@ async function run(io: CliIo, json: boolean, values: Record<string, unknown>, db
     }
     if (json) printJson(io, current);
     else io.stdout.write(`${current.id}\n`);
-    return current.failed > 0 ? EXIT.failure : EXIT.ok;
+    return current.failed > 0 || current.status !== 'completed' ? EXIT.failure : EXIT.ok;
   } finally {
+    await dispatcher?.close();
     await runner.close({ timeoutMs: 1000 });
   }
+}
+
+/** The webhook flags, checked before any work starts. */
+function webhookSettings(
+  io: CliIo,
+  values: Record<string, unknown>,
+): { url: string | undefined; secrets: string[] | undefined; allowPrivate: boolean } {
+  const url = values['webhook-url'] as string | undefined;
+  const secretText = (values['webhook-secret'] as string | undefined) ?? io.env.SVC_WEBHOOK_SECRET;
+  const secrets = secretText
+    ?.split(',')
+    .map((secret) => secret.trim())
+    .filter(Boolean);
+  if (url && !secrets?.length)
+    throw new UsageError(
+      '--webhook-url needs a signing secret: --webhook-secret or SVC_WEBHOOK_SECRET',
+      'batch',
+    );
+  return {
+    url,
+    secrets: secrets?.length ? secrets : undefined,
+    allowPrivate: values['allow-private-webhook'] === true,
+  };
+}
+
+type DeliveryView = Awaited<ReturnType<Store['deliveries']>>[number];
+
+/** Waits for the job's event to be tried once (the dispatcher polls; an attempt takes ≤ 15 s). */
+async function firstAttempt(store: Store, jobId: string): Promise<DeliveryView | undefined> {
+  for (let waited = 0; waited < 20_000; waited += 100) {
+    const [event] = await store.deliveries(jobId);
+    if (!event || event.attempts.length > 0 || event.state !== 'pending') return event;
+    await new Promise((resolveTick) => setTimeout(resolveTick, 100));
+  }
+  return (await store.deliveries(jobId))[0];
+}
+
+/** One line on an event: its state and last attempt, and what happens next. */
+function describeDelivery(event: DeliveryView | undefined, dbPath?: string): string {
+  if (!event) return 'webhook: no event was queued';
+  const last = event.attempts.at(-1);
+  const outcome = last
+    ? last.status !== null
+      ? `HTTP ${last.status}`
+      : (last.error ?? 'no answer')
+    : 'not tried';
+  const tries = `${event.attempts.length} attempt${event.attempts.length === 1 ? '' : 's'}`;
+  if (event.state === 'delivered')
+    return `webhook: ${event.type} ${event.eventId} delivered (${outcome}, ${tries})`;
+  if (event.state === 'gone') return `webhook: ${event.eventId} refused with 410 Gone; not retried`;
+  if (event.state === 'failed')
+    return `webhook: ${event.eventId} failed for 24 h (${outcome}, ${tries}); given up`;
+  const next = event.nextAttemptAt ? new Date(event.nextAttemptAt).toISOString() : 'soon';
+  return `webhook: ${event.eventId} not delivered yet (${outcome}, ${tries}); next attempt ${next}${
+    dbPath ? ` by the next \`svc batch run --db ${dbPath}\`` : ''
+  }`;
 }
