@@ -9,7 +9,8 @@ const processor = {
   type: 'geo_ip',
   async process(records, { signal }) {
     const outcomes = [];
-    await new Promise((resolve) => setTimeout(resolve, 25)); // an I/O wait per chunk
+    // An I/O wait per chunk, long enough that the job outlives the test's six random kills.
+    await new Promise((resolve) => setTimeout(resolve, 60));
     for (const { index, input } of records) {
       await tick(); // real asynchronous work between records
       signal.throwIfAborted();

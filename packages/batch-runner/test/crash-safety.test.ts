@@ -1,85 +1,154 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startWebhookReceiver } from '@svc/testkit';
+import { startWebhookReceiver, type WebhookReceiver } from '@svc/testkit';
 import { verifyPayload } from '@svc/webhooks';
 import { describe, expect, it } from 'vitest';
+import type { Store } from '../src/store.js';
 import { createSqliteStore } from '../src/stores/sqlite.js';
 
 const child = fileURLToPath(new URL('./crash-child.mjs', import.meta.url));
 const built = existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url)));
+const secret = 'whsec_crash';
+
+function startWorker(db: string, hookUrl: string): { process: ChildProcess; exited: Promise<number | null> } {
+  const process = spawn(globalThis.process.execPath, [child, db, hookUrl, secret], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return { process, exited: new Promise((resolve) => process.on('exit', (code) => resolve(code))) };
+}
+
+/** Starts the worker and SIGKILLs it at a random moment, `times` times. */
+async function killRepeatedly(db: string, hookUrl: string, times: number): Promise<number> {
+  let kills = 0;
+  while (kills < times) {
+    const worker = startWorker(db, hookUrl);
+    const wait = 250 + Math.floor(Math.random() * 500);
+    const outcome = await Promise.race([
+      worker.exited,
+      new Promise<'kill'>((resolve) => setTimeout(() => resolve('kill'), wait)),
+    ]);
+    if (outcome !== 'kill') throw new Error(`the worker exited (code ${outcome}) before it could be killed`);
+    worker.process.kill('SIGKILL');
+    await worker.exited;
+    kills++;
+  }
+  return kills;
+}
+
+/** Runs the worker until it exits on its own (job done, event delivered); returns the job id. */
+async function runToEnd(db: string, hookUrl: string): Promise<string> {
+  const worker = startWorker(db, hookUrl);
+  let output = '';
+  worker.process.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  expect(await worker.exited).toBe(0);
+  return output.trim();
+}
+
+/** Every record exactly once, counters equal to the stored results, the job completed. */
+async function expectExactlyOnce(store: Store, jobId: string): Promise<void> {
+  const job = await store.getJob(jobId);
+  expect(job).toMatchObject({ status: 'completed', total: 50_000, processed: 50_000, error: null });
+  const seen = new Set<number>();
+  let cursor: string | null = null;
+  let failed = 0;
+  const counts: Record<string, number> = {};
+  do {
+    const page = await store.results(jobId, { cursor, limit: 5000 });
+    for (const result of page.data) {
+      expect(seen.has(result.index)).toBe(false);
+      seen.add(result.index);
+      if (!result.ok) failed++;
+      else if (result.countKey) counts[result.countKey] = (counts[result.countKey] ?? 0) + 1;
+    }
+    cursor = page.next_cursor;
+  } while (cursor);
+  expect(seen.size).toBe(50_000);
+  expect(job?.failed).toBe(failed);
+  expect(job?.counts).toEqual(counts);
+}
+
+/** Delivered at least once, always the same event id, each delivery correctly signed. */
+function expectOneEvent(receiver: WebhookReceiver, jobId: string): string {
+  expect(receiver.deliveries.length).toBeGreaterThanOrEqual(1);
+  const events = receiver.deliveries.map((delivery) => {
+    const header = String(delivery.headers['x-service-signature']);
+    const timestamp = Number(/t=(\d+)/.exec(header)?.[1]);
+    return verifyPayload(delivery.body, header, secret, { now: timestamp });
+  });
+  expect(new Set(events.map((event) => event.id)).size).toBe(1);
+  expect(events[0]).toMatchObject({
+    type: 'batch.completed',
+    data: { object: { id: jobId, status: 'completed' } },
+  });
+  return events[0]?.id as string;
+}
 
 // The child imports the built package, as a user's process would; `pnpm test` builds first.
 describe.runIf(built)('crash safety: a 50,000-record job on SQLite survives SIGKILL', () => {
   it('ends with every record exactly once, counters equal to the results, and the webhook delivered', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'crash-'));
-    const db = join(dir, 'jobs.db');
+    const db = join(mkdtempSync(join(tmpdir(), 'crash-')), 'jobs.db');
     const receiver = await startWebhookReceiver();
-    const secret = 'whsec_crash';
-    const start = () =>
-      spawn(process.execPath, [child, db, `${receiver.url}/hook`, secret], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
     try {
-      let kills = 0;
-      while (kills < 6) {
-        const process = start();
-        const exited = new Promise<number | null>((resolve) => process.on('exit', (code) => resolve(code)));
-        const wait = 250 + Math.floor(Math.random() * 500);
-        const outcome = await Promise.race([
-          exited,
-          new Promise<'kill'>((resolve) => setTimeout(() => resolve('kill'), wait)),
-        ]);
-        if (outcome !== 'kill')
-          throw new Error(`the worker exited (code ${outcome}) before it could be killed`);
-        process.kill('SIGKILL');
-        await exited;
-        kills++;
-      }
-      expect(kills).toBeGreaterThanOrEqual(5);
-      const last = start();
-      let output = '';
-      last.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-      });
-      expect(await new Promise((resolve) => last.on('exit', resolve))).toBe(0);
-      const jobId = output.trim();
-
+      expect(await killRepeatedly(db, `${receiver.url}/hook`, 6)).toBeGreaterThanOrEqual(5);
+      const jobId = await runToEnd(db, `${receiver.url}/hook`);
       const store = await createSqliteStore({ path: db });
-      const job = await store.getJob(jobId);
-      expect(job).toMatchObject({ status: 'completed', total: 50_000, processed: 50_000 });
-      const seen = new Set<number>();
-      let cursor: string | null = null;
-      let failed = 0;
-      const counts: Record<string, number> = {};
-      do {
-        const page = await store.results(jobId, { cursor, limit: 5000 });
-        for (const result of page.data) {
-          expect(seen.has(result.index)).toBe(false);
-          seen.add(result.index);
-          if (!result.ok) failed++;
-          else if (result.countKey) counts[result.countKey] = (counts[result.countKey] ?? 0) + 1;
-        }
-        cursor = page.next_cursor;
-      } while (cursor);
-      expect(seen.size).toBe(50_000);
-      expect(job?.failed).toBe(failed);
-      expect(job?.counts).toEqual(counts);
+      await expectExactlyOnce(store, jobId);
+      expectOneEvent(receiver, jobId);
       await store.close();
-
-      // Delivered at least once, always the same event id, each delivery correctly signed.
-      expect(receiver.deliveries.length).toBeGreaterThanOrEqual(1);
-      const ids = new Set(
-        receiver.deliveries.map((delivery) => {
-          const header = String(delivery.headers['x-service-signature']);
-          const timestamp = Number(/t=(\d+)/.exec(header)?.[1]);
-          return verifyPayload(delivery.body, header, secret, { now: timestamp }).id;
-        }),
-      );
-      expect(ids.size).toBe(1);
     } finally {
+      await receiver.close();
+    }
+  }, 180_000);
+
+  it('delivers the event after a receiver that was down for the first part of the run comes back', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'crash-down-')), 'jobs.db');
+    // Reserve a port, then leave nothing listening on it: every POST is refused until it is back.
+    const placeholder = await startWebhookReceiver();
+    const port = Number(new URL(placeholder.url).port);
+    const hookUrl = `${placeholder.url}/hook`;
+    await placeholder.close();
+
+    expect(await killRepeatedly(db, hookUrl, 5)).toBe(5);
+    // Let the job finish and its first delivery fail against the dead port, then kill the
+    // worker once more while the event waits for its retry.
+    const worker = startWorker(db, hookUrl);
+    const store = await createSqliteStore({ path: db });
+    let jobId = '';
+    await expect
+      .poll(
+        async () => {
+          const [job] = (await store.listJobs({ limit: 1 })).data;
+          jobId = job?.id ?? '';
+          const [event] = job ? await store.deliveries(job.id) : [];
+          return event?.attempts.length ?? 0;
+        },
+        { timeout: 120_000, interval: 100 },
+      )
+      .toBeGreaterThanOrEqual(1);
+    worker.process.kill('SIGKILL');
+    await worker.exited;
+    const [refused] = await store.deliveries(jobId);
+    expect(refused).toMatchObject({ state: 'pending', attempts: [{ status: null }] });
+    expect(refused?.attempts[0]?.error).toMatch(/ECONNREFUSED|refused/i);
+
+    const receiver = await startWebhookReceiver({ port });
+    try {
+      expect(await runToEnd(db, hookUrl)).toBe(jobId);
+      await expectExactlyOnce(store, jobId);
+      const eventId = expectOneEvent(receiver, jobId);
+      const [delivered] = await store.deliveries(jobId);
+      expect(delivered).toMatchObject({ eventId, state: 'delivered' });
+      expect(delivered?.attempts.at(-1)).toMatchObject({ status: 200, error: null });
+      // The retry waited for the schedule's ~5 s step after the refused first attempt.
+      const [first, last] = [delivered?.attempts[0]?.at ?? 0, delivered?.attempts.at(-1)?.at ?? 0];
+      expect(last - first).toBeGreaterThanOrEqual(3000);
+    } finally {
+      await store.close();
       await receiver.close();
     }
   }, 180_000);
