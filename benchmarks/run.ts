@@ -1,5 +1,6 @@
 // Runs every benchmark suite in one process and prints each table (`pnpm bench`).
 import { runBatchBenchmark } from './batch/jobs.js';
+import { runBatchVerifyBenchmark } from './batch/verify-job.js';
 import { runEmailOfflineBenchmark } from './email/offline.js';
 import { runEmailSmtpBenchmark } from './email/smtp.js';
 import { runGeoBenchmark } from './geo/lookup.js';
@@ -10,6 +11,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   'email-offline': runEmailOfflineBenchmark,
   'email-smtp': runEmailSmtpBenchmark,
   batch: runBatchBenchmark,
+  'batch-verify': runBatchVerifyBenchmark,
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;

@@ -10,10 +10,10 @@
 // in a child process (see fake-internet.ts), so their work is not charged to either client.
 import dns from 'node:dns';
 import { createNodeDnsResolver, createVerifier, type VerificationResult } from '@svc/email-verifier';
-import type { DnsZoneEntry, DnsZones, SmtpRcptAction } from '@svc/testkit';
 import { validate } from 'deep-email-validator';
-import { type Measurement, measure, printTable, seeded } from '../lib/measure.js';
+import { type Measurement, measure, printTable } from '../lib/measure.js';
 import { startFakeInternet } from './fake-internet.js';
+import { buildTopology, verificationFloor } from './topology.js';
 
 const ADDRESSES = Number(process.env.EMAIL_SMTP_ADDRESSES ?? 10_000);
 const DOMAINS = 200;
@@ -29,10 +29,6 @@ const GLOBAL_CONCURRENCY = 50;
 const RCPTS_PER_SESSION = numbers(process.env.EMAIL_SMTP_RCPTS ?? '20,100');
 /** Replies in one of our sessions besides the RCPTs: greeting, EHLO, STARTTLS, EHLO, MAIL, QUIT. */
 const FIXED_REPLIES_PER_SESSION = 6;
-/** Every 10th domain accepts any recipient (catch-all). */
-const CATCH_ALL_EVERY = 10;
-/** Share of addresses whose mailbox exists (the rest get 550 5.1.1). */
-const EXISTING_SHARE = 0.8;
 /**
  * deep-email-validator opens one connection per address and has no concurrency control of its own;
  * a caller runs it with Promise.all over batches. 40 is the connection budget ours uses
@@ -51,39 +47,6 @@ function numbers(list: string): number[] {
 }
 
 const mxHost = (index: number) => `127.0.0.${2 + (index % MX_HOSTS)}`;
-const domainName = (index: number) => `company${String(index).padStart(3, '0')}.example.com`;
-
-interface Topology {
-  addresses: string[];
-  zones: DnsZones;
-  mailboxes: Record<string, SmtpRcptAction>;
-  domains: Record<string, SmtpRcptAction>;
-}
-
-/** DOMAINS domains, domain i on MX host i mod MX_HOSTS, addresses spread evenly and shuffled. */
-function topology(count: number): Topology {
-  const random = seeded(25);
-  const zones: Record<string, DnsZoneEntry> = {};
-  const domains: Record<string, SmtpRcptAction> = {};
-  for (let index = 0; index < DOMAINS; index++) {
-    zones[domainName(index)] = { MX: [{ priority: 10, exchange: mxHost(index) }] };
-    if (index % CATCH_ALL_EVERY === 0) domains[domainName(index)] = 'accept';
-  }
-  for (let index = 0; index < MX_HOSTS; index++) zones[mxHost(index)] = { A: [mxHost(index)] };
-  const mailboxes: Record<string, SmtpRcptAction> = {};
-  const addresses: string[] = [];
-  for (let index = 0; index < count; index++) {
-    const address = `user${index}.${Math.floor(random() * 1e6)}@${domainName(index % DOMAINS)}`;
-    if (random() < EXISTING_SHARE) mailboxes[address] = 'accept';
-    addresses.push(address);
-  }
-  for (let index = addresses.length - 1; index > 0; index--) {
-    const other = Math.floor(random() * (index + 1));
-    [addresses[index], addresses[other]] = [addresses[other] as string, addresses[index] as string];
-  }
-  return { addresses, zones, mailboxes, domains };
-}
-
 /** Samples RSS every 10 ms, so the figure is the peak during the run and not what is left after it. */
 function trackPeakRss(): () => number {
   let peak = process.memoryUsage().rss;
@@ -107,8 +70,12 @@ const tallyOf = (labels: string[]) => {
 
 /** Runs the DNS + SMTP suite against fakes on 127.0.0.2-21:25 and prints its table with the floor. */
 export async function runEmailSmtpBenchmark(): Promise<Measurement[]> {
-  const { addresses, zones, mailboxes, domains } = topology(ADDRESSES);
   const hosts = Array.from({ length: MX_HOSTS }, (_, index) => mxHost(index));
+  const { addresses, zones, mailboxes, domains } = buildTopology({
+    addresses: ADDRESSES,
+    domains: DOMAINS,
+    hosts,
+  });
   const fakes = await startFakeInternet({
     zones,
     hosts,
@@ -189,30 +156,30 @@ export async function runEmailSmtpBenchmark(): Promise<Measurement[]> {
       dns.setServers(savedServers);
     }
 
-    // The floor: every MX answers each reply after REPLY_DELAY_MS and we keep PER_MX_CONCURRENCY
-    // sessions open per MX, so no schedule can finish an MX's replies faster than
-    // (its sessions × fixed replies + its RCPTs) × delay / concurrency. RCPTs include one
-    // synthetic recipient per domain (the catch-all question); sessions are counted as if
-    // recipients of different domains could share one, which makes the floor a true lower bound.
-    const addressesPerMx = Math.ceil(addresses.length / MX_HOSTS);
-    const rcptsPerMx = addressesPerMx + Math.ceil(DOMAINS / MX_HOSTS);
+    // The floor (see verificationFloor): what no client can beat under our per-MX and global limits.
     const floors = RCPTS_PER_SESSION.map((rcpts) => {
-      const sessionsPerMx = Math.ceil(rcptsPerMx / rcpts);
+      const floor = verificationFloor({
+        addresses: addresses.length,
+        domains: DOMAINS,
+        mxHosts: MX_HOSTS,
+        rcptsPerSession: rcpts,
+        fixedReplies: FIXED_REPLIES_PER_SESSION,
+        replyDelayMs: REPLY_DELAY_MS,
+        perMx: PER_MX_CONCURRENCY,
+        global: GLOBAL_CONCURRENCY,
+      });
       const sessionSeconds = ((FIXED_REPLIES_PER_SESSION + rcpts) * REPLY_DELAY_MS) / 1000;
-      const seconds =
-        ((sessionsPerMx * FIXED_REPLIES_PER_SESSION + rcptsPerMx) * REPLY_DELAY_MS) /
-        1000 /
-        PER_MX_CONCURRENCY;
-      const row: Measurement = {
+      rows.push({
         name: `theoretical floor, ${rcpts} RCPTs/session`,
         operations: addresses.length,
-        seconds,
+        seconds: floor.seconds,
         rssMb: 0,
-        note: `(${sessionsPerMx} sessions × ${FIXED_REPLIES_PER_SESSION} + ${rcptsPerMx} RCPTs) × ${REPLY_DELAY_MS} ms / C=${PER_MX_CONCURRENCY}, per MX`,
-      };
-      rows.push(row);
-      return { rcpts, sessionsPerMx, sessionSeconds, seconds };
+        note: `(${floor.sessionsPerMx} sessions × ${FIXED_REPLIES_PER_SESSION} + ${floor.rcptsPerMx} RCPTs) × ${REPLY_DELAY_MS} ms / C=${PER_MX_CONCURRENCY}, per MX`,
+      });
+      return { rcpts, sessionsPerMx: floor.sessionsPerMx, sessionSeconds, seconds: floor.seconds };
     });
+    const addressesPerMx = Math.ceil(addresses.length / MX_HOSTS);
+    const rcptsPerMx = addressesPerMx + Math.ceil(DOMAINS / MX_HOSTS);
 
     const deepRows = rows.filter((row) => row.name.startsWith('deep-email-validator'));
     printTable(

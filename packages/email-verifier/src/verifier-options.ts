@@ -44,6 +44,12 @@ export interface SmtpProbeOptions {
   allowPrivateAddresses?: boolean;
   /** Replaces the socket factory (tests). @default direct TCP, or SOCKS5 when proxy is set */
   socketFactory?: SocketFactory;
+  /**
+   * How long a domain's catch-all answer is reused (per verifier, up to 10,000 domains), so a
+   * list checked in several calls, such as a batch job's chunks, asks each domain once;
+   * 0 asks every call. @default 3600000 (1 h)
+   */
+  catchAllCacheMs?: number;
 }
 
 /** Options of createVerifier. */
@@ -80,6 +86,12 @@ export interface ResolvedVerifierOptions {
 const positiveInteger = (name: string, value: number) => {
   if (!Number.isInteger(value) || value <= 0)
     throw new TypeError(`smtp.${name} must be a positive integer, got ${value}`);
+  return value;
+};
+
+const nonNegativeInteger = (name: string, value: number) => {
+  if (!Number.isInteger(value) || value < 0)
+    throw new TypeError(`smtp.${name} must be a non-negative integer, got ${value}`);
   return value;
 };
 
@@ -125,6 +137,7 @@ export function resolveVerifierOptions(options: VerifierOptions = {}): ResolvedV
       perHostConcurrency: positiveInteger('perHostConcurrency', smtp.perHostConcurrency ?? 2),
       concurrency: positiveInteger('concurrency', smtp.concurrency ?? 50),
       maxRcptsPerSession: positiveInteger('maxRcptsPerSession', smtp.maxRcptsPerSession ?? 20),
+      catchAllCacheMs: nonNegativeInteger('catchAllCacheMs', smtp.catchAllCacheMs ?? 3_600_000),
       startTls,
       tlsRejectUnauthorized: smtp.tlsRejectUnauthorized ?? false,
       allowPrivateAddresses: smtp.allowPrivateAddresses ?? false,

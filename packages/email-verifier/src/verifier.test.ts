@@ -69,6 +69,8 @@ const base = (): VerifierOptions => ({
     connectTimeoutMs: 500,
     commandTimeoutMs: 2000,
     timeoutMs: 3000,
+    // Each test sees the whole dialogue, catch-all question included; the cache has its own tests.
+    catchAllCacheMs: 0,
   },
 });
 
@@ -356,7 +358,57 @@ describe('verifyMany()', () => {
     expect(results).toHaveLength(1000);
     expect(results.every((result) => result.state === 'undeliverable')).toBe(true);
     expect(fleet.peakConnections('127.0.0.2')).toBeLessThanOrEqual(3);
-    expect(fleet.sessions.length).toBeLessThanOrEqual(30);
+    // The ten domains share their MX, so they share sessions: 1,000 RCPTs in sessions of 50, the
+    // three parallel sessions draining one queue (so at most two end part-full).
+    expect(fleet.sessions.length).toBeLessThanOrEqual(20 + 2);
+    expect(new Set(fleet.sessions[0]?.rcpts.map((rcpt) => rcpt.address.split('@')[1])).size).toBeGreaterThan(
+      1,
+    );
+  });
+
+  it('carries recipients of several domains on one MX in a session, each domain asked about catch-all', async () => {
+    for (const domain of ['a.shared.test', 'b.shared.test', 'c.shared.test'])
+      dns.setZone(domain, mx('mx1.good.test'));
+    const lonely = createVerifier({ ...base(), smtp: { ...base().smtp, perHostConcurrency: 1 } });
+    const results = await lonely.verifyMany(['x@a.shared.test', 'x@b.shared.test', 'alice@good.test'], {
+      probe_mailbox: true,
+    });
+    expect(results.map((result) => result.state)).toEqual(['undeliverable', 'undeliverable', 'deliverable']);
+    expect(fleet.sessions).toHaveLength(1);
+    const asked = fleet.sessions[0]?.rcpts.map((rcpt) => rcpt.address) ?? [];
+    expect(asked.slice(0, 3).sort()).toEqual(['alice@good.test', 'x@a.shared.test', 'x@b.shared.test']);
+    // Only good.test had a recipient that was not rejected, so only it gets the catch-all question.
+    expect(asked).toHaveLength(4);
+    expect(asked[3]).toMatch(/@good\.test$/);
+    expect(results[2]?.is_catch_all).toBe(false);
+  });
+
+  it('remembers a domain’s catch-all answer for catchAllCacheMs, then asks again', async () => {
+    let now = Date.parse('2026-11-23T10:00:00Z');
+    const remembering = createVerifier({
+      ...base(),
+      clock: () => new Date(now),
+      smtp: { ...base().smtp, catchAllCacheMs: 60_000 },
+    });
+    const synthetic = () =>
+      fleet.sessions.flatMap((session) => session.rcpts).filter((rcpt) => !rcpt.address.startsWith('alice@'));
+    const catchAllFlags = async () =>
+      (
+        await remembering.verifyMany(['alice@good.test', 'anyone@catchall.test'], { probe_mailbox: true })
+      ).map((result) => result.is_catch_all);
+    expect(await catchAllFlags()).toEqual([false, true]);
+    expect(synthetic()).toHaveLength(3); // anyone@catchall.test and one synthetic per domain
+    fleet.resetRecords();
+    now += 59_000;
+    expect(await catchAllFlags()).toEqual([false, true]);
+    expect(synthetic().map((rcpt) => rcpt.address)).toEqual(['anyone@catchall.test']);
+    fleet.resetRecords();
+    now += 2_000;
+    expect(await catchAllFlags()).toEqual([false, true]);
+    expect(synthetic()).toHaveLength(3);
+    expect(() => createVerifier({ smtp: { catchAllCacheMs: -1 } })).toThrow(
+      'smtp.catchAllCacheMs must be a non-negative integer, got -1',
+    );
   });
 
   it('refuses more than 10,000 addresses', async () => {

@@ -5,8 +5,9 @@ import type { DomainStatus, ProbeVerdict, VerificationFacts } from './classify/f
 import { addressesOf, type MailHosts, resolveMailHosts } from './dns/mail-hosts.js';
 import { DnsQueryError } from './dns/resolver.js';
 import { createLists, type EmailLists } from './lists/create-lists.js';
+import { CatchAllCache } from './smtp/catch-all-cache.js';
 import { KeyedLimiter } from './smtp/keyed-limiter.js';
-import { type DomainProbe, type ProbeContext, probeDomain, type SmtpDetail } from './smtp/probe.js';
+import { type GroupProbe, type ProbeContext, probeMailGroup, type SmtpDetail } from './smtp/probe.js';
 import { suggestDomain } from './suggest/suggest-domain.js';
 import { type ParsedAddress, parseAddress } from './syntax/parse-address.js';
 import {
@@ -78,6 +79,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   const lists = createLists(settings.lists);
   const limiter = new KeyedLimiter(settings.smtp.perHostConcurrency, settings.smtp.concurrency);
   const learnedLimits = new Map<string, number>();
+  const catchAllCache = new CatchAllCache(settings.smtp.catchAllCacheMs, () => settings.clock().getTime());
 
   const prepare = (input: string): Prepared => prepareAddress(input, lists, settings);
 
@@ -153,13 +155,23 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     };
   }
 
-  async function probeGroup(
-    domain: string,
+  /**
+   * Probes domains that share MX hosts together (their recipients share sessions) and asks the
+   * catch-all question only of domains whose answer is not remembered.
+   */
+  async function probeDomains(
     hosts: MailHosts['hosts'],
-    recipients: string[],
+    recipientsByDomain: Map<string, string[]>,
     signal: AbortSignal,
-  ) {
-    const probe: DomainProbe = await probeDomain(domain, hosts, recipients, probeContext(signal));
+  ): Promise<GroupProbe> {
+    const askCatchAll = new Set(
+      [...recipientsByDomain.keys()].filter((name) => catchAllCache.get(name) === undefined),
+    );
+    const probe = await probeMailGroup(hosts, recipientsByDomain, askCatchAll, probeContext(signal));
+    for (const name of recipientsByDomain.keys()) {
+      if (askCatchAll.has(name)) catchAllCache.set(name, probe.catchAll.get(name) ?? null);
+      else probe.catchAll.set(name, catchAllCache.get(name) ?? null);
+    }
     return probe;
   }
 
@@ -194,17 +206,16 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         );
       }
       if (!checks.probe_mailbox) return finish(prepared, checks, domain, null);
-      const probe = await probeGroup(
-        address.asciiDomain,
+      const probe = await probeDomains(
         domain.hosts,
-        [address.normalized],
+        new Map([[address.asciiDomain, [address.normalized]]]),
         AbortSignal.timeout(settings.smtp.timeoutMs),
       );
       const outcome = probe.results.get(address.normalized);
       return finish(prepared, checks, domain, {
         verdict: outcome?.outcome ?? 'unreachable',
         detail: outcome?.detail ?? null,
-        catchAll: probe.catchAll,
+        catchAll: probe.catchAll.get(address.asciiDomain) ?? null,
       });
     },
 
@@ -251,25 +262,48 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       const deadline = AbortSignal.timeout(settings.smtp.bulkTimeoutMs);
       // Every domain waiting for a connection slot listens to this one signal; that is by design.
       setMaxListeners(0, deadline);
+      // DNS first, then one probe per set of MX hosts: domains hosted on the same servers (as
+      // hosting providers and the big mail services host thousands) share SMTP sessions.
+      const resolved = await Promise.all(
+        [...byDomain].map(async ([domainName, group]) => ({
+          domainName,
+          group,
+          domain: await domainStatus(domainName),
+        })),
+      );
+      const byHosts = new Map<string, { hosts: MailHosts['hosts']; domains: typeof resolved }>();
+      for (const entry of resolved) {
+        if (!checks.probe_mailbox || entry.domain.status !== 'accepts_mail') {
+          for (const [key, prepared] of entry.group)
+            complete(key, finish(prepared, checks, entry.domain, null));
+          continue;
+        }
+        const hostsKey = entry.domain.hosts.map((host) => host.host.toLowerCase()).join(' ');
+        const shared = byHosts.get(hostsKey) ?? { hosts: entry.domain.hosts, domains: [] };
+        shared.domains.push(entry);
+        byHosts.set(hostsKey, shared);
+      }
       await Promise.all(
-        [...byDomain].map(async ([domainName, group]) => {
-          const domain = await domainStatus(domainName);
-          if (!checks.probe_mailbox || domain.status !== 'accepts_mail') {
-            for (const [key, prepared] of group) complete(key, finish(prepared, checks, domain, null));
-            return;
-          }
-          const recipients = group.map(([, prepared]) => (prepared.address as ParsedAddress).normalized);
-          const probe = await probeGroup(domainName, domain.hosts, recipients, deadline);
-          for (const [key, prepared] of group) {
-            const outcome = probe.results.get((prepared.address as ParsedAddress).normalized);
-            complete(
-              key,
-              finish(prepared, checks, domain, {
-                verdict: outcome?.outcome ?? 'unreachable',
-                detail: outcome?.detail ?? null,
-                catchAll: probe.catchAll,
-              }),
-            );
+        [...byHosts.values()].map(async ({ hosts, domains: sharing }) => {
+          const recipientsByDomain = new Map(
+            sharing.map(({ domainName, group }) => [
+              domainName,
+              group.map(([, prepared]) => (prepared.address as ParsedAddress).normalized),
+            ]),
+          );
+          const probe = await probeDomains(hosts, recipientsByDomain, deadline);
+          for (const { domainName, group, domain } of sharing) {
+            for (const [key, prepared] of group) {
+              const outcome = probe.results.get((prepared.address as ParsedAddress).normalized);
+              complete(
+                key,
+                finish(prepared, checks, domain, {
+                  verdict: outcome?.outcome ?? 'unreachable',
+                  detail: outcome?.detail ?? null,
+                  catchAll: probe.catchAll.get(domainName) ?? null,
+                }),
+              );
+            }
           }
         }),
       );

@@ -40,10 +40,12 @@ describe('processors', () => {
         }));
       },
     };
+    expect(createVerifyEmailProcessor(verifier).chunkSize).toBe(1000);
+    // The processor's chunk size wins over the runner's default for its job type.
     const runner = createBatchRunner({
       store: createMemoryStore(),
-      processors: [createVerifyEmailProcessor(verifier)],
-      chunkSize: 2,
+      processors: [createVerifyEmailProcessor(verifier, { chunkSize: 2 })],
+      chunkSize: 250,
     });
     const job = await runner.submit({ type: 'verify_email', records: ['a@x.test', 'x@x.test', 'b@x.test'] });
     runner.start();
@@ -51,5 +53,11 @@ describe('processors', () => {
     expect(calls).toEqual([['a@x.test', 'x@x.test'], ['b@x.test']]);
     expect((await runner.get(job.id)).counts).toEqual({ deliverable: 2, undeliverable: 1 });
     await runner.close();
+    expect(() =>
+      createBatchRunner({
+        store: createMemoryStore(),
+        processors: [createVerifyEmailProcessor(verifier, { chunkSize: 0 })],
+      }),
+    ).toThrow("verify_email processor's chunkSize must be a positive integer, got 0");
   });
 });

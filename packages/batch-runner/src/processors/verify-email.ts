@@ -9,21 +9,25 @@ export interface BulkVerifier {
 }
 
 /**
- * `verify_email`: a chunk goes through verifyMany, so its addresses are grouped by domain and
- * share SMTP sessions; one verifier serves every chunk, so its per-MX connection limits hold
- * across the whole job (and every job of this runner). Counts are kept by `state`.
+ * `verify_email`: a chunk goes through verifyMany, so its addresses are grouped by MX and share
+ * SMTP sessions; one verifier serves every chunk, so its per-MX connection limits and its
+ * catch-all answers hold across the whole job (and every job of this runner). Chunks are 1,000
+ * records by default: a chunk of 250 spread over hundreds of domains gives each MX too few
+ * recipients to fill a session. Counts are kept by `state`.
  */
 export function createVerifyEmailProcessor(
   verifier: BulkVerifier,
-  options: { probe_mailbox?: boolean; check_disposable?: boolean } = {},
+  options: { probe_mailbox?: boolean; check_disposable?: boolean; chunkSize?: number } = {},
 ): Processor {
+  const { chunkSize = 1000, ...checks } = options;
   return {
     type: 'verify_email',
+    chunkSize,
     async process(records, { signal }) {
       signal.throwIfAborted();
       const results = await verifier.verifyMany(
         records.map((record) => record.input),
-        options,
+        checks,
       );
       signal.throwIfAborted();
       return records.map(({ index }, position) => {

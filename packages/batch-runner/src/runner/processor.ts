@@ -18,6 +18,12 @@ export type ProcessorOutcome =
  */
 export interface Processor {
   type: BatchJobType;
+  /**
+   * Records per chunk for jobs of this type, when the work groups better in bigger or smaller
+   * chunks than the runner's default (verify_email shares SMTP sessions within a chunk).
+   * @default the runner's chunkSize
+   */
+  chunkSize?: number;
   process(
     records: ProcessorRecord[],
     context: { signal: AbortSignal; jobId: string },

@@ -15,7 +15,7 @@ export interface BatchRunnerOptions {
   processors: Processor[];
   /** Chunks processed at once by this runner. @default 4 */
   concurrency?: number;
-  /** Records per chunk. @default 250 */
+  /** Records per chunk, unless the job type's processor asks for another size. @default 250 */
   chunkSize?: number;
   /** How long a claimed chunk stays ours without renewal; renewed every third of it. @default 30000 */
   leaseMs?: number;
@@ -69,7 +69,20 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   const retryDelay =
     options.retryDelayMs ??
     ((attempt: number) => Math.min(60_000, 1000 * 2 ** attempt) * (0.75 + Math.random() * 0.5));
-  for (const [name, value] of Object.entries({ concurrency, chunkSize, leaseMs, maxAttempts })) {
+  const chunkSizes = Object.fromEntries(
+    options.processors.flatMap((processor) =>
+      processor.chunkSize === undefined
+        ? []
+        : [[`${processor.type} processor's chunkSize`, processor.chunkSize]],
+    ),
+  );
+  for (const [name, value] of Object.entries({
+    concurrency,
+    chunkSize,
+    leaseMs,
+    maxAttempts,
+    ...chunkSizes,
+  })) {
     if (!Number.isInteger(value) || value < 1)
       throw new TypeError(`${name} must be a positive integer, got ${value}`);
   }
@@ -205,7 +218,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       const { job } = await store.createJob({
         ...valid,
         id: createId('batch'),
-        chunkSize,
+        chunkSize: processors.get(valid.type)?.chunkSize ?? chunkSize,
         now: new Date(now()),
       });
       return toApi(job);

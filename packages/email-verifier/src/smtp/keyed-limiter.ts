@@ -5,7 +5,7 @@ export class KeyedLimiter {
   private queue: Array<{ key: string; grant: () => void }> = [];
 
   constructor(
-    private readonly perKey: number,
+    readonly perKey: number,
     private readonly global: number,
   ) {
     if (!Number.isInteger(perKey) || perKey < 1)

@@ -27,6 +27,12 @@ export interface DomainProbe {
   catchAll: boolean | null;
 }
 
+/** Results of probing several domains that share MX hosts; catchAll per domain asked about. */
+export interface GroupProbe {
+  results: Map<string, ProbeResult>;
+  catchAll: Map<string, boolean | null>;
+}
+
 /** Everything the probe needs besides the domain and its recipients. */
 export interface ProbeContext {
   settings: SessionSettings;
@@ -42,34 +48,82 @@ export interface ProbeContext {
   signal: AbortSignal;
 }
 
+/** See probeAddress: the pause between closing a session and handing its slot on. */
+const RELEASE_PAUSE_MS = 10;
+
 const NO_DETAIL: SmtpDetail = { host: null, code: null, enhanced_status: null, message: null, tls: false };
 
-/**
- * Asks the domain's MX hosts, in order, about each recipient, reusing one session for several
- * recipients, then asks about a synthetic address to detect catch-all. A host that refuses the
- * connection, greets with 4xx/5xx or times out is skipped for the next one (RFC 5321 §5.1).
- */
+/** probeMailGroup for one domain: every recipient, and the catch-all question. */
 export async function probeDomain(
   domain: string,
   hosts: readonly MailHost[],
   recipients: readonly string[],
   context: ProbeContext,
 ): Promise<DomainProbe> {
+  const probe = await probeMailGroup(hosts, new Map([[domain, recipients]]), new Set([domain]), context);
+  return { results: probe.results, catchAll: probe.catchAll.get(domain) ?? null };
+}
+
+/**
+ * Asks the MX hosts shared by a group of domains, in order, about each recipient, carrying
+ * recipients of several domains in one session (one transaction may name recipients in any
+ * domain the host serves), then asks about a synthetic address in each domain of `askCatchAll`
+ * that has a recipient not rejected outright, to detect catch-all. A host that refuses the
+ * connection, greets with 4xx/5xx or times out is skipped for the next one (RFC 5321 §5.1).
+ */
+export async function probeMailGroup(
+  hosts: readonly MailHost[],
+  recipientsByDomain: ReadonlyMap<string, readonly string[]>,
+  askCatchAll: ReadonlySet<string>,
+  context: ProbeContext,
+): Promise<GroupProbe> {
   const results = new Map<string, ProbeResult>();
-  const synthetic = `${context.syntheticLocalPart()}@${domain}`;
-  let pending = [...new Set(recipients)];
-  let catchAllPending = true;
-  let catchAll: boolean | null = null;
+  const catchAll = new Map<string, boolean | null>();
+  const domainOf = new Map<string, string>();
+  for (const [domain, recipients] of recipientsByDomain)
+    for (const recipient of recipients) domainOf.set(recipient, domain);
+  const pending = [...domainOf.keys()];
+  const catchAllPending = new Set([...askCatchAll].filter((domain) => recipientsByDomain.has(domain)));
+  const synthetics = new Map<string, string>();
+  for (const domain of catchAllPending) {
+    const synthetic = `${context.syntheticLocalPart()}@${domain}`;
+    synthetics.set(synthetic, domain);
+  }
   let lastFailure: { outcome: ProbeOutcome; detail: SmtpDetail } = {
     outcome: 'unreachable',
     detail: NO_DETAIL,
   };
 
-  const needsCatchAll = () =>
-    catchAllPending && [...results.values()].some((result) => result.outcome !== 'mailbox_not_found');
+  // Worth asking only once the domain's own recipients are answered and one was not rejected:
+  // a domain that rejects them all is plainly not catch-all. Claimed here, put back on failure.
+  const claimSynthetic = (): string | undefined => {
+    for (const [synthetic, domain] of synthetics) {
+      if (!catchAllPending.has(domain)) continue;
+      const recipients = recipientsByDomain.get(domain) ?? [];
+      if (recipients.some((recipient) => !results.has(recipient))) continue;
+      if (recipients.some((recipient) => results.get(recipient)?.outcome !== 'mailbox_not_found')) {
+        catchAllPending.delete(domain);
+        return synthetic;
+      }
+    }
+    return undefined;
+  };
+  const syntheticReady = (): boolean => {
+    const synthetic = claimSynthetic();
+    if (synthetic === undefined) return false;
+    catchAllPending.add(synthetics.get(synthetic) as string);
+    return true;
+  };
+  const hasWork = () => pending.length > 0 || syntheticReady();
+  // Questions claimed by a session but not answered go back to the front of the queue.
+  const giveBack = (recipient: string) => {
+    const domain = synthetics.get(recipient);
+    if (domain !== undefined) catchAllPending.add(domain);
+    else pending.unshift(recipient);
+  };
 
   for (const host of hosts) {
-    if (pending.length === 0 && !needsCatchAll()) break;
+    if (!hasWork()) break;
     let addresses: string[];
     try {
       addresses = await context.resolveAddresses(host.host);
@@ -95,37 +149,55 @@ export async function probeDomain(
   for (const recipient of pending) results.set(recipient, failure);
   return { results, catchAll };
 
-  // Runs sessions against one MX address until nothing is pending or the address fails.
+  // Runs as many parallel sessions against one MX address as its limit allows and the work
+  // needs, until nothing is pending or the address fails.
   async function probeAddress(
     hostName: string,
     address: string,
   ): Promise<'done' | 'next_address' | 'next_host'> {
-    while (pending.length > 0 || needsCatchAll()) {
-      let release: () => void;
-      try {
-        release = await context.limiter.acquire(address, context.signal);
-      } catch {
-        return 'next_host';
-      }
-      try {
-        const opened = await openSession(address, hostName, context.settings, context.signal);
-        if ('failure' in opened) {
-          lastFailure = describeFailure(hostName, opened.failure);
-          // A refused connection may be one dead address of several; anything else condemns the host.
-          return opened.failure.kind === 'connection' && opened.failure.error.kind === 'connect_failed'
-            ? 'next_address'
-            : 'next_host';
+    const perSession = Math.min(
+      context.maxRcptsPerSession,
+      context.learnedLimits.get(address) ?? Number.POSITIVE_INFINITY,
+    );
+    const workers = Math.max(
+      1,
+      Math.min(context.limiter.perKey, Math.ceil((pending.length + catchAllPending.size) / perSession)),
+    );
+    let verdict: 'next_address' | 'next_host' | null = null;
+    const worker = async () => {
+      while (verdict === null && hasWork()) {
+        let release: () => void;
+        try {
+          release = await context.limiter.acquire(address, context.signal);
+        } catch {
+          verdict = 'next_host';
+          return;
         }
-        const outcome = await runSession(opened.session, hostName, address);
-        if (outcome === 'dropped') return 'next_host';
-      } finally {
-        // One more turn of the event loop lets the server side see the close too, so the slot
-        // is handed on only when the MX itself counts one connection fewer.
-        await new Promise((resolve) => setImmediate(resolve));
-        release();
+        try {
+          // Another session may have finished the work while this one waited for its slot.
+          if (verdict !== null || !hasWork()) return;
+          const opened = await openSession(address, hostName, context.settings, context.signal);
+          if ('failure' in opened) {
+            lastFailure = describeFailure(hostName, opened.failure);
+            // A refused connection may be one dead address of several; anything else condemns the host.
+            verdict ??=
+              opened.failure.kind === 'connection' && opened.failure.error.kind === 'connect_failed'
+                ? 'next_address'
+                : 'next_host';
+            return;
+          }
+          if ((await runSession(opened.session, hostName, address)) === 'dropped') verdict ??= 'next_host';
+        } finally {
+          // A short pause lets the server process its side of the close before the slot is
+          // handed on: a busy MTA may accept our next connection before it has reaped the last
+          // one, and would then count one connection more than our limit.
+          await new Promise((resolve) => setTimeout(resolve, RELEASE_PAUSE_MS));
+          release();
+        }
       }
-    }
-    return 'done';
+    };
+    await Promise.all(Array.from({ length: workers }, worker));
+    return hasWork() ? (verdict ?? 'next_host') : 'done';
   }
 
   // Asks as many questions as the session allows. Returns 'dropped' if the server went away.
@@ -139,12 +211,14 @@ export async function probeDomain(
       context.learnedLimits.get(address) ?? Number.POSITIVE_INFINITY,
     );
     let asked = 0;
+    let recipient: string | undefined;
     try {
-      while (asked < limit && (pending.length > 0 || needsCatchAll())) {
-        const recipient = pending[0] ?? synthetic;
+      while (asked < limit && (recipient = pending.shift() ?? claimSynthetic()) !== undefined) {
         const reply = await session.rcpt(recipient);
         const outcome = classifyRcptReply(reply);
         if (outcome === 'too_many_recipients') {
+          giveBack(recipient);
+          recipient = undefined;
           // The server caps recipients per session: remember the cap (at least 1) and reconnect.
           context.learnedLimits.set(address, Math.max(1, asked));
           if (asked === 0) {
@@ -156,17 +230,21 @@ export async function probeDomain(
           break;
         }
         asked++;
-        if (recipient === synthetic && pending.length === 0) {
-          catchAllPending = false;
-          catchAll = outcome === 'accepted' ? true : outcome === 'mailbox_not_found' ? false : null;
+        const syntheticDomain = synthetics.get(recipient);
+        if (syntheticDomain !== undefined) {
+          catchAll.set(
+            syntheticDomain,
+            outcome === 'accepted' ? true : outcome === 'mailbox_not_found' ? false : null,
+          );
         } else {
-          pending = pending.slice(1);
           results.set(recipient, { outcome, detail: detailOf(hostName, reply, session) });
         }
+        recipient = undefined;
       }
       await session.close();
       return 'ok';
     } catch (error) {
+      if (recipient !== undefined) giveBack(recipient);
       await session.close();
       lastFailure = {
         outcome:
