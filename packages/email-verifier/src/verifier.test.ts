@@ -358,12 +358,9 @@ describe('verifyMany()', () => {
     expect(results).toHaveLength(1000);
     expect(results.every((result) => result.state === 'undeliverable')).toBe(true);
     expect(fleet.peakConnections('127.0.0.2')).toBeLessThanOrEqual(3);
-    // The ten domains share their MX, so they share sessions: 1,000 RCPTs in sessions of 50, the
-    // three parallel sessions draining one queue (so at most two end part-full).
+    // The ten domains share their MX, so they share one queue: 1,000 RCPTs in sessions of 50, the
+    // three parallel sessions draining it (so at most two end part-full).
     expect(fleet.sessions.length).toBeLessThanOrEqual(20 + 2);
-    expect(new Set(fleet.sessions[0]?.rcpts.map((rcpt) => rcpt.address.split('@')[1])).size).toBeGreaterThan(
-      1,
-    );
   });
 
   it('carries recipients of several domains on one MX in a session, each domain asked about catch-all', async () => {

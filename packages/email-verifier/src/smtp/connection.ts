@@ -152,12 +152,20 @@ export class SmtpConnection {
 
   /** Sends one command line and reads its reply. */
   async command(line: string): Promise<SmtpReply> {
-    if (/[\r\n]/.test(line))
+    this.send([line]);
+    return this.read();
+  }
+
+  /**
+   * Sends command lines in one write without waiting for replies (RFC 2920 pipelining, only
+   * after the server advertised PIPELINING); the caller reads one reply per line, in order.
+   */
+  send(lines: readonly string[]): void {
+    if (lines.some((line) => /[\r\n]/.test(line)))
       throw new SmtpConnectionError('protocol', 'refusing to send a command containing CR or LF');
     if (this.failure) throw this.failure;
-    this.transcript.push(`C: ${line}`);
-    this.socket.write(`${line}\r\n`, 'latin1');
-    return this.read();
+    for (const line of lines) this.transcript.push(`C: ${line}`);
+    this.socket.write(lines.map((line) => `${line}\r\n`).join(''), 'latin1');
   }
 
   /** Upgrades the connection after a 220 reply to STARTTLS (RFC 3207). */

@@ -165,7 +165,7 @@ describe('probeDomain against the testkit SMTP fleet', () => {
     });
     const recipients = ['a@example.test', 'b@example.test', 'c@example.test'];
     const probe = await probeDomain('example.test', mx('mx1.example.test'), recipients, context);
-    expect([...probe.results.values()].map((result) => result.outcome)).toEqual([
+    expect(recipients.map((recipient) => probe.results.get(recipient)?.outcome)).toEqual([
       'accepted',
       'accepted',
       'mailbox_not_found',
@@ -221,5 +221,61 @@ describe('probeDomain against the testkit SMTP fleet', () => {
     );
     expect(fleet?.peakConnections('127.0.0.2')).toBe(2);
     expect(fleet?.sessions).toHaveLength(8);
+  });
+
+  describe('pipelining (RFC 2920)', () => {
+    const recipients = Array.from({ length: 10 }, (_, index) => `user${index}@example.test`);
+    const mailboxes = Object.fromEntries(recipients.map((recipient) => [recipient, 'accept' as const]));
+
+    it('sends a session’s RCPTs in one write when PIPELINING is offered, one round trip instead of ten', async () => {
+      const context = await setup({ mailboxes, replyDelayMs: { rcpt: 100 }, replyDelayModel: 'latency' });
+      const started = performance.now();
+      const probe = await probeDomain('example.test', mx('mx1.example.test'), recipients, context);
+      const elapsed = performance.now() - started;
+      expect(recipients.map((recipient) => probe.results.get(recipient)?.outcome)).toEqual(
+        recipients.map(() => 'accepted'),
+      );
+      // Ten RCPTs overlap in one 100 ms round trip, then the catch-all question takes another.
+      expect(elapsed).toBeLessThan(600);
+      // Asked one at a time, the same questions would take 11 × 100 ms.
+      expect(fleet?.sessions).toHaveLength(1);
+    });
+
+    it('asks one RCPT at a time when the server does not offer PIPELINING', async () => {
+      const context = await setup({
+        mailboxes,
+        replyDelayMs: { rcpt: 30 },
+        replyDelayModel: 'latency',
+        extensions: ['SIZE 10240000', 'ENHANCEDSTATUSCODES'],
+      });
+      const started = performance.now();
+      const probe = await probeDomain('example.test', mx('mx1.example.test'), recipients, context);
+      expect(probe.results.get('user9@example.test')?.outcome).toBe('accepted');
+      // Eleven RCPTs (the catch-all question included), each its own 30 ms round trip.
+      expect(performance.now() - started).toBeGreaterThanOrEqual(11 * 30 - 5);
+    });
+
+    it('keeps the answers received before a drop and asks the rest of the batch at the next MX', async () => {
+      const context = await setup({ mailboxes }, { '127.0.0.2': { drop: { at: 'rcpt', nth: 4 } } });
+      const probe = await probeDomain(
+        'example.test',
+        mx('mx1.example.test', 'mx2.example.test'),
+        recipients,
+        context,
+      );
+      expect(recipients.map((recipient) => probe.results.get(recipient)?.outcome)).toEqual(
+        recipients.map(() => 'accepted'),
+      );
+      const [first, second] = fleet?.sessions ?? [];
+      expect(first?.rcpts.length).toBeGreaterThanOrEqual(3);
+      // Answers that reached us before the drop (at least user0's; the reset may swallow the
+      // replies still in flight) are kept; mx2 is asked exactly the rest, in order.
+      const reasked = (second?.rcpts.map((rcpt) => rcpt.address) ?? []).filter((address) =>
+        recipients.includes(address),
+      );
+      expect(reasked).not.toContain('user0@example.test');
+      expect(reasked).toEqual(recipients.slice(recipients.length - reasked.length));
+      expect(probe.catchAll).toBe(false);
+    });
   });
 });

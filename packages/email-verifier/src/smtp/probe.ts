@@ -200,51 +200,74 @@ export async function probeMailGroup(
     return hasWork() ? (verdict ?? 'next_host') : 'done';
   }
 
-  // Asks as many questions as the session allows. Returns 'dropped' if the server went away.
+  // Takes up to `count` questions: pending recipients first, then catch-all questions that are due.
+  function claim(count: number): string[] {
+    const batch = pending.splice(0, count);
+    for (let synthetic = batch.length < count ? claimSynthetic() : undefined; synthetic !== undefined; ) {
+      batch.push(synthetic);
+      synthetic = batch.length < count ? claimSynthetic() : undefined;
+    }
+    return batch;
+  }
+
+  // Asks as many questions as the session allows, a batch per round trip when the server
+  // pipelines. Returns 'dropped' if the server went away or refuses every recipient.
   async function runSession(
     session: OpenSession,
     hostName: string,
     address: string,
   ): Promise<'ok' | 'dropped'> {
-    const limit = Math.min(
+    let limit = Math.min(
       context.maxRcptsPerSession,
       context.learnedLimits.get(address) ?? Number.POSITIVE_INFINITY,
     );
+    const pipelining = session.capabilities.has('PIPELINING');
     let asked = 0;
-    let recipient: string | undefined;
+    let batch: string[] = [];
+    let answered = 0;
     try {
-      while (asked < limit && (recipient = pending.shift() ?? claimSynthetic()) !== undefined) {
-        const reply = await session.rcpt(recipient);
-        const outcome = classifyRcptReply(reply);
-        if (outcome === 'too_many_recipients') {
-          giveBack(recipient);
-          recipient = undefined;
-          // The server caps recipients per session: remember the cap (at least 1) and reconnect.
-          context.learnedLimits.set(address, Math.max(1, asked));
-          if (asked === 0) {
-            // Not even one recipient: the host is refusing us, not counting recipients.
-            lastFailure = { outcome: 'temporary_failure', detail: detailOf(hostName, reply, session) };
-            await session.close();
-            return 'dropped';
+      while (asked < limit) {
+        batch = claim(pipelining ? limit - asked : 1);
+        if (batch.length === 0) break;
+        answered = 0;
+        let refusedAll = false;
+        await session.rcptMany(batch, (reply) => {
+          const recipient = batch[answered++] as string;
+          const outcome = classifyRcptReply(reply);
+          if (outcome === 'too_many_recipients') {
+            giveBack(recipient);
+            // The server caps recipients per session: remember the cap (at least 1), reconnect.
+            if (limit > asked) context.learnedLimits.set(address, Math.max(1, asked));
+            limit = asked;
+            if (asked === 0) {
+              // Not even one recipient: the host is refusing us, not counting recipients.
+              refusedAll = true;
+              lastFailure = { outcome: 'temporary_failure', detail: detailOf(hostName, reply, session) };
+            }
+            return;
           }
-          break;
+          asked++;
+          const syntheticDomain = synthetics.get(recipient);
+          if (syntheticDomain !== undefined) {
+            catchAll.set(
+              syntheticDomain,
+              outcome === 'accepted' ? true : outcome === 'mailbox_not_found' ? false : null,
+            );
+          } else {
+            results.set(recipient, { outcome, detail: detailOf(hostName, reply, session) });
+          }
+        });
+        batch = [];
+        if (refusedAll) {
+          await session.close();
+          return 'dropped';
         }
-        asked++;
-        const syntheticDomain = synthetics.get(recipient);
-        if (syntheticDomain !== undefined) {
-          catchAll.set(
-            syntheticDomain,
-            outcome === 'accepted' ? true : outcome === 'mailbox_not_found' ? false : null,
-          );
-        } else {
-          results.set(recipient, { outcome, detail: detailOf(hostName, reply, session) });
-        }
-        recipient = undefined;
       }
       await session.close();
       return 'ok';
     } catch (error) {
-      if (recipient !== undefined) giveBack(recipient);
+      // Questions sent but not answered go back to the queue (in their order) for another session.
+      for (const recipient of batch.slice(answered).reverse()) giveBack(recipient);
       await session.close();
       lastFailure = {
         outcome:

@@ -31,6 +31,12 @@ export interface OpenSession {
   capabilities: Set<string>;
   /** RCPT TO for one address; the caller classifies the reply. */
   rcpt(address: string): Promise<SmtpReply>;
+  /**
+   * RCPT TO for several addresses, pipelined when the server offers PIPELINING (one round trip
+   * instead of one per address), else one after another; `onReply` sees each reply in order, so
+   * a connection lost half-way leaves the caller knowing which were answered.
+   */
+  rcptMany(addresses: readonly string[], onReply: (reply: SmtpReply) => void): Promise<void>;
   /** RSET and MAIL FROM again, for a fresh transaction on the same connection. */
   reset(): Promise<SmtpReply>;
   close(): Promise<void>;
@@ -87,11 +93,20 @@ export async function openSession(
       return fail(connection, { kind: 'reply', stage: 'mail_from', reply: mailFrom });
 
     const open = connection;
+    const capabilities = hello.capabilities;
     return {
       session: {
         connection: open,
-        capabilities: hello.capabilities,
+        capabilities,
         rcpt: (recipient) => open.command(`RCPT TO:<${recipient}>`),
+        rcptMany: async (recipients, onReply) => {
+          if (!capabilities.has('PIPELINING')) {
+            for (const recipient of recipients) onReply(await open.command(`RCPT TO:<${recipient}>`));
+            return;
+          }
+          open.send(recipients.map((recipient) => `RCPT TO:<${recipient}>`));
+          for (let index = 0; index < recipients.length; index++) onReply(await open.read());
+        },
         reset: async () => {
           const reset = await open.command('RSET');
           if (reset.code !== 250) return reset;

@@ -132,6 +132,43 @@ describe('slow replies', () => {
   });
 });
 
+describe('pipelined commands and the delay model', () => {
+  const pipelineRcpts = async (fleet: SmtpFleet) => {
+    const client = await openTransaction(fleet.port);
+    const started = Date.now();
+    for (let index = 0; index < 5; index++) client.send(`RCPT TO:<user${index}@x.test>`);
+    const codes: number[] = [];
+    for (let index = 0; index < 5; index++) codes.push((await client.read(2000)).code);
+    const elapsed = Date.now() - started;
+    client.destroy();
+    return { codes, elapsed };
+  };
+
+  test("'service' (default): pipelined commands are answered one delay after another", async () => {
+    const fleet = await server({ script: { replyDelayMs: { rcpt: 60 }, defaultRcpt: 'accept' } });
+    const { codes, elapsed } = await pipelineRcpts(fleet);
+    expect(codes).toEqual([250, 250, 250, 250, 250]);
+    expect(elapsed).toBeGreaterThanOrEqual(5 * 60 - 5);
+  });
+
+  test("'latency': each reply leaves one delay after its command arrived, so pipelining overlaps", async () => {
+    const fleet = await server({
+      script: { replyDelayMs: { rcpt: 60 }, replyDelayModel: 'latency', defaultRcpt: 'accept' },
+    });
+    const { codes, elapsed } = await pipelineRcpts(fleet);
+    expect(codes).toEqual([250, 250, 250, 250, 250]);
+    expect(elapsed).toBeGreaterThanOrEqual(55);
+    expect(elapsed).toBeLessThan(2 * 60);
+    // Without pipelining both models are the same: each command waits for its own reply.
+    const client = await openTransaction(fleet.port);
+    const started = Date.now();
+    await client.command('RCPT TO:<a@x.test>');
+    await client.command('RCPT TO:<b@x.test>');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2 * 60 - 5);
+    client.destroy();
+  });
+});
+
 describe('dropped connections', () => {
   test('dropped at RCPT: no reply, the socket closes', async () => {
     const fleet = await server({ script: { drop: { at: 'rcpt' }, defaultRcpt: 'accept' } });

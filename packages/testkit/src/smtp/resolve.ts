@@ -15,6 +15,7 @@ export interface ResolvedScript {
   defaultRcpt: SmtpRcptAction;
   maxRcptsPerSession: number;
   replyDelayMs: (stage: SmtpStage) => number;
+  replyDelayModel: 'service' | 'latency';
   drop: SmtpDropRule | undefined;
 }
 
@@ -50,6 +51,7 @@ export function resolveScript(base: SmtpScript, own: SmtpScript): ResolvedScript
     defaultRcpt: s.defaultRcpt ?? 'unknown',
     maxRcptsPerSession: s.maxRcptsPerSession ?? Number.POSITIVE_INFINITY,
     replyDelayMs: typeof delay === 'number' ? () => delay : (stage) => delay[stage] ?? 0,
+    replyDelayModel: s.replyDelayModel ?? 'service',
     drop: s.drop,
   };
 }

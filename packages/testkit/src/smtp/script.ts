@@ -162,6 +162,14 @@ export interface SmtpScript {
    */
   replyDelayMs?: number | Readonly<Partial<Record<SmtpStage, number>>>;
   /**
+   * What the delay stands for. `'service'`: the server's own time per command, one command at a
+   * time, so n pipelined commands take n delays. `'latency'`: the network's, so each reply leaves
+   * `replyDelayMs` after its command arrived and pipelined commands (RFC 2920) overlap. The two
+   * differ only for a client that pipelines.
+   * @default 'service'
+   */
+  replyDelayModel?: 'service' | 'latency';
+  /**
    * Drop the connection at one point of every session.
    * @default undefined (never)
    */

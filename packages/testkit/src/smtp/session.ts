@@ -31,8 +31,10 @@ export class SmtpSession {
   #decoder = new StringDecoder('utf8');
   #buffer = '';
   #discarding = false;
-  // null marks a line that was too long.
-  readonly #queue: (string | null)[] = [];
+  // null marks a line that was too long; `at` is when the line arrived.
+  readonly #queue: Array<{ line: string | null; at: number }> = [];
+  // When the command being answered arrived (the latency model times replies from it).
+  #arrivedAt = Date.now();
   #busy = true;
   #closed = false;
   #end: SmtpSessionEnd | undefined;
@@ -68,7 +70,7 @@ export class SmtpSession {
     while (newline >= 0) {
       const line = this.#buffer.slice(0, newline).replace(/\r$/, '');
       this.#buffer = this.#buffer.slice(newline + 1);
-      this.#queue.push(this.#discarding ? null : line);
+      this.#queue.push({ line: this.#discarding ? null : line, at: Date.now() });
       this.#discarding = false;
       newline = this.#buffer.indexOf('\n');
     }
@@ -118,7 +120,9 @@ export class SmtpSession {
     this.#busy = true;
     try {
       while (!this.#closed && this.#queue.length > 0) {
-        await this.#handle(this.#queue.shift() ?? null);
+        const next = this.#queue.shift();
+        this.#arrivedAt = next?.at ?? Date.now();
+        await this.#handle(next?.line ?? null);
       }
     } catch (error) {
       // A bug in the fake must not crash the test process, but it must not pass for a scripted drop.
@@ -139,7 +143,9 @@ export class SmtpSession {
 
   /** Sends a reply after the stage's delay; false when the connection closed meanwhile. */
   async #send(stage: SmtpStage, reply: R.SmtpReply): Promise<boolean> {
-    const ms = this.#ctx.script.replyDelayMs(stage);
+    const { replyDelayMs, replyDelayModel } = this.#ctx.script;
+    const delay = replyDelayMs(stage);
+    const ms = replyDelayModel === 'latency' ? this.#arrivedAt + delay - Date.now() : delay;
     if (ms > 0) await this.#sleep(ms);
     if (this.#closed) return false;
     const { record } = this.#ctx;

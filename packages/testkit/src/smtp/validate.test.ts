@@ -63,6 +63,7 @@ describe('invalid options are a clear TypeError', () => {
     [{ maxRcptsPerSession: 0 }, /maxRcptsPerSession: must be an integer >= 1/],
     [{ replyDelayMs: Number.NaN }, /replyDelayMs: must be a finite number/],
     [{ replyDelayMs: { rcpt: 10, bogus: 5 } }, /replyDelayMs key: must be one of/],
+    [{ replyDelayModel: 'network' }, /replyDelayModel: must be one of/],
     [{ drop: { at: 'somewhere' } }, /drop\.at: must be one of/],
     [{ drop: { at: 'rcpt', nth: 0 } }, /drop\.nth: must be an integer >= 1/],
     [{ tls: 'maybe' }, /tls: must be one of 'offer', 'require', 'none', 'broken'/],

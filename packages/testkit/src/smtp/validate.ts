@@ -39,6 +39,7 @@ const SCRIPT_KEYS: ReadonlySet<string> = new Set<keyof SmtpScript>([
   'defaultRcpt',
   'maxRcptsPerSession',
   'replyDelayMs',
+  'replyDelayModel',
   'drop',
 ]);
 
@@ -225,6 +226,8 @@ export function validateScript(path: string, value: unknown): SmtpScript {
   }
   if (s.replyDelayMs !== undefined)
     out.replyDelayMs = checkReplyDelay(`${path}.replyDelayMs`, s.replyDelayMs);
+  if (s.replyDelayModel !== undefined)
+    out.replyDelayModel = checkWord(`${path}.replyDelayModel`, s.replyDelayModel, ['service', 'latency']);
   if (s.drop !== undefined) out.drop = checkDrop(`${path}.drop`, s.drop);
   return out;
 }
