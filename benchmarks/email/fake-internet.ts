@@ -16,6 +16,8 @@ export interface FakeInternetConfig {
   /** Per-domain RCPT behaviour (`'accept'` = catch-all). */
   domains: Record<string, SmtpRcptAction>;
   replyDelayMs: number;
+  /** What the delay stands for (testkit's replyDelayModel). @default 'service' */
+  replyDelayModel?: 'service' | 'latency';
 }
 
 /** The fleet's records since the last reset. */
@@ -109,6 +111,7 @@ function serve(): void {
             mailboxes: config.mailboxes,
             domains: config.domains,
             replyDelayMs: config.replyDelayMs,
+            replyDelayModel: config.replyDelayModel ?? 'service',
           },
         });
         reply({ ready: dns.address });

@@ -70,6 +70,8 @@ export function verificationFloor(options: {
   replyDelayMs: number;
   perMx: number;
   global: number;
+  /** Replies are network latency and the client pipelines: a session's RCPTs cost one round trip. */
+  pipelined?: boolean;
 }): {
   seconds: number;
   rcptsPerMx: number;
@@ -80,7 +82,8 @@ export function verificationFloor(options: {
   const rcptsPerMx =
     Math.ceil(options.addresses / options.mxHosts) + Math.ceil(options.domains / options.mxHosts);
   const sessionsPerMx = Math.ceil(rcptsPerMx / options.rcptsPerSession);
-  const repliesPerMx = sessionsPerMx * options.fixedReplies + rcptsPerMx;
+  const repliesPerMx =
+    sessionsPerMx * options.fixedReplies + (options.pipelined ? sessionsPerMx : rcptsPerMx);
   const perMxSeconds = (repliesPerMx * options.replyDelayMs) / 1000 / options.perMx;
   const connections = Math.min(options.global, options.perMx * options.mxHosts);
   const globalSeconds = (repliesPerMx * options.mxHosts * options.replyDelayMs) / 1000 / connections;

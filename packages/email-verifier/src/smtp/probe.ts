@@ -2,7 +2,13 @@ import type { MailHost } from '../dns/mail-hosts.js';
 import { classifyRcptReply, type RcptOutcome } from './classify-reply.js';
 import type { KeyedLimiter } from './keyed-limiter.js';
 import type { SmtpReply } from './reply.js';
-import { type OpenSession, openSession, type SessionFailure, type SessionSettings } from './session.js';
+import {
+  MailFromRefusedError,
+  type OpenSession,
+  openSession,
+  type SessionFailure,
+  type SessionSettings,
+} from './session.js';
 
 /** The verdict of the probe for one mailbox. */
 export type ProbeOutcome = Exclude<RcptOutcome, 'too_many_recipients'> | 'timeout' | 'unreachable';
@@ -94,14 +100,18 @@ export async function probeMailGroup(
     detail: NO_DETAIL,
   };
 
-  // Worth asking only once the domain's own recipients are answered and one was not rejected:
-  // a domain that rejects them all is plainly not catch-all. Claimed here, put back on failure.
+  // Worth asking once one of the domain's own recipients was not rejected outright (a domain
+  // that rejects them all is plainly not catch-all): as early as that, so the question rides in
+  // a session that is open anyway. Claimed here, put back on failure.
   const claimSynthetic = (): string | undefined => {
     for (const [synthetic, domain] of synthetics) {
       if (!catchAllPending.has(domain)) continue;
       const recipients = recipientsByDomain.get(domain) ?? [];
-      if (recipients.some((recipient) => !results.has(recipient))) continue;
-      if (recipients.some((recipient) => results.get(recipient)?.outcome !== 'mailbox_not_found')) {
+      const worthAsking = recipients.some((recipient) => {
+        const outcome = results.get(recipient)?.outcome;
+        return outcome !== undefined && outcome !== 'mailbox_not_found';
+      });
+      if (worthAsking) {
         catchAllPending.delete(domain);
         return synthetic;
       }
@@ -269,6 +279,10 @@ export async function probeMailGroup(
       // Questions sent but not answered go back to the queue (in their order) for another session.
       for (const recipient of batch.slice(answered).reverse()) giveBack(recipient);
       await session.close();
+      if (error instanceof MailFromRefusedError) {
+        lastFailure = describeFailure(hostName, { kind: 'reply', stage: 'mail_from', reply: error.reply });
+        return 'dropped';
+      }
       lastFailure = {
         outcome:
           context.signal.aborted || (error as { kind?: string }).kind === 'timeout'
