@@ -50,6 +50,25 @@ export const directSocket: SocketFactory = (host, port, signal) =>
     });
   });
 
+// Building a SecureContext loads the CA store, and a full handshake costs the MX a signature:
+// one context for every connection, and the MX's last session ticket offered for resumption
+// (the server decides whether to resume). Tickets are per MX address and name; the oldest go first.
+let secureContext: tls.SecureContext | undefined;
+const sharedSecureContext = () => {
+  secureContext ??= tls.createSecureContext();
+  return secureContext;
+};
+const tlsSessions = new Map<string, Buffer>();
+const MAX_TLS_SESSIONS = 1000;
+function rememberTlsSession(key: string, session: Buffer): void {
+  tlsSessions.delete(key);
+  if (tlsSessions.size >= MAX_TLS_SESSIONS) {
+    const oldest = tlsSessions.keys().next().value;
+    if (oldest !== undefined) tlsSessions.delete(oldest);
+  }
+  tlsSessions.set(key, session);
+}
+
 /**
  * One SMTP connection: sends command lines and reads complete (multi-line) replies, each bounded
  * by a per-command timeout and by the caller's AbortSignal (the overall deadline).
@@ -64,6 +83,8 @@ export class SmtpConnection {
   /** Every line sent and received, for the result's detail block and debugging. */
   readonly transcript: string[] = [];
   tls = false;
+  /** The TLS session was resumed from an earlier connection's ticket (no full handshake). */
+  tlsResumed = false;
 
   constructor(
     socket: net.Socket,
@@ -179,11 +200,15 @@ export class SmtpConnection {
         socket.destroy();
         reject(new SmtpConnectionError('tls_failed', `TLS handshake took over ${this.commandTimeoutMs} ms`));
       }, this.commandTimeoutMs);
+      const resumeKey = `${plain.remoteAddress}|${servername}|${rejectUnauthorized}`;
       const socket = tls.connect({
         socket: plain,
         servername: net.isIP(servername) ? undefined : servername,
         rejectUnauthorized,
+        secureContext: sharedSecureContext(),
+        session: tlsSessions.get(resumeKey),
       });
+      socket.on('session', (session: Buffer) => rememberTlsSession(resumeKey, session));
       socket.once('secureConnect', () => {
         clearTimeout(timer);
         resolve(socket);
@@ -200,6 +225,7 @@ export class SmtpConnection {
     });
     this.socket = secure;
     this.tls = true;
+    this.tlsResumed = secure.isSessionReused();
     this.buffered = '';
     this.attach(secure);
   }
