@@ -122,7 +122,6 @@ async function runModel(
           perHostConcurrency: PER_MX_CONCURRENCY,
           concurrency: GLOBAL_CONCURRENCY,
           maxRcptsPerSession: rcpts,
-          startTls: (process.env.EMAIL_SMTP_STARTTLS as 'never' | undefined) ?? 'opportunistic',
         },
       });
       let results: VerificationResult[] = [];
