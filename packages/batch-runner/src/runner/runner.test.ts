@@ -2,6 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BatchJob } from '@svc/core';
+import { startWebhookReceiver } from '@svc/testkit';
+import { verifyPayload } from '@svc/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../store.js';
 import { createMemoryStore } from '../stores/memory.js';
@@ -143,6 +145,42 @@ describe.each(stores)('batch runner on the %s store', (_name, makeStore) => {
     expect(job.completed_at).not.toBeNull();
     expect(finished.map((done) => done.status)).toEqual(['failed']);
     expect((await store.deliveries(doomed.id)).map((event) => event.type)).toEqual(['batch.failed']);
+  });
+
+  it('delivers the signed completion event itself when given webhooks settings', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      runner = createBatchRunner({
+        store: await makeStore(),
+        processors: [testProcessor()],
+        pollIntervalMs: 5,
+        webhooks: {
+          secrets: ['whsec_runner'],
+          isAllowedAddress: (ip) => ip === '127.0.0.1',
+          pollIntervalMs: 10,
+        },
+      });
+      const job = await runner.submit({
+        type: 'verify_email',
+        records: ['a@x.test', 'bad-b'],
+        webhook_url: `${receiver.url}/hook`,
+      });
+      runner.start();
+      const [delivery] = await receiver.waitFor(1, 5000);
+      const event = verifyPayload(
+        delivery?.body ?? '',
+        String(delivery?.headers['x-service-signature']),
+        'whsec_runner',
+      );
+      expect(event).toMatchObject({
+        type: 'batch.completed',
+        data: { object: { id: job.id, status: 'completed', processed: 2, failed: 1 } },
+      });
+    } finally {
+      await runner?.close();
+      runner = undefined;
+      await receiver.close();
+    }
   });
 
   it('cancels: in-flight work sees the abort and nothing more is committed', async () => {

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { Readable } from 'node:stream';
 import { type BatchJob, createId, isTerminalBatchStatus, ServiceError } from '@svc/core';
 import { toApiJob } from '../api-job.js';
+import { createWebhookDispatcher, type WebhookDispatcherOptions } from '../delivery/dispatcher.js';
 import type { ChunkLease, JobRecord, Page, RecordResult, Store } from '../store.js';
 import { exportLines } from './export.js';
 import type { Processor, ProcessorOutcome } from './processor.js';
@@ -36,6 +37,13 @@ export interface BatchRunnerOptions {
   onJobFinished?: (job: BatchJob) => void | Promise<void>;
   /** The results URL put in jobs. @default null */
   resultsUrl?: (id: string) => string | null;
+  /**
+   * Delivers the store's webhook outbox while the runner runs (start/close drive it too): the
+   * signing secrets, newest first, and the dispatcher's other settings. Without it, events wait
+   * in the outbox for a dispatcher started elsewhere (createWebhookDispatcher).
+   * @default none
+   */
+  webhooks?: Omit<WebhookDispatcherOptions, 'store'>;
 }
 
 /** Submits, runs and reads batch jobs. */
@@ -87,6 +95,9 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       throw new TypeError(`${name} must be a positive integer, got ${value}`);
   }
 
+  const deliveries = options.webhooks
+    ? createWebhookDispatcher({ resultsUrl: options.resultsUrl, ...options.webhooks, store })
+    : undefined;
   const inFlight = new Map<ChunkLease, AbortController>();
   // Why each chunk last failed in this process, so the record errors of a chunk that is finally
   // given up say why (bounded: only chunks between failure and give-up or commit are here).
@@ -254,6 +265,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       running = true;
       stopping = false;
       workers = Array.from({ length: concurrency }, () => worker());
+      deliveries?.start();
     },
     idle() {
       return new Promise((resolve) => idleWaiters.push(resolve));
@@ -265,6 +277,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       await Promise.race([drained, timer]);
       for (const controller of inFlight.values()) controller.abort(new Error('runner closing'));
       await drained;
+      await deliveries?.close();
       running = false;
       for (const resolve of idleWaiters) resolve();
       idleWaiters = [];

@@ -2,11 +2,11 @@ import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import {
   type BatchRunner,
+  type BatchRunnerOptions,
   createBatchRunner,
   createGeoIpProcessor,
   createSqliteStore,
   createVerifyEmailProcessor,
-  createWebhookDispatcher,
   type Store,
 } from '@svc/batch-runner';
 import { createVerifier } from '@svc/email-verifier';
@@ -93,11 +93,12 @@ async function openRunner(
   dbPath: string,
   withGeo: boolean,
   probe: boolean,
+  webhooks?: BatchRunnerOptions['webhooks'],
 ): Promise<{ runner: BatchRunner; store: Store }> {
   const store = await createSqliteStore({ path: dbPath });
   const processors = [createVerifyEmailProcessor(createVerifier(), { probe_mailbox: probe })];
   if (withGeo) processors.push(createGeoIpProcessor(await openCliGeoResolver(io, [])));
-  return { runner: createBatchRunner({ store, processors, chunkSize: 250 }), store };
+  return { runner: createBatchRunner({ store, processors, chunkSize: 250, webhooks }), store };
 }
 
 async function run(io: CliIo, json: boolean, values: Record<string, unknown>, dbPath: string) {
@@ -110,21 +111,24 @@ async function run(io: CliIo, json: boolean, values: Record<string, unknown>, db
     throw new UsageError(`--out must end in .ndjson, .jsonl or .csv, got "${out}"`, 'batch');
   const webhook = webhookSettings(io, values);
   const records = await readRecords(values.file, io.cwd);
-  const { runner, store } = await openRunner(io, dbPath, type === 'geo_ip', values.probe === true);
-  const dispatcher = webhook.secrets
-    ? createWebhookDispatcher({
-        store,
-        secrets: webhook.secrets,
-        pollIntervalMs: 250,
-        ...(webhook.allowPrivate ? { isAllowedAddress: () => true } : {}),
-      })
-    : undefined;
+  // With a secret, the runner also delivers events earlier runs on this database could not.
+  const { runner, store } = await openRunner(
+    io,
+    dbPath,
+    type === 'geo_ip',
+    values.probe === true,
+    webhook.secrets
+      ? {
+          secrets: webhook.secrets,
+          pollIntervalMs: 250,
+          ...(webhook.allowPrivate ? { isAllowedAddress: () => true } : {}),
+        }
+      : undefined,
+  );
   try {
     const job = await runner.submit({ type, records, webhook_url: webhook.url });
     io.stderr.write(`batch: ${job.id} (${records.length} records) in ${dbPath}\n`);
     runner.start();
-    // Also resumes events earlier runs on this database could not deliver.
-    dispatcher?.start();
     const progress = createProgress(io, job.total, 'batch');
     let current = job;
     while (current.status === 'queued' || current.status === 'running') {
@@ -149,7 +153,6 @@ async function run(io: CliIo, json: boolean, values: Record<string, unknown>, db
     else io.stdout.write(`${current.id}\n`);
     return current.failed > 0 || current.status !== 'completed' ? EXIT.failure : EXIT.ok;
   } finally {
-    await dispatcher?.close();
     await runner.close({ timeoutMs: 1000 });
   }
 }
