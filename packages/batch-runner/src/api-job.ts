@@ -3,6 +3,6 @@ import type { JobRecord } from './store.js';
 
 /** The API's job object (DESIGN §6) for a stored job. */
 export function toApiJob(job: JobRecord, resultsUrl?: (id: string) => string | null): BatchJob {
-  const { idempotency_key: _key, ...rest } = job;
+  const { idempotency_key: _key, request_hash: _hash, ...rest } = job;
   return { ...rest, object: 'batch_job', results_url: resultsUrl?.(job.id) ?? null };
 }

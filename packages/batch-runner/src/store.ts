@@ -1,7 +1,14 @@
 import type { BatchJob, BatchJobType } from '@svc/core';
 
-/** A job as stored: the API's job (DESIGN §6) without what is derived at read time, plus its key. */
-export type JobRecord = Omit<BatchJob, 'object' | 'results_url'> & { idempotency_key: string | null };
+/**
+ * A job as stored: the API's job (DESIGN §6) without what is derived at read time, plus its
+ * idempotency key and the hash of the request it was created from (to tell a retried request
+ * from a different one reusing the key).
+ */
+export type JobRecord = Omit<BatchJob, 'object' | 'results_url'> & {
+  idempotency_key: string | null;
+  request_hash: string | null;
+};
 
 /** What a job is created from. */
 export interface NewJob {
@@ -10,6 +17,8 @@ export interface NewJob {
   records: readonly string[];
   webhook_url: string | null;
   idempotency_key: string | null;
+  /** SHA-256 of the request (type, records, webhook_url), kept with the idempotency key. */
+  request_hash: string | null;
   /** Records per chunk (the unit of leasing and committing). */
   chunkSize: number;
   now: Date;

@@ -31,6 +31,7 @@ async function finishedJob(store: Store, url: string, start: number) {
     records: ['8.8.8.8'],
     webhook_url: url,
     idempotency_key: null,
+    request_hash: null,
     chunkSize: 10,
     now: new Date(start),
   });

@@ -147,6 +147,23 @@ describe.each(stores)('batch runner on the %s store', (_name, makeStore) => {
     expect((await store.deliveries(doomed.id)).map((event) => event.type)).toEqual(['batch.failed']);
   });
 
+  it('returns the same job for a retried request with the same idempotency key, refuses a different one', async () => {
+    runner = createBatchRunner({ store: await makeStore(), processors: [testProcessor()] });
+    const request = { type: 'verify_email', records: ['a@x.test', 'b@x.test'], idempotency_key: 'order-42' };
+    const first = await runner.submit(request);
+    expect(await runner.submit({ ...request, records: ['a@x.test', 'b@x.test'] })).toEqual(first);
+    await expect(runner.submit({ ...request, records: ['a@x.test', 'c@x.test'] })).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: `the idempotency key "order-42" was already used for a different request (job ${first.id})`,
+    });
+    await expect(
+      runner.submit({ ...request, webhook_url: 'https://hooks.example.com/other' }),
+    ).rejects.toMatchObject({ code: 'invalid_request' });
+    // Without a key every submission is a new job.
+    const { idempotency_key: _key, ...unkeyed } = request;
+    expect((await runner.submit(unkeyed)).id).not.toBe((await runner.submit(unkeyed)).id);
+  });
+
   it('delivers the signed completion event itself when given webhooks settings', async () => {
     const receiver = await startWebhookReceiver();
     try {
@@ -275,12 +292,8 @@ describe('submit validation', () => {
     await expect(local.submit(request as never)).rejects.toMatchObject({ code: 'invalid_request', message });
   });
 
-  it('returns the same job for a repeated idempotency key and 404s unknown ids', async () => {
+  it('404s unknown ids', async () => {
     const local = createBatchRunner({ store: createMemoryStore(), processors: [testProcessor()] });
-    const first = await local.submit({ type: 'verify_email', records: ['a'], idempotency_key: 'k1' });
-    expect((await local.submit({ type: 'verify_email', records: ['b'], idempotency_key: 'k1' })).id).toBe(
-      first.id,
-    );
     await expect(local.get('batch_nope')).rejects.toMatchObject({ code: 'not_found', status: 404 });
   });
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Readable } from 'node:stream';
 import { type BatchJob, createId, isTerminalBatchStatus, ServiceError } from '@svc/core';
@@ -226,12 +226,26 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   return {
     async submit(request) {
       const valid = validateSubmit(request, new Set(processors.keys()));
-      const { job } = await store.createJob({
+      const requestHash = valid.idempotency_key
+        ? createHash('sha256')
+            .update(JSON.stringify([valid.type, valid.webhook_url, valid.records]))
+            .digest('hex')
+        : null;
+      const { job, created } = await store.createJob({
         ...valid,
+        request_hash: requestHash,
         id: createId('batch'),
         chunkSize: processors.get(valid.type)?.chunkSize ?? chunkSize,
         now: new Date(now()),
       });
+      // A retried request gets its job back; a different request reusing the key is a mistake
+      // the caller must hear about (jobs written before hashes were kept have none: accepted).
+      if (!created && job.request_hash !== null && job.request_hash !== requestHash) {
+        throw new ServiceError(
+          'invalid_request',
+          `the idempotency key ${JSON.stringify(valid.idempotency_key)} was already used for a different request (job ${job.id})`,
+        );
+      }
       return toApi(job);
     },
     async get(id) {

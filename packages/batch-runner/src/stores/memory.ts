@@ -89,6 +89,7 @@ export function createMemoryStore(): Store {
         completed_at: null,
         webhook_url: input.webhook_url,
         idempotency_key: input.idempotency_key,
+        request_hash: input.request_hash,
         error: null,
       };
       entries.set(job.id, {

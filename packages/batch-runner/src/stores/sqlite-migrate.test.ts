@@ -29,12 +29,14 @@ it('opens a database written before jobs could fail, adding the columns it lacks
     error: null,
   });
   expect(await store.getJob('batch_old')).not.toHaveProperty('abandoned');
+  expect((await store.getJob('batch_old'))?.request_hash).toBeNull();
   const { job } = await store.createJob({
     id: 'batch_new',
     type: 'geo_ip',
     records: ['8.8.8.8'],
     webhook_url: null,
     idempotency_key: null,
+    request_hash: null,
     chunkSize: 10,
     now: new Date(),
   });

@@ -20,7 +20,7 @@ CREATE TABLE IF NOT EXISTS jobs (
   processed INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0, counts TEXT NOT NULL DEFAULT '{}',
   created_at TEXT NOT NULL, started_at TEXT, completed_at TEXT, webhook_url TEXT,
   idempotency_key TEXT UNIQUE, error TEXT, chunks_left INTEGER NOT NULL,
-  abandoned INTEGER NOT NULL DEFAULT 0, abandon_reason TEXT
+  abandoned INTEGER NOT NULL DEFAULT 0, abandon_reason TEXT, request_hash TEXT
 );
 CREATE TABLE IF NOT EXISTS chunks (
   job_id TEXT NOT NULL, chunk INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
@@ -92,8 +92,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     jobById: db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?'),
     jobByKey: db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE idempotency_key = ?'),
     insertJob: db.prepare(
-      `INSERT INTO jobs (id, type, status, total, created_at, webhook_url, idempotency_key, chunks_left)
-       VALUES (@id, @type, 'queued', @total, @created_at, @webhook_url, @idempotency_key, @chunks_left)`,
+      `INSERT INTO jobs (id, type, status, total, created_at, webhook_url, idempotency_key, request_hash, chunks_left)
+       VALUES (@id, @type, 'queued', @total, @created_at, @webhook_url, @idempotency_key, @request_hash, @chunks_left)`,
     ),
     insertChunk: db.prepare(
       `INSERT INTO chunks (job_id, chunk, start, end, state) VALUES (?, ?, ?, ?, 'pending')`,
@@ -180,6 +180,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       created_at: input.now.toISOString(),
       webhook_url: input.webhook_url,
       idempotency_key: input.idempotency_key,
+      request_hash: input.request_hash,
       chunks_left: chunkCount,
     });
     for (let chunk = 0; chunk < chunkCount; chunk++) {
@@ -380,4 +381,5 @@ function addMissingColumns(db: BetterSqlite3.Database): void {
   );
   if (!columns.has('abandoned')) db.exec('ALTER TABLE jobs ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0');
   if (!columns.has('abandon_reason')) db.exec('ALTER TABLE jobs ADD COLUMN abandon_reason TEXT');
+  if (!columns.has('request_hash')) db.exec('ALTER TABLE jobs ADD COLUMN request_hash TEXT');
 }

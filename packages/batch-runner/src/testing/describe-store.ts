@@ -14,6 +14,7 @@ const newJob = (overrides: Partial<NewJob> = {}): NewJob => ({
   records: Array.from({ length: 25 }, (_, index) => `user${index}@example.test`),
   webhook_url: null,
   idempotency_key: null,
+  request_hash: null,
   chunkSize: 10,
   now: new Date('2026-11-23T10:00:00Z'),
   ...overrides,
@@ -48,7 +49,8 @@ export function describeStore(name: string, factory: StoreFactory): void {
 
     it('returns the existing job for a repeated idempotency key', async () => {
       const store = await factory.create();
-      const first = await store.createJob(newJob({ idempotency_key: `key-${counter}` }));
+      const first = await store.createJob(newJob({ idempotency_key: `key-${counter}`, request_hash: 'abc' }));
+      expect(first.job.request_hash).toBe('abc');
       const again = await store.createJob(newJob({ idempotency_key: first.job.idempotency_key }));
       expect(again).toEqual({ job: first.job, created: false });
       await store.close();
