@@ -1,3 +1,5 @@
+import type { ParsedIp } from '@svc/ip-address';
+
 /** The fields a backend may supply; the resolver merges them field by field (first non-null wins). */
 export interface GeoFields {
   continent: string | null;
@@ -26,6 +28,26 @@ export type GeoField = keyof GeoFields;
 /** What one backend knows about one address. */
 export type GeoPartial = Partial<GeoFields>;
 
+/** Which fields of an answer have a value, in the answer's key order. */
+export interface FieldLayout {
+  readonly fields: readonly GeoField[];
+  /** Equal lists share one id (≥ 1), so the id identifies the shape of an answer; -1 if not shared. */
+  readonly id: number;
+}
+
+/** An answer shared by every address of one data record, as the fast path returns it. */
+export interface SharedAnswer {
+  /** Frozen; never has `network` (that depends on the address). */
+  readonly fields: Readonly<GeoPartial>;
+  readonly layout: FieldLayout;
+}
+
+/** Where lookupAddress reports the network an answer came from. */
+export interface MatchedNetwork {
+  /** Prefix length of the matched network; for IPv4 counted within the IPv4 address (0 to 32). */
+  prefixLength: number;
+}
+
 /** One source of geolocation data. Lookups are synchronous: backends hold their data in memory. */
 export interface GeoBackend {
   /** Stable name used in `sources` (e.g. `maxmind-city`, `dbip-asn`). */
@@ -34,6 +56,13 @@ export interface GeoBackend {
   readonly provides: readonly GeoField[];
   /** The answer for a canonical address (already validated), or null when the data has none. */
   lookup(ip: string, family: 4 | 6): GeoPartial | null;
+  /**
+   * Optional fast path the resolver prefers: the answer for an address it already parsed (the
+   * embedded IPv4 for 6to4, Teredo and NAT64), shared between lookups and without `network`; the
+   * prefix length of the network goes to `match` instead, so the network text is only built when
+   * this backend's network is the one reported. Must agree with `lookup`.
+   */
+  lookupAddress?(address: ParsedIp, match: MatchedNetwork): SharedAnswer | null;
   /** Increases whenever the data changes (reload, watcher), so caches above it can drop old answers. */
   readonly generation?: number;
   /** Re-reads the data; on failure the old data keeps serving and the error is thrown. */

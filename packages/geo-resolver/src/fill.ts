@@ -43,24 +43,29 @@ export async function loadDefaultTimezoneFinder(): Promise<TimezoneFinder> {
       default: (lat: number, lon: number) => string;
     };
     const find = module.default;
-    // Answers repeat the same city coordinates over and over; remember the last few thousand.
-    const zones = new Map<number, string | null>();
+    // Answers repeat the same city coordinates over and over; remember recent ones on the 0.001°
+    // grid (about 100 m) the finder is asked on. A direct-mapped table: a slot per hash of the two
+    // grid numbers, a colliding pair replaces the old one. A Map would need a key beyond 31 bits,
+    // boxed on every call, which cost more than the zone lookup it saved.
+    const slots = 1 << 15;
+    const latitudes = new Int32Array(slots);
+    const longitudes = new Int32Array(slots);
+    // undefined marks an empty slot.
+    const zones: (string | null | undefined)[] = new Array(slots).fill(undefined);
     tzLookup = (latitude, longitude) => {
-      // A numeric key on a 0.001° grid (about 100 m): formatting two doubles as a string key
-      // would cost more than the lookup it saves.
       const lat = Math.round((latitude + 90) * 1000);
       const lon = Math.round((longitude + 180) * 1000);
-      const key = lat * 400_000 + lon;
-      let zone = zones.get(key);
-      if (zone === undefined) {
-        try {
-          zone = find(lat / 1000 - 90, lon / 1000 - 180);
-        } catch {
-          zone = null;
-        }
-        if (zones.size >= 20_000) zones.clear();
-        zones.set(key, zone);
+      const slot = (Math.imul(lat, 0x9e3779b1) ^ Math.imul(lon, 0x85ebca77)) >>> 17;
+      let zone = zones[slot];
+      if (zone !== undefined && latitudes[slot] === lat && longitudes[slot] === lon) return zone;
+      try {
+        zone = find(lat / 1000 - 90, lon / 1000 - 180);
+      } catch {
+        zone = null;
       }
+      latitudes[slot] = lat;
+      longitudes[slot] = lon;
+      zones[slot] = zone;
       return zone;
     };
   }
@@ -78,7 +83,7 @@ export function fillDerivedFields(
   }
   if (!fields.timezone && timezoneFinder && fields.latitude != null && fields.longitude != null) {
     // Only city-level coordinates say something about the zone; a country centroid does not.
-    if (fields.city) fields.timezone = timezoneFinder(fields.latitude, fields.longitude);
+    if (fields.city) fields.timezone = timezoneFinder(fields.latitude, fields.longitude) ?? null;
   }
   return fields;
 }

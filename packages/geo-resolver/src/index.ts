@@ -1,5 +1,13 @@
 export * from '@svc/ip-address';
-export type { GeoBackend, GeoField, GeoFields, GeoPartial } from './backend.js';
+export type {
+  FieldLayout,
+  GeoBackend,
+  GeoField,
+  GeoFields,
+  GeoPartial,
+  MatchedNetwork,
+  SharedAnswer,
+} from './backend.js';
 export { byFamily } from './backends/by-family.js';
 export {
   type CidrFlag,

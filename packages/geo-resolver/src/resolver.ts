@@ -1,8 +1,9 @@
 import type { GeoLocationResult } from '@svc/core';
 import { normalizeIp } from '@svc/ip-address';
 import { LRUCache } from 'lru-cache';
-import type { GeoBackend, GeoField, GeoFields, GeoPartial } from './backend.js';
-import { fillDerivedFields, loadDefaultTimezoneFinder, type TimezoneFinder } from './fill.js';
+import type { GeoBackend, GeoField } from './backend.js';
+import { loadDefaultTimezoneFinder, type TimezoneFinder } from './fill.js';
+import { createResolve } from './resolve.js';
 
 /** A geolocation result: the spec's fields plus extras and per-field provenance. */
 export interface GeoResult extends GeoLocationResult {
@@ -62,61 +63,11 @@ export async function createGeoResolver(options: GeoResolverOptions): Promise<Ge
   const generation = () => backends.reduce((sum, backend) => sum + (backend.generation ?? 0), 0);
   let cachedGeneration = generation();
 
-  function resolve(ip: string, lookupIp: string, family: 4 | 6): Readonly<GeoResult> {
-    const merged: GeoPartial = {};
-    const sources: GeoResult['sources'] = {};
-    for (const backend of backends) {
-      let answer: GeoPartial | null;
-      try {
-        answer = backend.lookup(lookupIp, family);
-      } catch (error) {
-        options.onBackendError?.(backend.id, error as Error);
-        continue;
-      }
-      if (!answer) continue;
-      // Iterate the answer's own keys (about ten), not every field we know.
-      for (const field in answer) {
-        const value = answer[field as GeoField];
-        if (value === null || value === undefined || merged[field as GeoField] != null) continue;
-        (merged as Record<GeoField, GeoFields[GeoField]>)[field as GeoField] = value;
-        sources[field as GeoField] = backend.id;
-      }
-    }
-    // Three flags rather than a filtered array: this runs on every uncached lookup.
-    const hadName = merged.country_name != null;
-    const hadContinent = merged.continent != null;
-    const hadZone = merged.timezone != null;
-    fillDerivedFields(merged, timezoneFinder);
-    if (!hadName && merged.country_name != null) sources.country_name = 'derived';
-    if (!hadContinent && merged.continent != null) sources.continent = 'derived';
-    if (!hadZone && merged.timezone != null) sources.timezone = 'derived';
-    return Object.freeze({
-      ip,
-      continent: merged.continent ?? null,
-      country: merged.country ?? null,
-      country_name: merged.country_name ?? null,
-      region: merged.region ?? null,
-      city: merged.city ?? null,
-      latitude: merged.latitude ?? null,
-      longitude: merged.longitude ?? null,
-      timezone: merged.timezone ?? null,
-      asn: merged.asn ?? null,
-      org: merged.org ?? null,
-      // The spec's flags are booleans: no data about anonymity reads as "not flagged".
-      is_proxy: merged.is_proxy ?? false,
-      is_vpn: merged.is_vpn ?? false,
-      network: merged.network ?? null,
-      accuracy_radius: merged.accuracy_radius ?? null,
-      postal_code: merged.postal_code ?? null,
-      isp: merged.isp ?? null,
-      is_hosting: merged.is_hosting ?? null,
-      is_tor: merged.is_tor ?? null,
-      sources: Object.freeze(sources),
-    });
-  }
+  const resolve = createResolve(backends, timezoneFinder, options.onBackendError);
 
   return {
     lookup(input) {
+      if (cache === undefined) return resolve(normalizeIp(input));
       // A watcher may have swapped a backend's data since the last call: drop answers from old data.
       const current = generation();
       if (current !== cachedGeneration) {
@@ -124,13 +75,14 @@ export async function createGeoResolver(options: GeoResolverOptions): Promise<Ge
         cachedGeneration = current;
       }
       // Cached by the raw input too, so repeated lookups skip parsing; misses parse strictly.
-      const hit = cache?.get(input);
+      const hit = cache.get(input);
       if (hit) return hit;
-      const { ip, lookupIp, lookupFamily } = normalizeIp(input);
-      const canonicalHit = ip === input ? undefined : cache?.get(ip);
-      const result = canonicalHit ?? resolve(ip, lookupIp, lookupFamily);
-      cache?.set(input, result);
-      if (ip !== input) cache?.set(ip, result);
+      const normalized = normalizeIp(input);
+      const { ip } = normalized;
+      const canonicalHit = ip === input ? undefined : cache.get(ip);
+      const result = canonicalHit ?? resolve(normalized);
+      cache.set(input, result);
+      if (ip !== input) cache.set(ip, result);
       return result;
     },
     async reload() {

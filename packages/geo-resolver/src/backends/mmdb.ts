@@ -1,12 +1,15 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { type ParsedIp, parseIp } from '@svc/ip-address';
 import { Reader } from 'maxmind';
-import type { GeoBackend, GeoField, GeoPartial } from '../backend.js';
-import { ipv4Walker } from './ipv4-walk.js';
+import type { GeoBackend, GeoField, MatchedNetwork, SharedAnswer } from '../backend.js';
+import { mappedRecords } from './mapped-records.js';
 import { type MmdbSchema, schemaForDatabaseType } from './mmdb-schemas.js';
 import { verifyMmdb } from './mmdb-verify.js';
-import { networkOf } from './network.js';
+import { formatNetwork, ipv4Mapped } from './network.js';
+import { SearchTree } from './search-tree.js';
+import { SlotCache } from './slot-cache.js';
 
 /** Options of an mmdb (MaxMind DB format) backend. */
 export interface MmdbBackendOptions {
@@ -81,6 +84,14 @@ export async function openMmdbBackend(options: MmdbBackendOptions): Promise<Mmdb
     watcher.on('error', (error) => onError(error));
   }
 
+  function find(address: ParsedIp, match: MatchedNetwork): SharedAnswer | null {
+    const { tree, records } = current;
+    // An IPv6 address in an IPv4-only tree finds nothing (the tree would answer for its first 32 bits).
+    const pointer = address.family === 4 ? tree.findIpv4(address.value) : tree.findIpv6(address.words);
+    match.prefixLength = tree.prefixLength;
+    return pointer === 0 ? null : records(pointer);
+  }
+
   return {
     id,
     get provides(): readonly GeoField[] {
@@ -99,15 +110,15 @@ export async function openMmdbBackend(options: MmdbBackendOptions): Promise<Mmdb
       return current.reader.metadata.buildEpoch;
     },
     lookup(ip, family) {
-      const { reader, schema, walk4 } = current;
-      // An IPv4-only tree would walk the first 32 bits of an IPv6 address and answer wrongly.
-      if (family === 6 && reader.metadata.ipVersion === 4) return null;
-      const [record, prefixLength] = family === 4 ? walk4(ip) : reader.getWithPrefixLength(ip);
-      if (!record) return null;
-      const fields: GeoPartial = schema.map(record as Record<string, unknown>);
-      fields.network = networkOf(ip, family, prefixLength);
-      return fields;
+      const parsed = parseIp(ip);
+      // The resolver passes ::ffff:a.b.c.d unwrapped, as IPv4; asked for it as IPv6, walk it as IPv6.
+      const address = family === 6 && parsed.family === 4 ? ipv4Mapped(parsed) : parsed;
+      const match: MatchedNetwork = { prefixLength: 0 };
+      const answer = find(address, match);
+      // A copy: the mapped fields are shared with every other address of the record.
+      return answer && { ...answer.fields, network: formatNetwork(address, match.prefixLength) };
     },
+    lookupAddress: find,
     reload,
     close() {
       watcher?.close();
@@ -124,9 +135,9 @@ async function load(
   const bytes = typeof source === 'string' ? await readFile(source) : source;
   let reader: Reader<Record<string, unknown>>;
   try {
-    // Decoded records are cached by their data offset: many networks share one city record. The
-    // cached objects stay inside the backend; schema.map copies what it needs into a new object.
-    reader = new Reader(bytes, { cache: boundedCache(20_000) });
+    // Decoded records (and the values they point to, such as shared names) are cached by their data
+    // offset. The cached objects stay inside the backend; schema.map copies what it needs.
+    reader = new Reader(bytes, { cache: new SlotCache(CACHE_SLOT_BITS) });
   } catch (error) {
     throw new Error(`${label} is not a valid MaxMind DB file: ${(error as Error).message}`, { cause: error });
   }
@@ -147,17 +158,15 @@ async function load(
   } catch (error) {
     throw new Error(`${label} is corrupt: ${(error as Error).message}`, { cause: error });
   }
-  return { reader, schema, walk4: ipv4Walker(bytes, reader) };
-}
-
-// A Map emptied when full: cheaper per hit than an LRU, and a decode cache only needs to be warm.
-function boundedCache(max: number) {
-  const entries = new Map<string | number, unknown>();
   return {
-    get: (key: string | number) => entries.get(key),
-    set(key: string | number, value: unknown) {
-      if (entries.size >= max) entries.clear();
-      entries.set(key, value);
-    },
+    reader,
+    schema,
+    tree: new SearchTree(bytes, metadata),
+    // As many mapped records as the reader keeps decoded values.
+    records: mappedRecords(reader, schema, CACHE_SLOT_BITS),
   };
 }
+
+// Slots per cache (decoded values, mapped records) and per backend: 32,768. Keys are data
+// pointers, never addresses, so this caches records, not answers.
+const CACHE_SLOT_BITS = 15;

@@ -1,0 +1,43 @@
+import { formatIpv4, formatIpv6 } from '@svc/ip-address';
+
+/** A deterministic pseudo-random generator (mulberry32), so failures reproduce. */
+export function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A random unsigned 32-bit value. */
+export const randomIpv4 = (random: () => number) => Math.floor(random() * 2 ** 32) >>> 0;
+
+/** Eight random 16-bit groups; `firstGroup` pins the first one. */
+export function randomIpv6(random: () => number, firstGroup?: number): number[] {
+  const words = Array.from({ length: 8 }, () => Math.floor(random() * 0x10000));
+  if (firstGroup !== undefined) words[0] = firstGroup;
+  return words;
+}
+
+/** A random network of the given prefix length inside the whole family, as CIDR text. */
+export function randomNetwork(
+  random: () => number,
+  family: 4 | 6,
+  prefixLength: number,
+  firstGroup?: number,
+) {
+  if (family === 4) {
+    const mask = prefixLength === 0 ? 0 : (0xffffffff << (32 - prefixLength)) >>> 0;
+    return `${formatIpv4((randomIpv4(random) & mask) >>> 0)}/${prefixLength}`;
+  }
+  const words = randomIpv6(random, firstGroup).map((word, index) => {
+    const before = index * 16;
+    if (prefixLength >= before + 16) return word;
+    if (prefixLength <= before) return 0;
+    return word & (0xffff << (16 - (prefixLength - before))) & 0xffff;
+  });
+  return `${formatIpv6(words)}/${prefixLength}`;
+}
