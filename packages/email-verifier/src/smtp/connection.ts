@@ -91,6 +91,9 @@ export class SmtpConnection {
     private readonly commandTimeoutMs: number,
     private readonly signal: AbortSignal,
   ) {
+    // A command is written whole (a pipelined group in one write) and then we wait for its
+    // replies: there is nothing for Nagle's algorithm to coalesce, only a delay to add.
+    socket.setNoDelay(true);
     this.socket = socket;
     this.attach(socket);
     signal.addEventListener('abort', this.onAbort, { once: true });

@@ -153,6 +153,10 @@ export async function startSmtpFleet(options: SmtpFleetOptions): Promise<SmtpFle
 
   const makeServer = (runtime: HostRuntime, port: () => number): Server =>
     createServer((socket) => {
+      // Replies leave as soon as they are written, as from an MTA that flushes its pipelined
+      // replies at once; with Nagle, small replies written one by one would wait for the
+      // client's delayed ACK (about 40 ms), a stall no real MTA shows.
+      socket.setNoDelay(true);
       if (closing) return void socket.destroy();
       const record = recorder.open(runtime.host, port(), socket.remoteAddress ?? '', socket.remotePort ?? 0);
       const session = new SmtpSession(socket, { ...runtime, recorder, record, secureContext });
