@@ -196,7 +196,8 @@ async function runModel(
         global: GLOBAL_CONCURRENCY,
         pipelined: model === 'latency',
       });
-      const rcptTrips = model === 'latency' ? 1 : rcpts;
+      // Pipelined, MAIL FROM and the RCPTs are one round trip, counted among the fixed ones.
+      const rcptTrips = model === 'latency' ? 0 : rcpts;
       const sessionSeconds = ((FIXED_REPLIES_PER_SESSION + rcptTrips) * REPLY_DELAY_MS) / 1000;
       rows.push({
         name: `theoretical floor, ${rcpts} RCPTs/session`,
@@ -205,7 +206,7 @@ async function runModel(
         rssMb: 0,
         note:
           model === 'latency'
-            ? `${floor.sessionsPerMx} sessions × (${FIXED_REPLIES_PER_SESSION} + 1 pipelined RCPT round trip) × ${REPLY_DELAY_MS} ms / C=${PER_MX_CONCURRENCY}, per MX`
+            ? `${floor.sessionsPerMx} sessions × ${FIXED_REPLIES_PER_SESSION} round trips (MAIL + RCPTs pipelined as one) × ${REPLY_DELAY_MS} ms / C=${PER_MX_CONCURRENCY}, per MX`
             : `(${floor.sessionsPerMx} sessions × ${FIXED_REPLIES_PER_SESSION} + ${floor.rcptsPerMx} RCPTs) × ${REPLY_DELAY_MS} ms / C=${PER_MX_CONCURRENCY}, per MX`,
       });
       return { rcpts, sessionsPerMx: floor.sessionsPerMx, sessionSeconds, seconds: floor.seconds };
@@ -226,11 +227,11 @@ async function runModel(
     const rate = (row: Measurement) => row.operations / row.seconds;
     console.log(
       `\nFloor: C=${PER_MX_CONCURRENCY} connections per MX, R RCPTs per session, d=${REPLY_DELAY_MS} ms per reply. ` +
-        `A full session is (greeting + EHLO + STARTTLS + EHLO + MAIL + ${model === 'latency' ? 'one pipelined round trip for its R RCPTs' : 'R×RCPT'} + QUIT) × d. ` +
+        `A full session is (greeting + EHLO + STARTTLS + EHLO + ${model === 'latency' ? 'MAIL and its R RCPTs pipelined in one round trip' : 'MAIL + R×RCPT'} + QUIT) × d. ` +
         `Each MX serves ${addressesPerMx} addresses + ${rcptsPerMx - addressesPerMx} catch-all probes = ${rcptsPerMx} RCPTs ` +
         `in S = ⌈${rcptsPerMx}/R⌉ sessions, so it needs at least ${
           model === 'latency'
-            ? `S × (${FIXED_REPLIES_PER_SESSION} + 1)`
+            ? `S × ${FIXED_REPLIES_PER_SESSION}`
             : `(S × ${FIXED_REPLIES_PER_SESSION} + ${rcptsPerMx})`
         } × d / C.`,
     );

@@ -70,7 +70,7 @@ export function verificationFloor(options: {
   replyDelayMs: number;
   perMx: number;
   global: number;
-  /** Replies are network latency and the client pipelines: a session's RCPTs cost one round trip. */
+  /** Replies are network latency and the client pipelines: MAIL + a session's RCPTs cost one round trip. */
   pipelined?: boolean;
 }): {
   seconds: number;
@@ -82,8 +82,11 @@ export function verificationFloor(options: {
   const rcptsPerMx =
     Math.ceil(options.addresses / options.mxHosts) + Math.ceil(options.domains / options.mxHosts);
   const sessionsPerMx = Math.ceil(rcptsPerMx / options.rcptsPerSession);
-  const repliesPerMx =
-    sessionsPerMx * options.fixedReplies + (options.pipelined ? sessionsPerMx : rcptsPerMx);
+  // Pipelined, MAIL FROM and all of a session's RCPTs share one round trip (RFC 2920 §3.1), so
+  // a session costs its fixed replies (MAIL among them) and nothing per recipient.
+  const repliesPerMx = options.pipelined
+    ? sessionsPerMx * options.fixedReplies
+    : sessionsPerMx * options.fixedReplies + rcptsPerMx;
   const perMxSeconds = (repliesPerMx * options.replyDelayMs) / 1000 / options.perMx;
   const connections = Math.min(options.global, options.perMx * options.mxHosts);
   const globalSeconds = (repliesPerMx * options.mxHosts * options.replyDelayMs) / 1000 / connections;
