@@ -35,14 +35,5 @@ export function printTable(title: string, rows: Measurement[], baseline: string)
   }
 }
 
-/** A deterministic pseudo-random generator (mulberry32), so every run measures the same inputs. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic pseudo-random generator, so every run measures the same inputs. */
+export { seededRandom as seeded } from '@svc/testkit';

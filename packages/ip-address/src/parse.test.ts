@@ -1,4 +1,5 @@
 import { ServiceError } from '@svc/core';
+import { seededRandom as seeded } from '@svc/testkit';
 import { describe, expect, it } from 'vitest';
 import { InvalidIpError } from './errors.js';
 import { formatIpv6 } from './format.js';
@@ -274,16 +275,4 @@ describe('numeric forms', () => {
 
 function hexPair(value: number): string {
   return `${(value >>> 16).toString(16)}:${(value & 0xffff).toString(16)}`;
-}
-
-// A small deterministic generator (mulberry32) so failures reproduce.
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

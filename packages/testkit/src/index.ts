@@ -1,3 +1,4 @@
 export * from './dns/index.js';
 export * from './http/index.js';
+export { seededRandom } from './random/seeded.js';
 export * from './smtp/index.js';

@@ -1,16 +1,7 @@
 import { formatIpv4, formatIpv6 } from '@svc/ip-address';
 
-/** A deterministic pseudo-random generator (mulberry32), so failures reproduce. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic pseudo-random generator, so failures reproduce. */
+export { seededRandom as seeded } from '@svc/testkit';
 
 /** A random unsigned 32-bit value. */
 export const randomIpv4 = (random: () => number) => Math.floor(random() * 2 ** 32) >>> 0;
