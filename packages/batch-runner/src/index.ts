@@ -8,6 +8,7 @@ export { type AttemptResult, type PostOptions, postWebhook } from './delivery/po
 export { DELIVERY_WINDOW_MS, nextAttemptAt, parseRetryAfter, RETRY_OFFSETS_MS } from './delivery/schedule.js';
 export { createGeoIpProcessor, type IpLocator } from './processors/geo-ip.js';
 export { type BulkVerifier, createVerifyEmailProcessor } from './processors/verify-email.js';
+export { type ChunkDispatcher, storeDispatcher } from './runner/chunk-dispatcher.js';
 export type { Processor, ProcessorOutcome, ProcessorRecord } from './runner/processor.js';
 export { type BatchRunner, type BatchRunnerOptions, createBatchRunner } from './runner/runner.js';
 export type { SubmitRequest } from './runner/validate-submit.js';

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../store.js';
 import { createMemoryStore } from '../stores/memory.js';
 import { createSqliteStore } from '../stores/sqlite.js';
+import { type ChunkDispatcher, storeDispatcher } from './chunk-dispatcher.js';
 import type { Processor } from './processor.js';
 import { type BatchRunner, createBatchRunner } from './runner.js';
 
@@ -162,6 +163,34 @@ describe.each(stores)('batch runner on the %s store', (_name, makeStore) => {
     // Without a key every submission is a new job.
     const { idempotency_key: _key, ...unkeyed } = request;
     expect((await runner.submit(unkeyed)).id).not.toBe((await runner.submit(unkeyed)).id);
+  });
+
+  it('finds work through a custom dispatcher: woken by submitted() instead of polling', async () => {
+    const store = await makeStore();
+    const base = storeDispatcher(store);
+    let wake: (() => void) | undefined;
+    const told: string[] = [];
+    const dispatcher: ChunkDispatcher = {
+      claim: (...args) => base.claim(...args),
+      async submitted(job) {
+        told.push(job.id);
+        wake?.();
+      },
+      // A queue-backed dispatcher blocks on its queue; the runner's poll interval is not used.
+      waitForWork: () =>
+        new Promise((resolve) => {
+          wake = () => resolve();
+        }),
+    };
+    runner = createBatchRunner({ store, dispatcher, processors: [testProcessor()], pollIntervalMs: 60_000 });
+    runner.start();
+    await new Promise((resolve) => setTimeout(resolve, 20)); // every worker is now waiting
+    const started = Date.now();
+    const job = await runner.submit({ type: 'verify_email', records: ['a@x.test', 'b@x.test'] });
+    await expect.poll(async () => (await runner?.get(job.id))?.status, { timeout: 2000 }).toBe('completed');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(told).toEqual([job.id]);
+    wake?.();
   });
 
   it('delivers the signed completion event itself when given webhooks settings', async () => {

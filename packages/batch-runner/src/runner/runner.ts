@@ -5,6 +5,7 @@ import { type BatchJob, createId, isTerminalBatchStatus, ServiceError } from '@s
 import { toApiJob } from '../api-job.js';
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from '../delivery/dispatcher.js';
 import type { ChunkLease, JobRecord, Page, RecordResult, Store } from '../store.js';
+import { type ChunkDispatcher, storeDispatcher } from './chunk-dispatcher.js';
 import { exportLines } from './export.js';
 import type { Processor, ProcessorOutcome } from './processor.js';
 import { type SubmitRequest, validateSubmit } from './validate-submit.js';
@@ -12,6 +13,8 @@ import { type SubmitRequest, validateSubmit } from './validate-submit.js';
 /** Options of createBatchRunner. */
 export interface BatchRunnerOptions {
   store: Store;
+  /** How workers find chunks. @default storeDispatcher(store): claim from the store, poll when idle */
+  dispatcher?: ChunkDispatcher;
   /** One processor per job type. */
   processors: Processor[];
   /** Chunks processed at once by this runner. @default 4 */
@@ -72,6 +75,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   const leaseMs = options.leaseMs ?? 30_000;
   const maxAttempts = options.maxAttempts ?? 5;
   const pollMs = options.pollIntervalMs ?? 100;
+  const dispatcher = options.dispatcher ?? storeDispatcher(store);
   const now = options.now ?? Date.now;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const retryDelay =
@@ -109,6 +113,9 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   };
   let running = false;
   let stopping = false;
+  let stopController = new AbortController();
+  let stopSignal = stopController.signal;
+  let stopped = new Promise<void>(() => {});
   let workers: Promise<void>[] = [];
   let idleWaiters: Array<() => void> = [];
   let idleWorkers = 0;
@@ -207,7 +214,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
 
   async function worker(): Promise<void> {
     while (!stopping) {
-      const lease = await store.claimChunk(owner, now(), leaseMs, types).catch(() => null);
+      const lease = await dispatcher.claim(owner, now(), leaseMs, types).catch(() => null);
       if (lease) {
         await runChunk(lease);
         continue;
@@ -218,7 +225,8 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
         idleWaiters = [];
         for (const resolve of waiters) resolve();
       }
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      // close() must not wait for a dispatcher that blocks on its queue.
+      await Promise.race([dispatcher.waitForWork(pollMs, stopSignal).catch(() => {}), stopped]);
       idleWorkers--;
     }
   }
@@ -246,6 +254,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
           `the idempotency key ${JSON.stringify(valid.idempotency_key)} was already used for a different request (job ${job.id})`,
         );
       }
+      if (created) await dispatcher.submitted?.(job);
       return toApi(job);
     },
     async get(id) {
@@ -278,6 +287,11 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       if (running) return;
       running = true;
       stopping = false;
+      stopController = new AbortController();
+      stopSignal = stopController.signal;
+      stopped = new Promise((resolve) =>
+        stopSignal.addEventListener('abort', () => resolve(), { once: true }),
+      );
       workers = Array.from({ length: concurrency }, () => worker());
       deliveries?.start();
     },
@@ -286,6 +300,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
     },
     async close({ timeoutMs = 10_000 } = {}) {
       stopping = true;
+      stopController.abort();
       const drained = Promise.all(workers);
       const timer = new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());
       await Promise.race([drained, timer]);
