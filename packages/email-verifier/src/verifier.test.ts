@@ -408,6 +408,31 @@ describe('verifyMany()', () => {
     );
   });
 
+  it('stops at once when its signal aborts: sessions closed, the call rejected with the reason', async () => {
+    const controller = new AbortController();
+    const started = performance.now();
+    const pending = verifier.verifyMany(
+      ['a@slow.test', 'b@slow.test', 'alice@good.test'],
+      { probe_mailbox: true },
+      {
+        signal: controller.signal,
+      },
+    );
+    setTimeout(() => controller.abort(new Error('job cancelled')), 200);
+    await expect(pending).rejects.toThrow('job cancelled');
+    expect(performance.now() - started).toBeLessThan(1000);
+    await fleet.waitForIdle();
+    // The slow MX never got to answer: the session was closed, not left to run for 5 s.
+    const slowSessions = fleet.sessions.filter((session) => session.host === '127.0.0.5');
+    expect(slowSessions).toHaveLength(1);
+    expect(
+      slowSessions[0]?.replies.some((reply) => reply.code === 250 && reply.lines.join(' ').includes('2.1.5')),
+    ).toBe(false);
+    await expect(verifier.verifyMany(['a@good.test'], {}, { signal: controller.signal })).rejects.toThrow(
+      'job cancelled',
+    );
+  });
+
   it('refuses more than 10,000 addresses', async () => {
     await expect(verifier.verifyMany(Array(10_001).fill('a@good.test'))).rejects.toMatchObject({
       code: 'invalid_request',

@@ -54,12 +54,13 @@ export interface Verifier {
   /**
    * Verifies up to 10,000 addresses: results in input order, duplicates verified once, DNS asked
    * once per domain, one SMTP session per MX for several recipients. Per-address problems are
-   * results, never thrown errors.
+   * results, never thrown errors. Aborting `signal` (a cancelled batch job, say) closes the SMTP
+   * sessions at once and rejects with the signal's reason.
    */
   verifyMany(
     emails: readonly string[],
     options?: VerifyEmailOptions,
-    events?: { onProgress?: ProgressListener },
+    events?: { onProgress?: ProgressListener; signal?: AbortSignal },
   ): Promise<VerificationResult[]>;
 }
 
@@ -259,7 +260,9 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         byDomain.set(prepared.address.asciiDomain, group);
       }
 
-      const deadline = AbortSignal.timeout(settings.smtp.bulkTimeoutMs);
+      events.signal?.throwIfAborted();
+      const timeout = AbortSignal.timeout(settings.smtp.bulkTimeoutMs);
+      const deadline = events.signal ? AbortSignal.any([timeout, events.signal]) : timeout;
       // Every domain waiting for a connection slot listens to this one signal; that is by design.
       setMaxListeners(0, deadline);
       // DNS first, then one probe per set of MX hosts: domains hosted on the same servers (as
@@ -307,6 +310,8 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
           }
         }),
       );
+      // The probes end early when aborted; their `smtp_timeout` answers are not results.
+      events.signal?.throwIfAborted();
       return keys.map((key, index) => {
         const result = results.get(key) as VerificationResult;
         // A duplicate keeps its own spelling in `email`.

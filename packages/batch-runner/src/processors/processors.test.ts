@@ -60,4 +60,29 @@ describe('processors', () => {
       }),
     ).toThrow("verify_email processor's chunkSize must be a positive integer, got 0");
   });
+
+  it('verify_email: cancelling the job aborts the verifier call in flight', async () => {
+    const seen: AbortSignal[] = [];
+    const verifier = {
+      verifyMany(emails: readonly string[], _options?: unknown, events?: { signal?: AbortSignal }) {
+        if (events?.signal) seen.push(events.signal);
+        // Like the real verifier: works until its signal aborts, then rejects with the reason.
+        return new Promise<Array<{ state: string }>>((_, reject) => {
+          events?.signal?.addEventListener('abort', () => reject(events.signal?.reason), { once: true });
+        });
+      },
+    };
+    const runner = createBatchRunner({
+      store: createMemoryStore(),
+      processors: [createVerifyEmailProcessor(verifier)],
+    });
+    const job = await runner.submit({ type: 'verify_email', records: ['a@x.test'] });
+    runner.start();
+    await expect.poll(() => seen.length).toBe(1);
+    expect(seen[0]?.aborted).toBe(false);
+    await runner.cancel(job.id);
+    expect(seen[0]?.aborted).toBe(true);
+    expect((await runner.get(job.id)).status).toBe('cancelled');
+    await runner.close();
+  });
 });

@@ -5,6 +5,7 @@ export interface BulkVerifier {
   verifyMany(
     emails: readonly string[],
     options?: { probe_mailbox?: boolean; check_disposable?: boolean },
+    events?: { signal?: AbortSignal },
   ): Promise<Array<{ state: string }>>;
 }
 
@@ -28,6 +29,8 @@ export function createVerifyEmailProcessor(
       const results = await verifier.verifyMany(
         records.map((record) => record.input),
         checks,
+        // A cancelled job or a closing runner stops this chunk's SMTP sessions, not just waiting.
+        { signal },
       );
       signal.throwIfAborted();
       return records.map(({ index }, position) => {
