@@ -380,6 +380,26 @@ describe('verifyMany()', () => {
     expect(results[2]?.is_catch_all).toBe(false);
   });
 
+  it('groups domains whose equal-preference MX hosts came back in different orders', async () => {
+    const domains = Array.from({ length: 8 }, (_, index) => `equal${index}.test`);
+    for (const domain of domains)
+      dns.setZone(domain, {
+        MX: [
+          { priority: 10, exchange: 'mx1.good.test' },
+          { priority: 10, exchange: 'mx2.good.test' },
+        ],
+      });
+    const lonely = createVerifier({ ...base(), smtp: { ...base().smtp, perHostConcurrency: 1 } });
+    const results = await lonely.verifyMany(
+      domains.map((domain) => `nobody@${domain}`),
+      { probe_mailbox: true },
+    );
+    expect(results.every((result) => result.state === 'undeliverable')).toBe(true);
+    // One group, so one session, whichever of the two hosts came first.
+    expect(fleet.sessions).toHaveLength(1);
+    expect(fleet.sessions[0]?.rcpts).toHaveLength(8);
+  });
+
   it('remembers a domain’s catch-all answer for catchAllCacheMs, then asks again', async () => {
     let now = Date.parse('2026-11-23T10:00:00Z');
     const remembering = createVerifier({

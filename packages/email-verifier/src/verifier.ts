@@ -281,7 +281,12 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
             complete(key, finish(prepared, checks, entry.domain, null));
           continue;
         }
-        const hostsKey = entry.domain.hosts.map((host) => host.host.toLowerCase()).join(' ');
+        // Equal-preference MX hosts come in random order (load spreading), so the key sorts them:
+        // domains on the same servers share a group whatever order their answers came in.
+        const hostsKey = entry.domain.hosts
+          .map((host) => `${host.priority} ${host.host.toLowerCase()}`)
+          .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10) || a.localeCompare(b))
+          .join(',');
         const shared = byHosts.get(hostsKey) ?? { hosts: entry.domain.hosts, domains: [] };
         shared.domains.push(entry);
         byHosts.set(hostsKey, shared);
