@@ -23,8 +23,10 @@ const GLOBAL = 50;
 const RCPTS = 20;
 /** Greeting, EHLO, STARTTLS, EHLO, MAIL, QUIT. */
 const FIXED_REPLIES = 6;
-/** Chunks in flight: the runner's default 4, and 8. */
-const CONCURRENCIES = (process.env.BATCH_VERIFY_CONCURRENCY ?? '4,8').split(',').map(Number);
+/** Records per chunk: the verify_email processor's default 1,000, and 2,500 (fuller sessions). */
+const CHUNK_SIZES = (process.env.BATCH_VERIFY_CHUNKS ?? '1000,2500').split(',').map(Number);
+/** Chunks in flight: the runner's default. */
+const CONCURRENCY = Number(process.env.BATCH_VERIFY_CONCURRENCY ?? 4);
 
 export async function runBatchVerifyBenchmark(): Promise<Measurement[]> {
   const hosts = Array.from({ length: MX_HOSTS }, (_, index) => `127.0.1.${1 + index}`);
@@ -43,7 +45,7 @@ export async function runBatchVerifyBenchmark(): Promise<Measurement[]> {
   });
   const rows: Measurement[] = [];
   try {
-    for (const concurrency of CONCURRENCIES) {
+    for (const chunkSize of CHUNK_SIZES) {
       await fakes.reset();
       const store = await createSqliteStore({
         path: join(mkdtempSync(join(tmpdir(), 'bench-verify-')), 'jobs.db'),
@@ -61,9 +63,8 @@ export async function runBatchVerifyBenchmark(): Promise<Measurement[]> {
       });
       const runner = createBatchRunner({
         store,
-        // The processor's default chunk: 1,000 records.
-        processors: [createVerifyEmailProcessor(verifier, { probe_mailbox: true })],
-        concurrency,
+        processors: [createVerifyEmailProcessor(verifier, { probe_mailbox: true, chunkSize })],
+        concurrency: CONCURRENCY,
         pollIntervalMs: 10,
       });
       const started = performance.now();
@@ -79,7 +80,7 @@ export async function runBatchVerifyBenchmark(): Promise<Measurement[]> {
       await store.close();
       const stats = await fakes.stats();
       rows.push({
-        name: `runner, SQLite, ${concurrency} chunks of 1,000 in flight`,
+        name: `runner, SQLite, ${CONCURRENCY} chunks of ${chunkSize.toLocaleString('en')} in flight`,
         operations: RECORDS,
         seconds,
         rssMb: process.memoryUsage().rss / 1e6,
