@@ -7,6 +7,8 @@ import { abandonedJobError } from './abandoned-error.js';
 export interface SqliteStoreOptions {
   /** Database file; created if missing. `:memory:` works but keeps nothing. */
   path: string;
+  /** Refuse to create the file: for readers, where a missing file means a wrong path. @default false */
+  mustExist?: boolean;
   /**
    * Milliseconds a write waits for another process's lock.
    * @default 5000
@@ -71,7 +73,16 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       cause: error,
     });
   }
-  const db = new Database(options.path);
+  let db: BetterSqlite3.Database;
+  try {
+    db = new Database(options.path, { fileMustExist: options.mustExist ?? false });
+  } catch (error) {
+    const reason =
+      options.mustExist && (error as { code?: string }).code === 'SQLITE_CANTOPEN'
+        ? 'no such file'
+        : (error as Error).message;
+    throw new Error(`cannot open the job database ${options.path}: ${reason}`, { cause: error });
+  }
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);

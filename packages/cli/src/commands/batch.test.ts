@@ -177,6 +177,36 @@ describe('svc batch on a SQLite file', () => {
     expect(captured.err()).toContain(message);
   });
 
+  it('reads only existing databases, creates one where a run asks, and refuses a bad job before loading data', async () => {
+    const missing = join(dir, 'typo.db');
+    const status = io();
+    expect(await main(['batch', 'status', 'batch_x', '--db', missing], status)).toBe(EXIT.failure);
+    expect(status.err()).toContain(`cannot open the job database ${missing}: no such file`);
+    await expect(readFile(missing)).rejects.toThrow(/ENOENT/); // nothing was created
+
+    const tooMany = join(dir, 'too-many.txt');
+    await writeFile(
+      tooMany,
+      `${Array.from({ length: 50_001 }, (_, index) => `1.1.${index >> 8}.${index & 255}`).join('\n')}\n`,
+    );
+    const refused = io();
+    const started = Date.now();
+    expect(
+      await main(['batch', 'run', '--type', 'geo_ip', '--file', tooMany, '--db', join(dir, 'x.db')], refused),
+    ).toBe(EXIT.failure);
+    expect(refused.err()).toContain('"records" has 50001 entries; at most 50000 per job');
+    expect(Date.now() - started).toBeLessThan(3000);
+
+    const one = join(dir, 'one-ip.txt');
+    await writeFile(one, '8.8.8.8\n');
+    const nested = join(dir, 'new', 'folder', 'jobs.db');
+    const run = io();
+    expect(await main(['batch', 'run', '--type', 'geo_ip', '--file', one, '--db', nested], run)).toBe(
+      EXIT.ok,
+    );
+    expect((await readFile(nested)).length).toBeGreaterThan(0);
+  });
+
   it('reports an unknown job id as not found', async () => {
     const captured = io();
     expect(await main(['batch', 'status', 'batch_nope', '--db', join(dir, 'jobs.db')], captured)).toBe(

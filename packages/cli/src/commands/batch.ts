@@ -1,4 +1,5 @@
-import { join, resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import {
   type BatchRunner,
@@ -8,6 +9,7 @@ import {
   createSqliteStore,
   createVerifyEmailProcessor,
   type Store,
+  validateSubmit,
 } from '@svc/batch-runner';
 import { createVerifier } from '@svc/email-verifier';
 import type { Command } from '../command.js';
@@ -63,7 +65,7 @@ attempt) by the next \`svc batch run\` on the same --db with the same secret.`,
     if (action !== 'status' && action !== 'results')
       throw new UsageError('the subcommands are: run, status, results', 'batch');
     if (!id) throw new UsageError(`batch ${action} needs a job id`, 'batch');
-    const { runner, store } = await openRunner(io, dbPath, false, false);
+    const { runner, store } = await openRunner(io, dbPath, false, false, undefined, true);
     try {
       if (action === 'status') {
         const job = await runner.get(id);
@@ -94,8 +96,11 @@ async function openRunner(
   withGeo: boolean,
   probe: boolean,
   webhooks?: BatchRunnerOptions['webhooks'],
+  mustExist = false,
 ): Promise<{ runner: BatchRunner; store: Store }> {
-  const store = await createSqliteStore({ path: dbPath });
+  // A run creates the database (and its folder); status and results only read an existing one.
+  if (!mustExist) await mkdir(dirname(dbPath), { recursive: true });
+  const store = await createSqliteStore({ path: dbPath, mustExist });
   const processors = [createVerifyEmailProcessor(createVerifier(), { probe_mailbox: probe })];
   if (withGeo) processors.push(createGeoIpProcessor(await openCliGeoResolver(io, [])));
   return { runner: createBatchRunner({ store, processors, chunkSize: 250, webhooks }), store };
@@ -111,6 +116,8 @@ async function run(io: CliIo, json: boolean, values: Record<string, unknown>, db
     throw new UsageError(`--out must end in .ndjson, .jsonl or .csv, got "${out}"`, 'batch');
   const webhook = webhookSettings(io, values);
   const records = await readRecords(values.file, io.cwd);
+  // Refuse a bad job before loading processors (the geo data takes seconds on first use).
+  validateSubmit({ type, records, webhook_url: webhook.url }, new Set([type]));
   // With a secret, the runner also delivers events earlier runs on this database could not.
   const { runner, store } = await openRunner(
     io,
