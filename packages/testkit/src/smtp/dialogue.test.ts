@@ -158,7 +158,8 @@ describe('pipelined commands and the delay model', () => {
     const { codes, elapsed } = await pipelineRcpts(fleet);
     expect(codes).toEqual([250, 250, 250, 250, 250]);
     expect(elapsed).toBeGreaterThanOrEqual(55);
-    expect(elapsed).toBeLessThan(2 * 60);
+    // Well under the 5 × 60 ms the service model takes, with room for a busy test machine.
+    expect(elapsed).toBeLessThan(4 * 60);
     // Without pipelining both models are the same: each command waits for its own reply.
     const client = await openTransaction(fleet.port);
     const started = Date.now();
