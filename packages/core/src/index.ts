@@ -1,3 +1,4 @@
+export { csvField, flatten } from './csv.js';
 export { ERROR_CODES, ERROR_TABLE, type ErrorCode, isErrorCode } from './errors-table.js';
 export { createId, ID_PREFIXES, type IdPrefix, idTimestamp, isId } from './ids.js';
 export { ServiceError, type ServiceErrorOptions } from './service-error.js';

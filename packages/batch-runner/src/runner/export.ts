@@ -1,3 +1,4 @@
+import { csvField, flatten } from '@svc/core';
 import type { JobRecord, RecordResult, Store } from '../store.js';
 
 /** Lines of an NDJSON or CSV export of a job's results, read page by page from the store. */
@@ -37,23 +38,12 @@ function flattenResult(result: RecordResult): Record<string, string> {
     index: String(result.index),
     input: result.input,
     ok: String(result.ok),
+    error_code: result.error?.code ?? '',
+    error_message: result.error?.message ?? '',
   };
-  row.error_code = result.error?.code ?? '';
-  row.error_message = result.error?.message ?? '';
-  const walk = (value: unknown, prefix: string) => {
-    if (value === null || value === undefined) row[prefix] = '';
-    else if (Array.isArray(value))
-      row[prefix] = value
-        .map((item) => (typeof item === 'object' ? JSON.stringify(item) : String(item)))
-        .join(';');
-    else if (typeof value === 'object')
-      for (const [key, item] of Object.entries(value)) walk(item, `${prefix}.${key}`);
-    else row[prefix] = String(value);
-  };
-  walk(result.result ?? {}, 'result');
+  const value = result.result;
+  if (value !== null && typeof value === 'object' && !Array.isArray(value))
+    flatten(value as Record<string, unknown>, 'result', row);
+  else if (value !== undefined) row.result = flatten({ result: value }).result ?? '';
   return row;
-}
-
-function csvField(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -1,7 +1,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { extname, resolve } from 'node:path';
+import { csvField, flatten } from '@svc/core';
 import { UsageError } from '../usage-error.js';
-import { csvField, flatten } from './flatten.js';
 
 /** Writes results to an .ndjson or .csv file as they come. */
 export interface ResultWriter {

@@ -1,4 +1,7 @@
-/** Flattens nested objects into dot-separated columns; arrays become `;`-joined text. */
+// Results as CSV rows, shared by every export (the CLI's --out, batch job exports, later the
+// server's ?format=csv), so one result looks the same whichever way it is exported.
+
+/** Flattens nested objects into dot-separated columns (`mx.records`); arrays become `;`-joined text. */
 export function flatten(
   value: Record<string, unknown>,
   prefix = '',
