@@ -64,7 +64,7 @@ describe('processors', () => {
   it('verify_email: cancelling the job aborts the verifier call in flight', async () => {
     const seen: AbortSignal[] = [];
     const verifier = {
-      verifyMany(emails: readonly string[], _options?: unknown, events?: { signal?: AbortSignal }) {
+      verifyMany(_emails: readonly string[], _options?: unknown, events?: { signal?: AbortSignal }) {
         if (events?.signal) seen.push(events.signal);
         // Like the real verifier: works until its signal aborts, then rejects with the reason.
         return new Promise<Array<{ state: string }>>((_, reject) => {
