@@ -400,6 +400,22 @@ describe('verifyMany()', () => {
     expect(fleet.sessions[0]?.rcpts).toHaveLength(8);
   });
 
+  it('lets concurrent calls for domains on one MX share its sessions', async () => {
+    for (const domain of ['one.shared.test', 'two.shared.test']) dns.setZone(domain, mx('mx1.good.test'));
+    const lonely = createVerifier({ ...base(), smtp: { ...base().smtp, perHostConcurrency: 1 } });
+    const [first, second] = await Promise.all([
+      lonely.verifyMany(['a@one.shared.test', 'b@one.shared.test'], { probe_mailbox: true }),
+      lonely.verifyMany(['a@two.shared.test', 'alice@good.test'], { probe_mailbox: true }),
+    ]);
+    expect(first.map((result) => result.state)).toEqual(['undeliverable', 'undeliverable']);
+    expect(second.map((result) => result.state)).toEqual(['undeliverable', 'deliverable']);
+    await fleet.waitForIdle();
+    // One MX, one connection allowed, two callers: one session carried both (plus the catch-all
+    // question for good.test), instead of one session each.
+    expect(fleet.sessions).toHaveLength(1);
+    expect(fleet.sessions[0]?.rcpts).toHaveLength(5);
+  });
+
   it('remembers a domain’s catch-all answer for catchAllCacheMs, then asks again', async () => {
     let now = Date.parse('2026-11-23T10:00:00Z');
     const remembering = createVerifier({
@@ -415,10 +431,14 @@ describe('verifyMany()', () => {
       ).map((result) => result.is_catch_all);
     expect(await catchAllFlags()).toEqual([false, true]);
     expect(synthetic()).toHaveLength(3); // anyone@catchall.test and one synthetic per domain
+    // Answers come back as soon as they are in; the session's QUIT may still be under way.
+    await fleet.waitForIdle();
     fleet.resetRecords();
     now += 59_000;
     expect(await catchAllFlags()).toEqual([false, true]);
     expect(synthetic().map((rcpt) => rcpt.address)).toEqual(['anyone@catchall.test']);
+    // Answers come back as soon as they are in; the session's QUIT may still be under way.
+    await fleet.waitForIdle();
     fleet.resetRecords();
     now += 2_000;
     expect(await catchAllFlags()).toEqual([false, true]);

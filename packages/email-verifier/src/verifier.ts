@@ -7,7 +7,13 @@ import { DnsQueryError } from './dns/resolver.js';
 import { createLists, type EmailLists } from './lists/create-lists.js';
 import { CatchAllCache } from './smtp/catch-all-cache.js';
 import { KeyedLimiter } from './smtp/keyed-limiter.js';
-import { type GroupProbe, type ProbeContext, probeMailGroup, type SmtpDetail } from './smtp/probe.js';
+import {
+  createMailGroup,
+  type GroupProbe,
+  type MailGroup,
+  type ProbeContext,
+  type SmtpDetail,
+} from './smtp/probe.js';
 import { suggestDomain } from './suggest/suggest-domain.js';
 import { type ParsedAddress, parseAddress } from './syntax/parse-address.js';
 import {
@@ -80,6 +86,8 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   const lists = createLists(settings.lists);
   const limiter = new KeyedLimiter(settings.smtp.perHostConcurrency, settings.smtp.concurrency);
   const learnedLimits = new Map<string, number>();
+  /** Groups probing now, by their MX hosts (see probeDomains). */
+  const groups = new Map<string, MailGroup>();
   const catchAllCache = new CatchAllCache(settings.smtp.catchAllCacheMs, () => settings.clock().getTime());
 
   const prepare = (input: string): Prepared => prepareAddress(input, lists, settings);
@@ -168,7 +176,19 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     const askCatchAll = new Set(
       [...recipientsByDomain.keys()].filter((name) => catchAllCache.get(name) === undefined),
     );
-    const probe = await probeMailGroup(hosts, recipientsByDomain, askCatchAll, probeContext(signal));
+    // Join the group already probing these MX hosts (another call, another chunk of a batch
+    // job), or start one: callers share sessions, so each session carries its full load.
+    const key = mailHostsKey(hosts);
+    let joined = groups.get(key)?.join(recipientsByDomain, askCatchAll, signal);
+    if (!joined) {
+      const { signal: _unused, ...shared } = probeContext(signal);
+      const group: MailGroup = createMailGroup(hosts, shared, () => {
+        if (groups.get(key) === group) groups.delete(key);
+      });
+      groups.set(key, group);
+      joined = group.join(recipientsByDomain, askCatchAll, signal) as Promise<GroupProbe>;
+    }
+    const probe = await joined;
     for (const name of recipientsByDomain.keys()) {
       if (askCatchAll.has(name)) catchAllCache.set(name, probe.catchAll.get(name) ?? null);
       else probe.catchAll.set(name, catchAllCache.get(name) ?? null);
@@ -281,12 +301,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
             complete(key, finish(prepared, checks, entry.domain, null));
           continue;
         }
-        // Equal-preference MX hosts come in random order (load spreading), so the key sorts them:
-        // domains on the same servers share a group whatever order their answers came in.
-        const hostsKey = entry.domain.hosts
-          .map((host) => `${host.priority} ${host.host.toLowerCase()}`)
-          .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10) || a.localeCompare(b))
-          .join(',');
+        const hostsKey = mailHostsKey(entry.domain.hosts);
         const shared = byHosts.get(hostsKey) ?? { hosts: entry.domain.hosts, domains: [] };
         shared.domains.push(entry);
         byHosts.set(hostsKey, shared);
@@ -380,4 +395,16 @@ function checkOptions(options: VerifyEmailOptions | undefined): Required<VerifyE
   if (typeof disposable !== 'boolean')
     throw new ServiceError('invalid_request', '"options.check_disposable" must be a boolean');
   return { probe_mailbox: probe, check_disposable: disposable };
+}
+
+/**
+ * Identifies a set of MX hosts. Equal-preference hosts come in random order (load spreading), so
+ * the key sorts them: domains on the same servers share a group whatever order their answers
+ * came in.
+ */
+function mailHostsKey(hosts: MailHosts['hosts']): string {
+  return hosts
+    .map((host) => `${host.priority} ${host.host.toLowerCase()}`)
+    .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10) || a.localeCompare(b))
+    .join(',');
 }

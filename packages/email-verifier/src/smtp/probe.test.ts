@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MailHost } from '../dns/mail-hosts.js';
 import { directSocket } from './connection.js';
 import { KeyedLimiter } from './keyed-limiter.js';
-import { type ProbeContext, probeDomain } from './probe.js';
+import { createMailGroup, type ProbeContext, probeDomain } from './probe.js';
 
 let fleet: SmtpFleet | undefined;
 afterEach(async () => {
@@ -288,6 +288,78 @@ describe('probeDomain against the testkit SMTP fleet', () => {
       );
       expect(reasked).toEqual(recipients.slice(3));
       expect(probe.catchAll).toBe(false);
+    });
+  });
+
+  describe('groups that later callers join', () => {
+    it('carries a joining caller’s recipients in the sessions already open', async () => {
+      const context = await setup(
+        { defaultRcpt: 'accept', replyDelayMs: { rcpt: 40 } },
+        {},
+        {
+          limiter: new KeyedLimiter(1, 10),
+        },
+      );
+      const { signal, ...shared } = context;
+      let closed!: () => void;
+      const groupClosed = new Promise<void>((resolve) => {
+        closed = resolve;
+      });
+      const group = createMailGroup(mx('mx1.example.test'), shared, () => closed());
+      const first = group.join(new Map([['a.test', ['x@a.test', 'y@a.test']]]), new Set(), signal);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const second = group.join(new Map([['b.test', ['x@b.test']]]), new Set(['b.test']), signal);
+      expect(first).not.toBeNull();
+      expect(second).not.toBeNull();
+      const [one, two] = await Promise.all([first, second]);
+      expect([...(one?.results.keys() ?? [])]).toEqual(['x@a.test', 'y@a.test']);
+      expect(two?.results.get('x@b.test')?.outcome).toBe('accepted');
+      expect(two?.catchAll.get('b.test')).toBe(true);
+      await fleet?.waitForIdle();
+      // One session for both callers: the joiner did not open its own.
+      expect(fleet?.sessions).toHaveLength(1);
+      expect(fleet?.sessions[0]?.rcpts.map((rcpt) => rcpt.address).slice(0, 3)).toEqual([
+        'x@a.test',
+        'y@a.test',
+        'x@b.test',
+      ]);
+      // Finished groups take nobody: the next caller starts a new one.
+      await groupClosed;
+      expect(group.join(new Map([['a.test', ['z@a.test']]]), new Set(), signal)).toBeNull();
+    });
+
+    it('lets one caller give up without disturbing the others', async () => {
+      const context = await setup({ defaultRcpt: 'accept', replyDelayMs: { rcpt: 150 } });
+      const { signal, ...shared } = context;
+      const group = createMailGroup(mx('mx1.example.test'), shared);
+      const impatient = new AbortController();
+      const quitter = group.join(new Map([['a.test', ['x@a.test']]]), new Set(), impatient.signal);
+      const stayer = group.join(new Map([['b.test', ['x@b.test', 'y@b.test']]]), new Set(), signal);
+      setTimeout(() => impatient.abort(new Error('gave up')), 20);
+      const gaveUp = await quitter;
+      expect(gaveUp?.results.get('x@a.test')?.outcome).toBe('timeout');
+      const served = await stayer;
+      expect([...(served?.results.values() ?? [])].map((result) => result.outcome)).toEqual([
+        'accepted',
+        'accepted',
+      ]);
+      await fleet?.waitForIdle();
+      // The stayer's answers came from the same session, which the quitter did not cut short.
+      expect(fleet?.sessions).toHaveLength(1);
+      expect(fleet?.sessions[0]?.end).toBe('quit');
+    });
+
+    it('stops its sessions when the last caller gives up', async () => {
+      const context = await setup({ defaultRcpt: 'accept', replyDelayMs: { rcpt: 2000 } });
+      const { signal: _unused, ...shared } = context;
+      const group = createMailGroup(mx('mx1.example.test'), shared);
+      const controller = new AbortController();
+      const started = performance.now();
+      const joined = group.join(new Map([['a.test', ['x@a.test']]]), new Set(), controller.signal);
+      setTimeout(() => controller.abort(new Error('cancelled')), 100);
+      expect((await joined)?.results.get('x@a.test')?.outcome).toBe('timeout');
+      await fleet?.waitForIdle();
+      expect(performance.now() - started).toBeLessThan(1000);
     });
   });
 });

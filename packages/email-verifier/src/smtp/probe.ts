@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { MailHost } from '../dns/mail-hosts.js';
 import { classifyRcptReply, type RcptOutcome } from './classify-reply.js';
 import type { KeyedLimiter } from './keyed-limiter.js';
@@ -70,31 +71,72 @@ export async function probeDomain(
   return { results: probe.results, catchAll: probe.catchAll.get(domain) ?? null };
 }
 
-/**
- * Asks the MX hosts shared by a group of domains, in order, about each recipient, carrying
- * recipients of several domains in one session (one transaction may name recipients in any
- * domain the host serves), then asks about a synthetic address in each domain of `askCatchAll`
- * that has a recipient not rejected outright, to detect catch-all. A host that refuses the
- * connection, greets with 4xx/5xx or times out is skipped for the next one (RFC 5321 §5.1).
- */
-export async function probeMailGroup(
+/** probeMailGroup's work, done by a group that nobody else joins. */
+export function probeMailGroup(
   hosts: readonly MailHost[],
   recipientsByDomain: ReadonlyMap<string, readonly string[]>,
   askCatchAll: ReadonlySet<string>,
   context: ProbeContext,
 ): Promise<GroupProbe> {
+  const { signal, ...shared } = context;
+  return createMailGroup(hosts, shared).join(recipientsByDomain, askCatchAll, signal) as Promise<GroupProbe>;
+}
+
+/** A running probe of the MX hosts shared by a group of domains, which later callers may join. */
+export interface MailGroup {
+  /**
+   * Adds recipients (and catch-all questions) to the group's queue and resolves with their
+   * answers, or the answers so far plus `timeout` for the rest when `signal` aborts. Null once
+   * the group has finished: start a new one.
+   */
+  join(
+    recipientsByDomain: ReadonlyMap<string, readonly string[]>,
+    askCatchAll: ReadonlySet<string>,
+    signal: AbortSignal,
+  ): Promise<GroupProbe> | null;
+}
+
+interface Participant {
+  recipients: ReadonlySet<string>;
+  catchAllDomains: ReadonlySet<string>;
+  /** Recipients not answered yet. */
+  remaining: number;
+  /** Resolves the caller's promise; `abandoned` when its signal aborted. */
+  settle: (abandoned?: boolean) => void;
+  done: boolean;
+}
+
+/**
+ * Asks the MX hosts shared by a group of domains, in order, about each recipient, carrying
+ * recipients of several domains in one session (one transaction may name recipients in any
+ * domain the host serves), and asks about a synthetic address in each domain of a caller's
+ * `askCatchAll` that has a recipient not rejected outright, to detect catch-all. A host that
+ * refuses the connection, greets with 4xx/5xx or times out is skipped for the next one
+ * (RFC 5321 §5.1). Callers that join while it runs (other chunks of a batch job, concurrent
+ * requests) share its sessions, so sessions stay full whatever the size of each call; the
+ * sessions stop when every caller has given up.
+ */
+export function createMailGroup(
+  hosts: readonly MailHost[],
+  context: Omit<ProbeContext, 'signal'>,
+  onClosed?: () => void,
+): MailGroup {
   const results = new Map<string, ProbeResult>();
   const catchAll = new Map<string, boolean | null>();
+  const recipientsByDomain = new Map<string, Set<string>>();
   const domainOf = new Map<string, string>();
-  for (const [domain, recipients] of recipientsByDomain)
-    for (const recipient of recipients) domainOf.set(recipient, domain);
-  const pending = [...domainOf.keys()];
-  const catchAllPending = new Set([...askCatchAll].filter((domain) => recipientsByDomain.has(domain)));
+  /** Everyone waiting for a recipient's answer. */
+  const waiting = new Map<string, Participant[]>();
+  let pending: string[] = [];
+  const catchAllPending = new Set<string>();
   const synthetics = new Map<string, string>();
-  for (const domain of catchAllPending) {
-    const synthetic = `${context.syntheticLocalPart()}@${domain}`;
-    synthetics.set(synthetic, domain);
-  }
+  const syntheticOf = new Map<string, string>();
+  const participants = new Set<Participant>();
+  const controller = new AbortController();
+  // Every session and slot wait of the group listens to this one signal; that is by design.
+  setMaxListeners(0, controller.signal);
+  let closed = false;
+  let running = false;
   let lastFailure: { outcome: ProbeOutcome; detail: SmtpDetail } = {
     outcome: 'unreachable',
     detail: NO_DETAIL,
@@ -103,111 +145,212 @@ export async function probeMailGroup(
   // Worth asking once one of the domain's own recipients was not rejected outright (a domain
   // that rejects them all is plainly not catch-all): as early as that, so the question rides in
   // a session that is open anyway. Claimed here, put back on failure.
+  const worthAsking = (domain: string) =>
+    [...(recipientsByDomain.get(domain) ?? [])].some((recipient) => {
+      const outcome = results.get(recipient)?.outcome;
+      return outcome !== undefined && outcome !== 'mailbox_not_found';
+    });
   const claimSynthetic = (): string | undefined => {
-    for (const [synthetic, domain] of synthetics) {
-      if (!catchAllPending.has(domain)) continue;
-      const recipients = recipientsByDomain.get(domain) ?? [];
-      const worthAsking = recipients.some((recipient) => {
-        const outcome = results.get(recipient)?.outcome;
-        return outcome !== undefined && outcome !== 'mailbox_not_found';
-      });
-      if (worthAsking) {
+    for (const domain of catchAllPending) {
+      if (worthAsking(domain)) {
         catchAllPending.delete(domain);
-        return synthetic;
+        return syntheticOf.get(domain);
       }
     }
     return undefined;
   };
-  const syntheticReady = (): boolean => {
-    const synthetic = claimSynthetic();
-    if (synthetic === undefined) return false;
-    catchAllPending.add(synthetics.get(synthetic) as string);
-    return true;
-  };
+  const syntheticReady = (): boolean => [...catchAllPending].some(worthAsking);
   const hasWork = () => pending.length > 0 || syntheticReady();
   // Questions claimed by a session but not answered go back to the front of the queue.
   const giveBack = (recipient: string) => {
     const domain = synthetics.get(recipient);
     if (domain !== undefined) catchAllPending.add(domain);
-    else pending.unshift(recipient);
+    else if (!results.has(recipient) && waiting.has(recipient)) pending.unshift(recipient);
   };
 
-  for (const host of hosts) {
-    if (!hasWork()) break;
-    let addresses: string[];
-    try {
-      addresses = await context.resolveAddresses(host.host);
-    } catch {
-      addresses = [];
+  // A participant is served once its recipients are answered and none of its catch-all
+  // questions is still worth waiting for (asked and unanswered, or now worth asking).
+  const settleReady = () => {
+    for (const participant of participants) {
+      if (participant.remaining > 0) continue;
+      const waitsForCatchAll = [...participant.catchAllDomains].some(
+        (domain) =>
+          !catchAll.has(domain) &&
+          (catchAllPending.has(domain) ? worthAsking(domain) : syntheticOf.has(domain)),
+      );
+      if (!waitsForCatchAll) participant.settle();
     }
-    if (addresses.length === 0) {
-      lastFailure = {
-        outcome: 'unreachable',
-        detail: { ...NO_DETAIL, host: host.host, message: 'no usable address' },
-      };
-    }
-    for (const address of addresses) {
-      const hostDone = await probeAddress(host.host, address);
-      if (hostDone === 'next_host') break;
-      if (hostDone === 'done') return { results, catchAll };
-    }
-    if (context.signal.aborted) break;
-  }
-  const failure = context.signal.aborted
-    ? { outcome: 'timeout' as const, detail: lastFailure.detail }
-    : lastFailure;
-  for (const recipient of pending) results.set(recipient, failure);
-  return { results, catchAll };
+  };
+  // Only answers someone waits for are kept (an answer arriving after its callers left is dropped).
+  const answer = (recipient: string, result: ProbeResult) => {
+    if (results.has(recipient) || !waiting.has(recipient)) return;
+    results.set(recipient, result);
+    for (const participant of waiting.get(recipient) ?? []) participant.remaining--;
+    waiting.delete(recipient);
+  };
 
-  // Runs as many parallel sessions against one MX address as its limit allows and the work
-  // needs, until nothing is pending or the address fails.
+  // A group can live as long as callers keep joining (a batch job, a busy server): what no
+  // remaining caller needs is forgotten, so its memory follows the work in hand.
+  const forget = (leaving: Participant) => {
+    const wanted = (recipient: string) =>
+      [...participants].some((participant) => participant.recipients.has(recipient));
+    const touched = new Set<string>();
+    for (const recipient of leaving.recipients) {
+      if (wanted(recipient)) continue;
+      results.delete(recipient);
+      const domain = domainOf.get(recipient);
+      domainOf.delete(recipient);
+      if (domain === undefined) continue;
+      recipientsByDomain.get(domain)?.delete(recipient);
+      touched.add(domain);
+    }
+    for (const domain of touched) {
+      if ((recipientsByDomain.get(domain)?.size ?? 0) > 0) continue;
+      recipientsByDomain.delete(domain);
+      const synthetic = syntheticOf.get(domain);
+      if (synthetic !== undefined) synthetics.delete(synthetic);
+      syntheticOf.delete(domain);
+      catchAllPending.delete(domain);
+      catchAll.delete(domain);
+    }
+  };
+
+  async function run(): Promise<void> {
+    try {
+      for (const host of hosts) {
+        if (!hasWork() || controller.signal.aborted) return;
+        let addresses: string[];
+        try {
+          addresses = await context.resolveAddresses(host.host);
+        } catch {
+          addresses = [];
+        }
+        if (addresses.length === 0) {
+          lastFailure = {
+            outcome: 'unreachable',
+            detail: { ...NO_DETAIL, host: host.host, message: 'no usable address' },
+          };
+        }
+        for (let index = 0; index < addresses.length && !controller.signal.aborted; ) {
+          const outcome = await probeAddress(host.host, addresses[index] as string);
+          if (outcome === 'next_host') break;
+          // Done here unless someone joined meanwhile: then this healthy address serves them too.
+          if (outcome === 'done' && !hasWork()) return;
+          if (outcome === 'next_address') index++;
+        }
+      }
+    } finally {
+      // Synchronously with the last hasWork() check, so no caller joins a finished group.
+      closed = true;
+      onClosed?.();
+      const failure = controller.signal.aborted
+        ? { outcome: 'timeout' as const, detail: lastFailure.detail }
+        : lastFailure;
+      for (const recipient of pending) answer(recipient, failure);
+      pending = [];
+      catchAllPending.clear();
+      for (const participant of participants) {
+        participant.remaining = 0;
+        participant.settle();
+      }
+    }
+  }
+
+  /** The MX address being worked on, and its sessions; joiners may add sessions to it. */
+  let current:
+    | {
+        hostName: string;
+        address: string;
+        workers: number;
+        verdict: 'next_address' | 'next_host' | null;
+        allDone: () => void;
+      }
+    | undefined;
+
+  // Opens as many parallel sessions to the current address as its limit allows and the queue
+  // needs: when the group starts on an address, and again whenever a caller joins with more.
+  const addWorkers = () => {
+    const state = current;
+    if (!state || state.verdict !== null || controller.signal.aborted) return;
+    const perSession = Math.min(
+      context.maxRcptsPerSession,
+      context.learnedLimits.get(state.address) ?? Number.POSITIVE_INFINITY,
+    );
+    const needed = Math.min(
+      context.limiter.perKey,
+      Math.ceil((pending.length + catchAllPending.size) / perSession),
+    );
+    while (state.workers < Math.max(1, needed)) {
+      state.workers++;
+      void worker(state).finally(() => {
+        state.workers--;
+        if (state.workers === 0) state.allDone();
+      });
+    }
+  };
+
+  async function worker(state: NonNullable<typeof current>): Promise<void> {
+    const { hostName, address } = state;
+    while (state.verdict === null && hasWork()) {
+      let release: () => void;
+      try {
+        release = await context.limiter.acquire(address, controller.signal);
+      } catch {
+        state.verdict = 'next_host';
+        return;
+      }
+      try {
+        // Another session may have finished the work while this one waited for its slot.
+        if (state.verdict !== null || !hasWork()) return;
+        const opened = await openSession(address, hostName, context.settings, controller.signal);
+        if ('failure' in opened) {
+          lastFailure = describeFailure(hostName, opened.failure);
+          // A refused connection may be one dead address of several; anything else condemns the host.
+          state.verdict ??=
+            opened.failure.kind === 'connection' && opened.failure.error.kind === 'connect_failed'
+              ? 'next_address'
+              : 'next_host';
+          return;
+        }
+        if ((await runSession(opened.session, hostName, address)) === 'dropped')
+          state.verdict ??= 'next_host';
+      } finally {
+        // A short pause lets the server process its side of the close before the slot is
+        // handed on: a busy MTA may accept our next connection before it has reaped the last
+        // one, and would then count one connection more than our limit.
+        await new Promise((resolve) => setTimeout(resolve, RELEASE_PAUSE_MS));
+        release();
+      }
+    }
+  }
+
+  // Works one MX address until nothing is pending or the address fails.
   async function probeAddress(
     hostName: string,
     address: string,
   ): Promise<'done' | 'next_address' | 'next_host'> {
-    const perSession = Math.min(
-      context.maxRcptsPerSession,
-      context.learnedLimits.get(address) ?? Number.POSITIVE_INFINITY,
-    );
-    const workers = Math.max(
-      1,
-      Math.min(context.limiter.perKey, Math.ceil((pending.length + catchAllPending.size) / perSession)),
-    );
-    let verdict: 'next_address' | 'next_host' | null = null;
-    const worker = async () => {
-      while (verdict === null && hasWork()) {
-        let release: () => void;
-        try {
-          release = await context.limiter.acquire(address, context.signal);
-        } catch {
-          verdict = 'next_host';
-          return;
-        }
-        try {
-          // Another session may have finished the work while this one waited for its slot.
-          if (verdict !== null || !hasWork()) return;
-          const opened = await openSession(address, hostName, context.settings, context.signal);
-          if ('failure' in opened) {
-            lastFailure = describeFailure(hostName, opened.failure);
-            // A refused connection may be one dead address of several; anything else condemns the host.
-            verdict ??=
-              opened.failure.kind === 'connection' && opened.failure.error.kind === 'connect_failed'
-                ? 'next_address'
-                : 'next_host';
-            return;
-          }
-          if ((await runSession(opened.session, hostName, address)) === 'dropped') verdict ??= 'next_host';
-        } finally {
-          // A short pause lets the server process its side of the close before the slot is
-          // handed on: a busy MTA may accept our next connection before it has reaped the last
-          // one, and would then count one connection more than our limit.
-          await new Promise((resolve) => setTimeout(resolve, RELEASE_PAUSE_MS));
-          release();
-        }
-      }
+    const state: NonNullable<typeof current> = {
+      hostName,
+      address,
+      workers: 0,
+      verdict: null,
+      allDone: () => {},
     };
-    await Promise.all(Array.from({ length: workers }, worker));
-    return hasWork() ? (verdict ?? 'next_host') : 'done';
+    current = state;
+    try {
+      // Work that arrives after the sessions ended (a caller joined) starts them again.
+      while (state.verdict === null && hasWork() && !controller.signal.aborted) {
+        const finished = new Promise<void>((resolve) => {
+          state.allDone = resolve;
+        });
+        addWorkers();
+        if (state.workers > 0) await finished;
+      }
+    } finally {
+      current = undefined;
+    }
+    if (state.verdict !== null) return state.verdict;
+    return hasWork() ? 'next_host' : 'done';
   }
 
   // Takes up to `count` questions: pending recipients first, then catch-all questions that are due.
@@ -264,10 +407,11 @@ export async function probeMailGroup(
               outcome === 'accepted' ? true : outcome === 'mailbox_not_found' ? false : null,
             );
           } else {
-            results.set(recipient, { outcome, detail: detailOf(hostName, reply, session) });
+            answer(recipient, { outcome, detail: detailOf(hostName, reply, session) });
           }
         });
         batch = [];
+        settleReady();
         if (refusedAll) {
           await session.close();
           return 'dropped';
@@ -278,6 +422,7 @@ export async function probeMailGroup(
     } catch (error) {
       // Questions sent but not answered go back to the queue (in their order) for another session.
       for (const recipient of batch.slice(answered).reverse()) giveBack(recipient);
+      settleReady();
       await session.close();
       if (error instanceof MailFromRefusedError) {
         lastFailure = describeFailure(hostName, { kind: 'reply', stage: 'mail_from', reply: error.reply });
@@ -285,7 +430,7 @@ export async function probeMailGroup(
       }
       lastFailure = {
         outcome:
-          context.signal.aborted || (error as { kind?: string }).kind === 'timeout'
+          controller.signal.aborted || (error as { kind?: string }).kind === 'timeout'
             ? 'timeout'
             : 'unreachable',
         detail: {
@@ -298,6 +443,84 @@ export async function probeMailGroup(
       return 'dropped';
     }
   }
+
+  return {
+    join(requested, askCatchAll, signal) {
+      if (closed || controller.signal.aborted) return null;
+      const recipients = new Set<string>();
+      for (const [domain, list] of requested) {
+        let known = recipientsByDomain.get(domain);
+        if (!known) {
+          known = new Set();
+          recipientsByDomain.set(domain, known);
+        }
+        for (const recipient of list) {
+          recipients.add(recipient);
+          known.add(recipient);
+          domainOf.set(recipient, domain);
+        }
+      }
+      const catchAllDomains = new Set([...askCatchAll].filter((domain) => requested.has(domain)));
+      for (const domain of catchAllDomains) {
+        if (syntheticOf.has(domain)) continue;
+        const synthetic = `${context.syntheticLocalPart()}@${domain}`;
+        synthetics.set(synthetic, domain);
+        syntheticOf.set(domain, synthetic);
+        catchAllPending.add(domain);
+      }
+      return new Promise<GroupProbe>((resolve) => {
+        const participant: Participant = {
+          recipients,
+          catchAllDomains,
+          remaining: 0,
+          done: false,
+          settle: (abandoned = false) => {
+            if (participant.done) return;
+            participant.done = true;
+            participants.delete(participant);
+            signal.removeEventListener('abort', onAbort);
+            const own = new Map<string, ProbeResult>();
+            const gaveUp = { outcome: 'timeout' as const, detail: lastFailure.detail };
+            const unasked = new Set<string>();
+            for (const recipient of recipients) {
+              own.set(recipient, results.get(recipient) ?? gaveUp);
+              // Nobody else waiting: drop it from the queue rather than ask for nobody.
+              const others = (waiting.get(recipient) ?? []).filter((other) => other !== participant);
+              if (others.length > 0) waiting.set(recipient, others);
+              else if (waiting.delete(recipient)) unasked.add(recipient);
+            }
+            if (unasked.size > 0) pending = pending.filter((queued) => !unasked.has(queued));
+            const ownCatchAll = new Map<string, boolean | null>();
+            for (const domain of catchAllDomains) ownCatchAll.set(domain, catchAll.get(domain) ?? null);
+            forget(participant);
+            resolve({ results: own, catchAll: ownCatchAll });
+            // The last caller gave up: stop the sessions instead of asking for nobody. (A caller
+            // served in full leaves the sessions to end with a polite QUIT.)
+            if (abandoned && participants.size === 0 && !closed) controller.abort(signal.reason);
+          },
+        };
+        const onAbort = () => participant.settle(true);
+        for (const recipient of recipients) {
+          if (results.has(recipient)) continue;
+          participant.remaining++;
+          const others = waiting.get(recipient);
+          if (others) others.push(participant);
+          else {
+            waiting.set(recipient, [participant]);
+            pending.push(recipient);
+          }
+        }
+        participants.add(participant);
+        if (signal.aborted) return participant.settle(true);
+        signal.addEventListener('abort', onAbort, { once: true });
+        settleReady();
+        if (!running) {
+          running = true;
+          void run();
+        } else addWorkers();
+      });
+    },
+  };
 }
 
 function detailOf(host: string, reply: SmtpReply, session: OpenSession): SmtpDetail {
