@@ -172,6 +172,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     hosts: MailHosts['hosts'],
     recipientsByDomain: Map<string, string[]>,
     signal: AbortSignal,
+    options: { urgent?: boolean } = {},
   ): Promise<GroupProbe> {
     const askCatchAll = new Set(
       [...recipientsByDomain.keys()].filter((name) => catchAllCache.get(name) === undefined),
@@ -179,14 +180,14 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     // Join the group already probing these MX hosts (another call, another chunk of a batch
     // job), or start one: callers share sessions, so each session carries its full load.
     const key = mailHostsKey(hosts);
-    let joined = groups.get(key)?.join(recipientsByDomain, askCatchAll, signal);
+    let joined = groups.get(key)?.join(recipientsByDomain, askCatchAll, signal, options);
     if (!joined) {
       const { signal: _unused, ...shared } = probeContext(signal);
       const group: MailGroup = createMailGroup(hosts, shared, () => {
         if (groups.get(key) === group) groups.delete(key);
       });
       groups.set(key, group);
-      joined = group.join(recipientsByDomain, askCatchAll, signal) as Promise<GroupProbe>;
+      joined = group.join(recipientsByDomain, askCatchAll, signal, options) as Promise<GroupProbe>;
     }
     const probe = await joined;
     for (const name of recipientsByDomain.keys()) {
@@ -231,6 +232,8 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         domain.hosts,
         new Map([[address.asciiDomain, [address.normalized]]]),
         AbortSignal.timeout(settings.smtp.timeoutMs),
+        // A single verify() is someone waiting: it goes before any batch backlog for its MX.
+        { urgent: true },
       );
       const outcome = probe.results.get(address.normalized);
       return finish(prepared, checks, domain, {

@@ -328,6 +328,35 @@ describe('probeDomain against the testkit SMTP fleet', () => {
       expect(group.join(new Map([['a.test', ['z@a.test']]]), new Set(), signal)).toBeNull();
     });
 
+    it('answers an urgent caller (a single verify) before the backlog of a batch', async () => {
+      const context = await setup(
+        { defaultRcpt: 'unknown', replyDelayMs: { rcpt: 20 } },
+        {},
+        {
+          limiter: new KeyedLimiter(1, 10),
+        },
+      );
+      const { signal, ...shared } = context;
+      const group = createMailGroup(mx('mx1.example.test'), shared);
+      const backlog = Array.from({ length: 60 }, (_, index) => `user${index}@batch.test`);
+      const started = performance.now();
+      let batchDoneAt = 0;
+      const batch = group.join(new Map([['batch.test', backlog]]), new Set(), signal)?.then((probe) => {
+        batchDoneAt = performance.now() - started;
+        return probe;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const urgent = await group.join(new Map([['one.test', ['me@one.test']]]), new Set(), signal, {
+        urgent: true,
+      });
+      const urgentDoneAt = performance.now() - started;
+      expect(urgent?.results.get('me@one.test')?.outcome).toBe('mailbox_not_found');
+      await batch;
+      // 60 RCPTs at 20 ms each take over a second; the urgent one waited for one batch at most.
+      expect(batchDoneAt).toBeGreaterThan(1000);
+      expect(urgentDoneAt).toBeLessThan(batchDoneAt - 300);
+    });
+
     it('lets one caller give up without disturbing the others', async () => {
       const context = await setup({ defaultRcpt: 'accept', replyDelayMs: { rcpt: 150 } });
       const { signal, ...shared } = context;

@@ -93,6 +93,7 @@ export interface MailGroup {
     recipientsByDomain: ReadonlyMap<string, readonly string[]>,
     askCatchAll: ReadonlySet<string>,
     signal: AbortSignal,
+    options?: { urgent?: boolean },
   ): Promise<GroupProbe> | null;
 }
 
@@ -353,13 +354,16 @@ export function createMailGroup(
     return hasWork() ? 'next_host' : 'done';
   }
 
-  // Takes up to `count` questions: pending recipients first, then catch-all questions that are due.
+  // Takes up to `count` questions: the catch-all questions that are due first (one per domain,
+  // and a caller is not served before its answer, so they must not wait behind a long queue of
+  // other callers' recipients), then pending recipients.
   function claim(count: number): string[] {
-    const batch = pending.splice(0, count);
-    for (let synthetic = batch.length < count ? claimSynthetic() : undefined; synthetic !== undefined; ) {
+    const batch: string[] = [];
+    for (let synthetic = claimSynthetic(); synthetic !== undefined; ) {
       batch.push(synthetic);
       synthetic = batch.length < count ? claimSynthetic() : undefined;
     }
+    batch.push(...pending.splice(0, count - batch.length));
     return batch;
   }
 
@@ -445,7 +449,7 @@ export function createMailGroup(
   }
 
   return {
-    join(requested, askCatchAll, signal) {
+    join(requested, askCatchAll, signal, { urgent = false } = {}) {
       if (closed || controller.signal.aborted) return null;
       const recipients = new Set<string>();
       for (const [domain, list] of requested) {
@@ -500,6 +504,7 @@ export function createMailGroup(
           },
         };
         const onAbort = () => participant.settle(true);
+        const queued: string[] = [];
         for (const recipient of recipients) {
           if (results.has(recipient)) continue;
           participant.remaining++;
@@ -507,9 +512,12 @@ export function createMailGroup(
           if (others) others.push(participant);
           else {
             waiting.set(recipient, [participant]);
-            pending.push(recipient);
+            queued.push(recipient);
           }
         }
+        // An urgent caller (one address, someone waiting on it) goes before a batch's backlog.
+        if (urgent) pending.unshift(...queued);
+        else pending.push(...queued);
         participants.add(participant);
         if (signal.aborted) return participant.settle(true);
         signal.addEventListener('abort', onAbort, { once: true });
