@@ -1,7 +1,7 @@
 import { type SmtpFleet, type SmtpScript, startSmtpFleet } from '@svc/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MailHost } from '../dns/mail-hosts.js';
-import { directSocket } from './connection.js';
+import { testSessionSettings } from '../testing/session-settings.js';
 import { KeyedLimiter } from './keyed-limiter.js';
 import { createMailGroup, type ProbeContext, probeDomain } from './probe.js';
 
@@ -29,16 +29,7 @@ async function setup(
     'mx2.example.test': ['127.0.0.3'],
   };
   const context: ProbeContext = {
-    settings: {
-      heloName: 'verifier.test',
-      mailFrom: '',
-      port: fleet.port,
-      connectTimeoutMs: 1000,
-      commandTimeoutMs: 1000,
-      startTls: 'opportunistic',
-      tlsRejectUnauthorized: false,
-      socketFactory: directSocket,
-    },
+    settings: testSessionSettings(fleet.port),
     limiter: new KeyedLimiter(2, 10),
     resolveAddresses: async (host) => addresses[host] ?? [],
     maxRcptsPerSession: 20,

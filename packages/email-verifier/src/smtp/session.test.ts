@@ -1,7 +1,7 @@
 import { type SmtpFleet, startSmtpFleet } from '@svc/testkit';
 import { afterEach, expect, it } from 'vitest';
-import { directSocket } from './connection.js';
-import { openSession, type SessionSettings } from './session.js';
+import { testSessionSettings } from '../testing/session-settings.js';
+import { openSession } from './session.js';
 
 let fleet: SmtpFleet | undefined;
 afterEach(async () => {
@@ -11,16 +11,7 @@ afterEach(async () => {
 
 it('resumes the TLS session on the next connection to the same MX, saving it a full handshake', async () => {
   fleet = await startSmtpFleet({ hosts: ['127.0.0.2', '127.0.0.3'], script: { defaultRcpt: 'accept' } });
-  const settings: SessionSettings = {
-    heloName: 'verifier.test',
-    mailFrom: '',
-    port: fleet.port,
-    connectTimeoutMs: 1000,
-    commandTimeoutMs: 1000,
-    startTls: 'opportunistic',
-    tlsRejectUnauthorized: false,
-    socketFactory: directSocket,
-  };
+  const settings = testSessionSettings(fleet.port);
   const open = async (address: string) => {
     const opened = await openSession(address, 'mx.resume.test', settings, AbortSignal.timeout(5000));
     if (!('session' in opened)) throw new Error('no session');
