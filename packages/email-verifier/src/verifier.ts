@@ -107,20 +107,17 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     }
   }
 
-  function probeContext(signal: AbortSignal): ProbeContext {
-    return {
-      settings: settings.smtp,
-      limiter,
-      learnedLimits,
-      maxRcptsPerSession: settings.smtp.maxRcptsPerSession,
-      syntheticLocalPart: settings.syntheticLocalPart,
-      signal,
-      resolveAddresses: async (host) => {
-        const addresses = await addressesOf(host, settings.dns);
-        return settings.smtp.allowPrivateAddresses ? addresses : addresses.filter(settings.isPublicAddress);
-      },
-    };
-  }
+  const probeContext: ProbeContext = {
+    settings: settings.smtp,
+    limiter,
+    learnedLimits,
+    maxRcptsPerSession: settings.smtp.maxRcptsPerSession,
+    syntheticLocalPart: settings.syntheticLocalPart,
+    resolveAddresses: async (host) => {
+      const addresses = await addressesOf(host, settings.dns);
+      return settings.smtp.allowPrivateAddresses ? addresses : addresses.filter(settings.isPublicAddress);
+    },
+  };
 
   function finish(
     prepared: Prepared,
@@ -182,8 +179,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     const key = mailHostsKey(hosts);
     let joined = groups.get(key)?.join(recipientsByDomain, askCatchAll, signal, options);
     if (!joined) {
-      const { signal: _unused, ...shared } = probeContext(signal);
-      const group: MailGroup = createMailGroup(hosts, shared, () => {
+      const group: MailGroup = createMailGroup(hosts, probeContext, () => {
         if (groups.get(key) === group) groups.delete(key);
       });
       groups.set(key, group);
@@ -286,7 +282,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       events.signal?.throwIfAborted();
       const timeout = AbortSignal.timeout(settings.smtp.bulkTimeoutMs);
       const deadline = events.signal ? AbortSignal.any([timeout, events.signal]) : timeout;
-      // Every domain waiting for a connection slot listens to this one signal; that is by design.
+      // Every probe group this call joins listens to this one signal; that is by design.
       setMaxListeners(0, deadline);
       // DNS first, then one probe per set of MX hosts: domains hosted on the same servers (as
       // hosting providers and the big mail services host thousands) share SMTP sessions.

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MailHost } from '../dns/mail-hosts.js';
 import { testSessionSettings } from '../testing/session-settings.js';
 import { KeyedLimiter } from './keyed-limiter.js';
-import { createMailGroup, type ProbeContext, probeDomain } from './probe.js';
+import { createMailGroup, type ProbeContext } from './probe.js';
 
 let fleet: SmtpFleet | undefined;
 afterEach(async () => {
@@ -14,10 +14,29 @@ afterEach(async () => {
 const mx = (...hosts: string[]): MailHost[] =>
   hosts.map((host, index) => ({ host, priority: index * 10, implicit: false }));
 
+/** A probe context plus the caller's deadline. */
+type TestContext = ProbeContext & { signal: AbortSignal };
+
+/** One caller probing one domain: every recipient, and the catch-all question. */
+async function probeDomain(
+  domain: string,
+  hosts: readonly MailHost[],
+  recipients: readonly string[],
+  { signal, ...context }: TestContext,
+) {
+  const probe = await createMailGroup(hosts, context).join(
+    new Map([[domain, recipients]]),
+    new Set([domain]),
+    signal,
+  );
+  if (!probe) throw new Error('a new group always takes its first caller');
+  return { results: probe.results, catchAll: probe.catchAll.get(domain) ?? null };
+}
+
 async function setup(
   script: SmtpScript,
   hostScripts: Record<string, SmtpScript> = {},
-  options: Partial<ProbeContext> = {},
+  options: Partial<TestContext> = {},
 ) {
   const ips = ['127.0.0.2', '127.0.0.3'];
   fleet = await startSmtpFleet({
@@ -28,7 +47,7 @@ async function setup(
     'mx1.example.test': ['127.0.0.2'],
     'mx2.example.test': ['127.0.0.3'],
   };
-  const context: ProbeContext = {
+  const context: TestContext = {
     settings: testSessionSettings(fleet.port),
     limiter: new KeyedLimiter(2, 10),
     resolveAddresses: async (host) => addresses[host] ?? [],

@@ -28,19 +28,13 @@ export interface ProbeResult {
   detail: SmtpDetail;
 }
 
-/** Results of probing one domain's recipients; catchAll is null when it could not be told. */
-export interface DomainProbe {
-  results: Map<string, ProbeResult>;
-  catchAll: boolean | null;
-}
-
-/** Results of probing several domains that share MX hosts; catchAll per domain asked about. */
+/** A caller's answers: per recipient, and per domain asked about catch-all (null: not told). */
 export interface GroupProbe {
   results: Map<string, ProbeResult>;
   catchAll: Map<string, boolean | null>;
 }
 
-/** Everything the probe needs besides the domain and its recipients. */
+/** What every probe group of a verifier shares: settings, limits, and how to reach an MX. */
 export interface ProbeContext {
   settings: SessionSettings;
   limiter: KeyedLimiter;
@@ -51,36 +45,12 @@ export interface ProbeContext {
   learnedLimits: Map<string, number>;
   /** A local part no real mailbox has, for the catch-all question. */
   syntheticLocalPart: () => string;
-  /** The overall deadline. */
-  signal: AbortSignal;
 }
 
 /** See probeAddress: the pause between closing a session and handing its slot on. */
 const RELEASE_PAUSE_MS = 10;
 
 const NO_DETAIL: SmtpDetail = { host: null, code: null, enhanced_status: null, message: null, tls: false };
-
-/** probeMailGroup for one domain: every recipient, and the catch-all question. */
-export async function probeDomain(
-  domain: string,
-  hosts: readonly MailHost[],
-  recipients: readonly string[],
-  context: ProbeContext,
-): Promise<DomainProbe> {
-  const probe = await probeMailGroup(hosts, new Map([[domain, recipients]]), new Set([domain]), context);
-  return { results: probe.results, catchAll: probe.catchAll.get(domain) ?? null };
-}
-
-/** probeMailGroup's work, done by a group that nobody else joins. */
-export function probeMailGroup(
-  hosts: readonly MailHost[],
-  recipientsByDomain: ReadonlyMap<string, readonly string[]>,
-  askCatchAll: ReadonlySet<string>,
-  context: ProbeContext,
-): Promise<GroupProbe> {
-  const { signal, ...shared } = context;
-  return createMailGroup(hosts, shared).join(recipientsByDomain, askCatchAll, signal) as Promise<GroupProbe>;
-}
 
 /** A running probe of the MX hosts shared by a group of domains, which later callers may join. */
 export interface MailGroup {
@@ -102,9 +72,8 @@ interface Participant {
   catchAllDomains: ReadonlySet<string>;
   /** Recipients not answered yet. */
   remaining: number;
-  /** Resolves the caller's promise; `abandoned` when its signal aborted. */
+  /** Resolves the caller's promise (once); `abandoned` when its signal aborted. */
   settle: (abandoned?: boolean) => void;
-  done: boolean;
 }
 
 /**
@@ -119,7 +88,7 @@ interface Participant {
  */
 export function createMailGroup(
   hosts: readonly MailHost[],
-  context: Omit<ProbeContext, 'signal'>,
+  context: ProbeContext,
   onClosed?: () => void,
 ): MailGroup {
   const results = new Map<string, ProbeResult>();
@@ -130,6 +99,8 @@ export function createMailGroup(
   const waiting = new Map<string, Participant[]>();
   let pending: string[] = [];
   const catchAllPending = new Set<string>();
+  /** Domains with a recipient not rejected outright: their catch-all question is worth asking. */
+  const worthAsking = new Set<string>();
   const synthetics = new Map<string, string>();
   const syntheticOf = new Map<string, string>();
   const participants = new Set<Participant>();
@@ -146,21 +117,16 @@ export function createMailGroup(
   // Worth asking once one of the domain's own recipients was not rejected outright (a domain
   // that rejects them all is plainly not catch-all): as early as that, so the question rides in
   // a session that is open anyway. Claimed here, put back on failure.
-  const worthAsking = (domain: string) =>
-    [...(recipientsByDomain.get(domain) ?? [])].some((recipient) => {
-      const outcome = results.get(recipient)?.outcome;
-      return outcome !== undefined && outcome !== 'mailbox_not_found';
-    });
   const claimSynthetic = (): string | undefined => {
     for (const domain of catchAllPending) {
-      if (worthAsking(domain)) {
+      if (worthAsking.has(domain)) {
         catchAllPending.delete(domain);
         return syntheticOf.get(domain);
       }
     }
     return undefined;
   };
-  const syntheticReady = (): boolean => [...catchAllPending].some(worthAsking);
+  const syntheticReady = (): boolean => [...catchAllPending].some((domain) => worthAsking.has(domain));
   const hasWork = () => pending.length > 0 || syntheticReady();
   // Questions claimed by a session but not answered go back to the front of the queue.
   const giveBack = (recipient: string) => {
@@ -177,7 +143,7 @@ export function createMailGroup(
       const waitsForCatchAll = [...participant.catchAllDomains].some(
         (domain) =>
           !catchAll.has(domain) &&
-          (catchAllPending.has(domain) ? worthAsking(domain) : syntheticOf.has(domain)),
+          (catchAllPending.has(domain) ? worthAsking.has(domain) : syntheticOf.has(domain)),
       );
       if (!waitsForCatchAll) participant.settle();
     }
@@ -186,6 +152,8 @@ export function createMailGroup(
   const answer = (recipient: string, result: ProbeResult) => {
     if (results.has(recipient) || !waiting.has(recipient)) return;
     results.set(recipient, result);
+    const domain = domainOf.get(recipient);
+    if (domain !== undefined && result.outcome !== 'mailbox_not_found') worthAsking.add(domain);
     for (const participant of waiting.get(recipient) ?? []) participant.remaining--;
     waiting.delete(recipient);
   };
@@ -213,6 +181,7 @@ export function createMailGroup(
       syntheticOf.delete(domain);
       catchAllPending.delete(domain);
       catchAll.delete(domain);
+      worthAsking.delete(domain);
     }
   };
 
@@ -257,6 +226,10 @@ export function createMailGroup(
     }
   }
 
+  // RCPTs per session at this address: ours, or the lower limit it taught us with 452 4.5.3.
+  const rcptLimit = (address: string) =>
+    Math.min(context.maxRcptsPerSession, context.learnedLimits.get(address) ?? Number.POSITIVE_INFINITY);
+
   /** The MX address being worked on, and its sessions; joiners may add sessions to it. */
   let current:
     | {
@@ -273,10 +246,7 @@ export function createMailGroup(
   const addWorkers = () => {
     const state = current;
     if (!state || state.verdict !== null || controller.signal.aborted) return;
-    const perSession = Math.min(
-      context.maxRcptsPerSession,
-      context.learnedLimits.get(state.address) ?? Number.POSITIVE_INFINITY,
-    );
+    const perSession = rcptLimit(state.address);
     const needed = Math.min(
       context.limiter.perKey,
       Math.ceil((pending.length + catchAllPending.size) / perSession),
@@ -374,10 +344,7 @@ export function createMailGroup(
     hostName: string,
     address: string,
   ): Promise<'ok' | 'dropped'> {
-    let limit = Math.min(
-      context.maxRcptsPerSession,
-      context.learnedLimits.get(address) ?? Number.POSITIVE_INFINITY,
-    );
+    let limit = rcptLimit(address);
     const pipelining = session.capabilities.has('PIPELINING');
     let asked = 0;
     let batch: string[] = [];
@@ -477,11 +444,8 @@ export function createMailGroup(
           recipients,
           catchAllDomains,
           remaining: 0,
-          done: false,
           settle: (abandoned = false) => {
-            if (participant.done) return;
-            participant.done = true;
-            participants.delete(participant);
+            if (!participants.delete(participant)) return;
             signal.removeEventListener('abort', onAbort);
             const own = new Map<string, ProbeResult>();
             const gaveUp = { outcome: 'timeout' as const, detail: lastFailure.detail };
