@@ -112,10 +112,10 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
     lastFailure.set(chunkKey(lease), error instanceof Error ? error.message : String(error));
   };
   let running = false;
-  let stopping = false;
-  let stopController = new AbortController();
-  let stopSignal = stopController.signal;
+  // Aborted by close(): workers stop claiming, and one blocked in waitForWork stops waiting.
+  let stop = new AbortController();
   let stopped = new Promise<void>(() => {});
+  const stopping = () => stop.signal.aborted;
   let workers: Promise<void>[] = [];
   let idleWaiters: Array<() => void> = [];
   let idleWorkers = 0;
@@ -191,20 +191,18 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
           };
         if (outcome.ok)
           return { index, input, ok: true, result: outcome.result, countKey: outcome.countKey ?? null };
-        return abandoned
-          ? { index, input, ok: false, error: outcome.error, abandoned }
-          : { index, input, ok: false, error: outcome.error };
+        return { index, input, ok: false, error: outcome.error, ...(abandoned && { abandoned }) };
       });
       if ((await store.commitChunk(lease, results, now())) === 'committed') {
         lastFailure.delete(chunkKey(lease));
         await finished(lease.jobId);
       }
     } catch (error) {
-      if (!stopping) rememberFailure(lease, error);
+      if (!stopping()) rememberFailure(lease, error);
       // Shutdown hands the chunk back now; a failure waits for its backoff. A cancelled job's
       // chunks are never claimed again, so releasing them is harmless.
       await store
-        .releaseChunk(lease, stopping ? now() : now() + retryDelay(lease.attempts), !stopping)
+        .releaseChunk(lease, stopping() ? now() : now() + retryDelay(lease.attempts), !stopping())
         .catch(() => {});
     } finally {
       clearInterval(renewal);
@@ -213,7 +211,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   }
 
   async function worker(): Promise<void> {
-    while (!stopping) {
+    while (!stopping()) {
       const lease = await dispatcher.claim(owner, now(), leaseMs, types).catch(() => null);
       if (lease) {
         await runChunk(lease);
@@ -226,7 +224,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
         for (const resolve of waiters) resolve();
       }
       // close() must not wait for a dispatcher that blocks on its queue.
-      await Promise.race([dispatcher.waitForWork(pollMs, stopSignal).catch(() => {}), stopped]);
+      await Promise.race([dispatcher.waitForWork(pollMs, stop.signal).catch(() => {}), stopped]);
       idleWorkers--;
     }
   }
@@ -286,12 +284,9 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
     start() {
       if (running) return;
       running = true;
-      stopping = false;
-      stopController = new AbortController();
-      stopSignal = stopController.signal;
-      stopped = new Promise((resolve) =>
-        stopSignal.addEventListener('abort', () => resolve(), { once: true }),
-      );
+      stop = new AbortController();
+      const { signal } = stop;
+      stopped = new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
       workers = Array.from({ length: concurrency }, () => worker());
       deliveries?.start();
     },
@@ -299,8 +294,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
     async close({ timeoutMs = 10_000 } = {}) {
-      stopping = true;
-      stopController.abort();
+      stop.abort();
       const drained = Promise.all(workers);
       const timer = new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());
       await Promise.race([drained, timer]);

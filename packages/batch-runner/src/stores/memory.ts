@@ -1,6 +1,6 @@
 import { createId } from '@svc/core';
 import type { Delivery, DeliveryAttempt, JobRecord, NewJob, RecordResult, Store } from '../store.js';
-import { abandonedJobError } from './abandoned-error.js';
+import { abandonedJobError, addCounts, tallyChunk } from './tally.js';
 
 interface Chunk {
   start: number;
@@ -173,16 +173,13 @@ export function createMemoryStore(): Store {
         return 'lost_lease';
       }
       const { job } = entry;
-      for (const result of results) {
-        entry.results[result.index] = structuredClone(result);
-        job.processed++;
-        if (!result.ok) job.failed++;
-        else if (result.countKey) job.counts[result.countKey] = (job.counts[result.countKey] ?? 0) + 1;
-        if (result.abandoned) {
-          entry.abandoned++;
-          entry.abandonReason ??= result.error?.message ?? null;
-        }
-      }
+      for (const result of results) entry.results[result.index] = structuredClone(result);
+      const tally = tallyChunk(results);
+      job.processed += tally.processed;
+      job.failed += tally.failed;
+      addCounts(job.counts, tally.counts);
+      entry.abandoned += tally.abandoned;
+      entry.abandonReason ??= tally.abandonReason;
       chunk.state = 'done';
       chunk.owner = null;
       if (entry.chunks.every((candidate) => candidate.state === 'done')) {

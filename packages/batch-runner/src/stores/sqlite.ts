@@ -1,7 +1,7 @@
 import { createId } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Delivery, DeliveryAttempt, JobRecord, NewJob, RecordResult, Store } from '../store.js';
-import { abandonedJobError } from './abandoned-error.js';
+import { abandonedJobError, addCounts, tallyChunk } from './tally.js';
 
 /** Options of the SQLite store. */
 export interface SqliteStoreOptions {
@@ -242,25 +242,17 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       const held = statements.held.get(lease.jobId, lease.chunk, lease.owner);
       if (held?.status !== 'running') return 'lost_lease' as const;
       const job = toJob(statements.jobById.get(lease.jobId)) as JobRecord;
-      let failed = 0;
-      let abandoned = 0;
-      let abandonReason: string | null = null;
-      for (const result of results) {
+      for (const result of results)
         statements.saveResult.run(JSON.stringify(result), lease.jobId, result.index);
-        if (!result.ok) failed++;
-        else if (result.countKey) job.counts[result.countKey] = (job.counts[result.countKey] ?? 0) + 1;
-        if (result.abandoned) {
-          abandoned++;
-          abandonReason ??= result.error?.message ?? null;
-        }
-      }
+      const tally = tallyChunk(results);
+      addCounts(job.counts, tally.counts);
       statements.finishChunk.run(lease.jobId, lease.chunk);
       statements.count.run(
-        results.length,
-        failed,
+        tally.processed,
+        tally.failed,
         JSON.stringify(job.counts),
-        abandoned,
-        abandonReason,
+        tally.abandoned,
+        tally.abandonReason,
         lease.jobId,
       );
       const finished = statements.finishJob.get(new Date(now).toISOString(), lease.jobId);
