@@ -132,6 +132,28 @@ describe('svc batch on a SQLite file', () => {
     }
   }, 120_000);
 
+  it('reports an endpoint that answers 410 Gone as gone, not to be retried', async () => {
+    const input = join(dir, 'gone-ips.txt');
+    await writeFile(input, '8.8.8.8\n');
+    const receiver = await startWebhookReceiver({ status: 410 });
+    try {
+      const run = io();
+      const argv = ['batch', 'run', '--type', 'geo_ip', '--file', input, '--db', join(dir, 'gone.db')];
+      argv.push('--allow-private-webhook', '--webhook-secret', 's', '--webhook-url', `${receiver.url}/hook`);
+      expect(await main(argv, run)).toBe(EXIT.ok);
+      expect(run.err()).toMatch(/webhook: evt_\w+ refused with 410 Gone; not retried/);
+      const status = io();
+      expect(
+        await main(['batch', 'status', run.out().trim(), '--db', join(dir, 'gone.db'), '--json'], status),
+      ).toBe(EXIT.ok);
+      expect(JSON.parse(status.out()).deliveries).toMatchObject([
+        { state: 'gone', attempts: [{ status: 410 }] },
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+
   it('refuses webhook settings that cannot work, before doing any work', async () => {
     const input = join(dir, 'one-ip.txt');
     await writeFile(input, '8.8.8.8\n');

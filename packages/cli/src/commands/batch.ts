@@ -65,7 +65,7 @@ attempt) by the next \`svc batch run\` on the same --db with the same secret.`,
     if (action !== 'status' && action !== 'results')
       throw new UsageError('the subcommands are: run, status, results', 'batch');
     if (!id) throw new UsageError(`batch ${action} needs a job id`, 'batch');
-    const { runner, store } = await openRunner(io, dbPath, false, false, undefined, true);
+    const { runner, store } = await openReader(dbPath);
     try {
       if (action === 'status') {
         const job = await runner.get(id);
@@ -90,20 +90,26 @@ attempt) by the next \`svc batch run\` on the same --db with the same secret.`,
   },
 };
 
+/** The job database for reading (status, results): it must exist, and nothing is processed. */
+async function openReader(dbPath: string): Promise<{ runner: BatchRunner; store: Store }> {
+  const store = await createSqliteStore({ path: dbPath, mustExist: true });
+  return { runner: createBatchRunner({ store, processors: [] }), store };
+}
+
+/** The job database for a run: created (with its folder) if missing, with the processors. */
 async function openRunner(
   io: CliIo,
   dbPath: string,
-  withGeo: boolean,
-  probe: boolean,
-  webhooks?: BatchRunnerOptions['webhooks'],
-  mustExist = false,
+  options: { geo: boolean; probe: boolean; webhooks?: BatchRunnerOptions['webhooks'] },
 ): Promise<{ runner: BatchRunner; store: Store }> {
-  // A run creates the database (and its folder); status and results only read an existing one.
-  if (!mustExist) await mkdir(dirname(dbPath), { recursive: true });
-  const store = await createSqliteStore({ path: dbPath, mustExist });
-  const processors = [createVerifyEmailProcessor(createVerifier(), { probe_mailbox: probe })];
-  if (withGeo) processors.push(createGeoIpProcessor(await openCliGeoResolver(io, [])));
-  return { runner: createBatchRunner({ store, processors, chunkSize: 250, webhooks }), store };
+  await mkdir(dirname(dbPath), { recursive: true });
+  const store = await createSqliteStore({ path: dbPath });
+  const processors = [createVerifyEmailProcessor(createVerifier(), { probe_mailbox: options.probe })];
+  if (options.geo) processors.push(createGeoIpProcessor(await openCliGeoResolver(io, [])));
+  return {
+    runner: createBatchRunner({ store, processors, chunkSize: 250, webhooks: options.webhooks }),
+    store,
+  };
 }
 
 async function run(io: CliIo, json: boolean, values: Record<string, unknown>, dbPath: string) {
@@ -119,19 +125,15 @@ async function run(io: CliIo, json: boolean, values: Record<string, unknown>, db
   // Refuse a bad job before loading processors (the geo data takes seconds on first use).
   validateSubmit({ type, records, webhook_url: webhook.url }, new Set([type]));
   // With a secret, the runner also delivers events earlier runs on this database could not.
-  const { runner, store } = await openRunner(
-    io,
-    dbPath,
-    type === 'geo_ip',
-    values.probe === true,
-    webhook.secrets
-      ? {
-          secrets: webhook.secrets,
-          pollIntervalMs: 250,
-          ...(webhook.allowPrivate ? { isAllowedAddress: () => true } : {}),
-        }
-      : undefined,
-  );
+  const { runner, store } = await openRunner(io, dbPath, {
+    geo: type === 'geo_ip',
+    probe: values.probe === true,
+    webhooks: webhook.secrets && {
+      secrets: webhook.secrets,
+      pollIntervalMs: 250,
+      ...(webhook.allowPrivate ? { isAllowedAddress: () => true } : {}),
+    },
+  });
   try {
     const job = await runner.submit({ type, records, webhook_url: webhook.url });
     io.stderr.write(`batch: ${job.id} (${records.length} records) in ${dbPath}\n`);
@@ -193,7 +195,7 @@ type DeliveryView = Awaited<ReturnType<Store['deliveries']>>[number];
 async function firstAttempt(store: Store, jobId: string): Promise<DeliveryView | undefined> {
   for (let waited = 0; waited < 20_000; waited += 100) {
     const [event] = await store.deliveries(jobId);
-    if (!event || event.attempts.length > 0 || event.state !== 'pending') return event;
+    if (!event || event.attempts.length > 0) return event;
     await new Promise((resolveTick) => setTimeout(resolveTick, 100));
   }
   return (await store.deliveries(jobId))[0];
