@@ -3,13 +3,14 @@
 // this file with `--batch-job-child <memory|sqlite> <dir>` and reads one JSON line back.
 import { join } from 'node:path';
 import { createBatchRunner, createMemoryStore, createSqliteStore, type Processor } from '@svc/batch-runner';
+import { trackPeakRss } from '../lib/measure.js';
 
 export const RECORDS = 50_000;
 
 /** What the child reports. */
 export interface JobChildReport {
   seconds: number;
-  /** Peak resident set of the child while the job ran, sampled every 5 ms, MB. */
+  /** Peak resident set of the child while the job ran, sampled every 10 ms, MB. */
   peakRssMb: number;
   /** RSS after loading the modules and opening the store, before submitting, MB. */
   idleRssMb: number;
@@ -41,10 +42,7 @@ async function main(kind: string, dir: string): Promise<JobChildReport> {
   });
   const idleRssMb = process.memoryUsage().rss / 1e6;
   // Sampled, not getrusage: ru_maxrss survives exec on Linux and can carry the parent's peak.
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 5);
+  const stopTracking = trackPeakRss();
   const started = performance.now();
   const records = Array.from({ length: RECORDS }, (_, index) => `203.0.${index >> 8}.${index & 255}`);
   const job = await runner.submit({ type: 'geo_ip', records });
@@ -54,9 +52,7 @@ async function main(kind: string, dir: string): Promise<JobChildReport> {
   const seconds = (performance.now() - started) / 1000;
   await runner.close();
   await store.close();
-  clearInterval(sampler);
-  peak = Math.max(peak, process.memoryUsage().rss);
-  return { seconds, peakRssMb: peak / 1e6, idleRssMb };
+  return { seconds, peakRssMb: stopTracking(), idleRssMb };
 }
 
 if (process.argv[2] === '--batch-job-child') {

@@ -16,7 +16,7 @@
 import dns from 'node:dns';
 import { createNodeDnsResolver, createVerifier, type VerificationResult } from '@svc/email-verifier';
 import { validate } from 'deep-email-validator';
-import { type Measurement, measure, printTable } from '../lib/measure.js';
+import { type Measurement, measure, printTable, trackPeakRss } from '../lib/measure.js';
 import { startFakeInternet } from './fake-internet.js';
 import { buildTopology, verificationFloor } from './topology.js';
 
@@ -54,18 +54,6 @@ function numbers(list: string): number[] {
 }
 
 const mxHost = (index: number) => `127.0.0.${2 + (index % MX_HOSTS)}`;
-/** Samples RSS every 10 ms, so the figure is the peak during the run and not what is left after it. */
-function trackPeakRss(): () => number {
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 10);
-  return () => {
-    clearInterval(timer);
-    return Math.max(peak, process.memoryUsage().rss) / 1e6;
-  };
-}
-
 const tallyOf = (labels: string[]) => {
   const tally: Record<string, number> = {};
   for (const label of labels) tally[label] = (tally[label] ?? 0) + 1;

@@ -35,5 +35,17 @@ export function printTable(title: string, rows: Measurement[], baseline: string)
   }
 }
 
+/** Samples RSS every 10 ms, so the figure is the peak during the run and not what is left after it. */
+export function trackPeakRss(): () => number {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 10);
+  return () => {
+    clearInterval(timer);
+    return Math.max(peak, process.memoryUsage().rss) / 1e6;
+  };
+}
+
 /** A deterministic pseudo-random generator, so every run measures the same inputs. */
 export { seededRandom as seeded } from '@svc/testkit';
