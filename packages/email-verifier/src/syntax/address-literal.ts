@@ -1,4 +1,5 @@
-import { isIPv6 } from 'node:net';
+import { isDottedQuad } from './dotted-quad.js';
+import { ipv6LiteralProblem } from './ipv6-literal.js';
 import type { SyntaxFailure } from './problems.js';
 
 /**
@@ -11,11 +12,11 @@ export function checkAddressLiteral(literal: string): SyntaxFailure | null {
     return invalid(`The address literal ${literal} is not closed with "]"`);
   }
   const inner = literal.slice(1, -1);
-  if (inner.length > 5 && inner.slice(0, 5).toLowerCase() === 'ipv6:') {
-    const ip = inner.slice(5);
-    // node:net accepts zone ids (fe80::1%eth0), which RFC 5321 has no syntax for.
-    if (ip.includes('%') || !isIPv6(ip))
-      return invalid(`The address literal ${literal} is not a valid IPv6 address`);
+  if (inner.length >= 5 && inner.slice(0, 5).toLowerCase() === 'ipv6:') {
+    if (inner.length === 5) return invalid(`The address literal ${literal} has no address after "IPv6:"`);
+    const problem = ipv6LiteralProblem(inner.slice(5));
+    if (problem !== null)
+      return invalid(`The address literal ${literal} is not a valid IPv6 address: ${problem}`);
     return null;
   }
   if (inner.includes(':')) {
@@ -25,28 +26,6 @@ export function checkAddressLiteral(literal: string): SyntaxFailure | null {
   }
   if (!isDottedQuad(inner)) return invalid(`The address literal ${literal} is not a valid IPv4 address`);
   return null;
-}
-
-// RFC 5321 Snum: 1*3DIGIT with a value of 0..255, four of them.
-function isDottedQuad(text: string): boolean {
-  let parts = 0;
-  let digits = 0;
-  let value = 0;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 0x2e;
-    if (c === 0x2e) {
-      if (digits === 0 || value > 255) return false;
-      parts++;
-      digits = 0;
-      value = 0;
-    } else if (c >= 0x30 && c <= 0x39) {
-      if (++digits > 3) return false;
-      value = value * 10 + (c - 0x30);
-    } else {
-      return false;
-    }
-  }
-  return parts === 4;
 }
 
 function invalid(detail: string): SyntaxFailure {

@@ -107,7 +107,7 @@ export function parseAddress(input: string, options?: ParseAddressOptions): Pars
   let asciiDomain = domain;
   let isAddressLiteral = false;
   if (given.charCodeAt(0) === 0x5b) {
-    const literalFailure = checkAddressLiteral(domain);
+    const literalFailure = checkAddressLiteral(given);
     if (literalFailure !== null) return fail(literalFailure);
     isAddressLiteral = true;
     // The tag is case-insensitive; RFC 5321 spells it "IPv6", so the normal form does too.
