@@ -1,5 +1,5 @@
 // A worker process for the crash-safety test: runs (or resumes) one 50,000-record job on a
-// SQLite file and delivers its completion webhook. The test SIGKILLs it at random moments.
+// SQLite file and delivers its completion webhook. The test SIGKILLs it while it commits records.
 import { setImmediate as tick } from 'node:timers/promises';
 import { createBatchRunner, createSqliteStore, createWebhookDispatcher } from '@svc/batch-runner';
 

@@ -8,6 +8,7 @@ import { verifyPayload } from '@svc/webhooks';
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../src/store.js';
 import { createSqliteStore } from '../src/stores/sqlite.js';
+import { type JobProgress, openProgressReader } from './job-progress.js';
 
 const child = fileURLToPath(new URL('./crash-child.mjs', import.meta.url));
 const built = existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url)));
@@ -20,22 +21,51 @@ function startWorker(db: string, hookUrl: string): { process: ChildProcess; exit
   return { process, exited: new Promise((resolve) => process.on('exit', (code) => resolve(code))) };
 }
 
-/** Starts the worker and SIGKILLs it at a random moment, `times` times. */
-async function killRepeatedly(db: string, hookUrl: string, times: number): Promise<number> {
-  let kills = 0;
-  while (kills < times) {
-    const worker = startWorker(db, hookUrl);
-    const wait = 250 + Math.floor(Math.random() * 500);
-    const outcome = await Promise.race([
-      worker.exited,
-      new Promise<'kill'>((resolve) => setTimeout(() => resolve('kill'), wait)),
-    ]);
-    if (outcome !== 'kill') throw new Error(`the worker exited (code ${outcome}) before it could be killed`);
-    worker.process.kill('SIGKILL');
-    await worker.exited;
-    kills++;
+const TOTAL = 50_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What one kill left in the file: the committed state before the worker started and after it died. */
+interface KillOutcome {
+  before: number;
+  after: JobProgress | null;
+}
+
+/** A kill interrupted the job when it left it running with some but not all records committed. */
+const interrupted = ({ after }: KillOutcome) =>
+  after?.status === 'running' && after.processed > 0 && after.processed < after.total;
+
+/**
+ * Starts the worker `times` times and SIGKILLs it while the job runs: each kill waits until the
+ * file shows this worker committing (the job exists and records are being processed), then a
+ * random 0-300 ms more, so it lands at any point of a chunk's work or commit. Returns what each
+ * kill left, read from the file after the worker is dead, for the test to count.
+ */
+async function killWhileRunning(db: string, hookUrl: string, times: number): Promise<KillOutcome[]> {
+  const progress = openProgressReader(db);
+  const outcomes: KillOutcome[] = [];
+  try {
+    for (let kill = 0; kill < times; kill++) {
+      const before = progress.read()?.processed ?? 0;
+      const worker = startWorker(db, hookUrl);
+      let exitCode: number | null | undefined;
+      void worker.exited.then((code) => {
+        exitCode = code;
+      });
+      const deadline = Date.now() + 60_000;
+      while ((progress.read()?.processed ?? 0) <= before) {
+        if (exitCode !== undefined) throw new Error(`the worker exited (code ${exitCode}) before committing`);
+        if (Date.now() > deadline) throw new Error('the worker committed nothing within 60 s');
+        await sleep(10);
+      }
+      await sleep(Math.floor(Math.random() * 300));
+      worker.process.kill('SIGKILL');
+      await worker.exited;
+      outcomes.push({ before, after: progress.read() });
+    }
+  } finally {
+    progress.close();
   }
-  return kills;
+  return outcomes;
 }
 
 /** Runs the worker until it exits on its own (job done, event delivered); returns the job id. */
@@ -52,7 +82,7 @@ async function runToEnd(db: string, hookUrl: string): Promise<string> {
 /** Every record exactly once, counters equal to the stored results, the job completed. */
 async function expectExactlyOnce(store: Store, jobId: string): Promise<void> {
   const job = await store.getJob(jobId);
-  expect(job).toMatchObject({ status: 'completed', total: 50_000, processed: 50_000, error: null });
+  expect(job).toMatchObject({ status: 'completed', total: TOTAL, processed: TOTAL, error: null });
   const seen = new Set<number>();
   let cursor: string | null = null;
   let failed = 0;
@@ -67,7 +97,7 @@ async function expectExactlyOnce(store: Store, jobId: string): Promise<void> {
     }
     cursor = page.next_cursor;
   } while (cursor);
-  expect(seen.size).toBe(50_000);
+  expect(seen.size).toBe(TOTAL);
   expect(job?.failed).toBe(failed);
   expect(job?.counts).toEqual(counts);
 }
@@ -94,7 +124,8 @@ describe.runIf(built)('crash safety: a 50,000-record job on SQLite survives SIGK
     const db = join(mkdtempSync(join(tmpdir(), 'crash-')), 'jobs.db');
     const receiver = await startWebhookReceiver();
     try {
-      expect(await killRepeatedly(db, `${receiver.url}/hook`, 6)).toBeGreaterThanOrEqual(5);
+      const kills = await killWhileRunning(db, `${receiver.url}/hook`, 6);
+      expect(kills.filter(interrupted).length, JSON.stringify(kills)).toBeGreaterThanOrEqual(5);
       const jobId = await runToEnd(db, `${receiver.url}/hook`);
       const store = await createSqliteStore({ path: db });
       await expectExactlyOnce(store, jobId);
@@ -113,7 +144,8 @@ describe.runIf(built)('crash safety: a 50,000-record job on SQLite survives SIGK
     const hookUrl = `${placeholder.url}/hook`;
     await placeholder.close();
 
-    expect(await killRepeatedly(db, hookUrl, 5)).toBe(5);
+    const kills = await killWhileRunning(db, hookUrl, 5);
+    expect(kills.filter(interrupted).length, JSON.stringify(kills)).toBe(5);
     // Let the job finish and its first delivery fail against the dead port, then kill the
     // worker once more while the event waits for its retry.
     const worker = startWorker(db, hookUrl);
