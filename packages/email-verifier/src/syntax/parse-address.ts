@@ -5,6 +5,7 @@ import { ASCII_FLAGS, codePointName, isControl, isWhiteSpace, LDH } from './char
 import { checkDomainName, invalidDomainCharacter, MAX_DOMAIN_OCTETS } from './domain-name.js';
 import { checkLocalPart, MAX_LOCAL_OCTETS } from './local-part.js';
 import type { SyntaxFailure, SyntaxProblem } from './problems.js';
+import { checkIdnaIgnored, checkLocalCharacters, describeCodePoint } from './unicode-safety.js';
 
 /** RFC 5321 §4.5.3.1.3 (a 256-octet path minus its angle brackets). */
 export const MAX_ADDRESS_OCTETS = 254;
@@ -25,13 +26,17 @@ export interface ParseAddressOptions {
 
 /** A syntactically valid envelope address, split and normalised. */
 export interface ParsedAddress {
-  /** The local part exactly as given (case kept: only the receiving server may fold it). */
+  /**
+   * The local part as given, case kept (only the receiving server may fold it). A non-ASCII local
+   * part is in Unicode Normalization Form C, so composed and decomposed spellings (`é` as one code
+   * point or as `e` plus a combining accent) give the same address.
+   */
   local: string;
   /** The domain as given, lowercased (may hold U-labels such as `bücher.de`). */
   domain: string;
   /** The domain in A-labels (`xn--bcher-kva.de`), lowercased; what DNS and SMTP use. */
   asciiDomain: string;
-  /** `local@asciiDomain`. */
+  /** `local@asciiDomain`: the (NFC) local part, "@", the A-label domain; what goes on the wire. */
   normalized: string;
   /** True for `[192.0.2.1]` / `[IPv6:…]` domains: valid syntax, but no MX lookup applies. */
   isAddressLiteral: boolean;
@@ -86,14 +91,23 @@ export function parseAddress(input: string, options?: ParseAddressOptions): Pars
       detail: 'The address starts or ends with white space; trim it before verifying',
     });
   }
-  if (at === -1)
-    return fail({ problem: 'missing_at', detail: 'The address has no "@" between local part and domain' });
+  if (at === -1) return fail(missingAt(input));
   if (at === 0) return fail({ problem: 'empty_local_part', detail: 'The local part (before "@") is empty' });
   if (at === n - 1) return fail({ problem: 'empty_domain', detail: 'The domain (after "@") is empty' });
 
-  const local = input.slice(0, at);
+  let local = input.slice(0, at);
+  let localAsGiven = true;
   const localFailure = checkLocalPart(local, allowUtf8);
   if (localFailure !== null) return fail(localFailure);
+  if (localNonAscii) {
+    // Reached only with allowUtf8LocalPart: checkLocalPart refused non-ASCII text otherwise.
+    const characterFailure = checkLocalCharacters(local);
+    if (characterFailure !== null) return fail(characterFailure);
+    // RFC 6532 §3.1 asks for NFC; the server compares bytes, so one spelling must be chosen.
+    const nfc = local.normalize('NFC');
+    localAsGiven = nfc === local;
+    local = nfc;
+  }
   const localOctets = localNonAscii ? Buffer.byteLength(local, 'utf8') : local.length;
   if (localOctets > MAX_LOCAL_OCTETS) {
     return fail({
@@ -145,7 +159,7 @@ export function parseAddress(input: string, options?: ParseAddressOptions): Pars
       domain,
       asciiDomain,
       // Most inputs are already in normal form: reuse the string instead of building a copy.
-      normalized: asciiDomain === given ? input : `${local}@${asciiDomain}`,
+      normalized: asciiDomain === given && localAsGiven ? input : `${local}@${asciiDomain}`,
       isAddressLiteral,
       requiresSmtpUtf8: localNonAscii,
     },
@@ -236,9 +250,23 @@ function toAsciiDomain(domain: string): string | SyntaxFailure {
     if (c < 128 && c !== 0x2e && ((ASCII_FLAGS[c] as number) & LDH) === 0)
       return invalidDomainCharacter(domain, i);
   }
+  const ignored = checkIdnaIgnored(domain);
+  if (ignored !== null) return ignored;
   const ascii = domainToASCII(domain);
   return ascii === '' ? invalidIdn(domain) : ascii;
 }
+
+function missingAt(input: string): SyntaxFailure {
+  // A full-width keyboard (CJK input methods) types "＠", which looks like the separator.
+  const lookalike = LOOKALIKE_AT.exec(input);
+  const hint =
+    lookalike === null
+      ? ''
+      : `; it has "${lookalike[0]}" ${describeCodePoint(lookalike[0].charCodeAt(0))} instead, type the ASCII "@"`;
+  return { problem: 'missing_at', detail: `The address has no "@" between local part and domain${hint}` };
+}
+
+const LOOKALIKE_AT = /[\uFE6B\uFF20]/;
 
 function invalidIdn(domain: string): SyntaxFailure {
   return {
