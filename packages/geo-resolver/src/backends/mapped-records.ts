@@ -4,7 +4,7 @@ import type { MmdbSchema } from './mmdb-schemas.js';
 import { shareAnswer } from './shared-answer.js';
 import { SlotCache } from './slot-cache.js';
 
-// resolveDataPointer is private in the typings but stable in mmdb-lib 3; verifyMmdb relies on it too.
+// resolveDataPointer is private in the typings but stable in mmdb-lib 3.
 type DataReader = { resolveDataPointer(pointer: number): Record<string, unknown> };
 
 /**

@@ -154,7 +154,7 @@ async function load(
   const schema = schemaOption ?? schemaForDatabaseType(metadata.databaseType);
   if (!schema) throw new Error(`${label}: unknown database_type "${metadata.databaseType}"; pass a schema`);
   try {
-    if (verify !== 'none') verifyMmdb(bytes, reader, verify === 'full');
+    if (verify !== 'none') await verifyMmdb(bytes, metadata, verify === 'full');
   } catch (error) {
     throw new Error(`${label} is corrupt: ${(error as Error).message}`, { cause: error });
   }
