@@ -1,4 +1,5 @@
 import { promises as dns } from 'node:dns';
+import { KeyedLimiter } from '../../smtp/keyed-limiter.js';
 import {
   type DnsAnswer,
   DnsQueryError,
@@ -24,6 +25,13 @@ export interface NodeDnsResolverOptions {
    * @default 2
    */
   tries?: number;
+  /**
+   * Questions waiting for an answer at once; more wait their turn. c-ares sends every question
+   * the moment it is asked, and a burst of hundreds (a batch's domains) overflows a resolver's
+   * socket buffer: the lost questions then wait out the whole timeout before being asked again.
+   * @default 64
+   */
+  maxInFlight?: number;
 }
 
 // c-ares error codes → our kinds. ENODATA is handled as an empty answer before this table.
@@ -44,10 +52,16 @@ export function createNodeDnsResolver(options: NodeDnsResolverOptions = {}): Dns
     throw new TypeError(`timeoutMs must be a positive integer, got ${timeout}`);
   if (!Number.isInteger(tries) || tries <= 0)
     throw new TypeError(`tries must be a positive integer, got ${tries}`);
+  const maxInFlight = options.maxInFlight ?? 64;
+  if (!Number.isInteger(maxInFlight) || maxInFlight <= 0)
+    throw new TypeError(`maxInFlight must be a positive integer, got ${maxInFlight}`);
+  // One key: the limiter's per-key and global limits are the same cap.
+  const inFlight = new KeyedLimiter(maxInFlight, maxInFlight);
   const resolver = new dns.Resolver({ timeout, tries });
   if (options.servers) resolver.setServers(options.servers);
 
   async function ask<T>(type: DnsRecordType, domain: string, query: () => Promise<DnsAnswer<T>>) {
+    const release = await inFlight.acquire('dns');
     try {
       return await query();
     } catch (error) {
@@ -57,6 +71,8 @@ export function createNodeDnsResolver(options: NodeDnsResolverOptions = {}): Dns
         cause: error,
         detail: code || undefined,
       });
+    } finally {
+      release();
     }
   }
 
