@@ -4,7 +4,14 @@ export {
   type WebhookDispatcher,
   type WebhookDispatcherOptions,
 } from './delivery/dispatcher.js';
-export { type AttemptResult, type PostOptions, postWebhook } from './delivery/post.js';
+export {
+  type AttemptResult,
+  type PostOptions,
+  postWebhook,
+  type ResolvedAddress,
+  systemLookup,
+  type WebhookLookup,
+} from './delivery/post.js';
 export { DELIVERY_WINDOW_MS, nextAttemptAt, parseRetryAfter, RETRY_OFFSETS_MS } from './delivery/schedule.js';
 export { createGeoIpProcessor, type IpLocator } from './processors/geo-ip.js';
 export { type BulkVerifier, createVerifyEmailProcessor } from './processors/verify-email.js';

@@ -3,7 +3,7 @@ import { isPublicIp } from '@svc/ip-address';
 import { signPayload, WEBHOOK_SIGNATURE_HEADER } from '@svc/webhooks';
 import { toApiJob } from '../api-job.js';
 import type { Delivery, DeliveryOutcome, Store } from '../store.js';
-import { postWebhook } from './post.js';
+import { postWebhook, type WebhookLookup } from './post.js';
 import { nextAttemptAt, parseRetryAfter } from './schedule.js';
 
 /** Options of createWebhookDispatcher. */
@@ -13,6 +13,8 @@ export interface WebhookDispatcherOptions {
   secrets: string[];
   /** The SSRF guard. @default isPublicIp (public unicast only) */
   isAllowedAddress?: (ip: string) => boolean;
+  /** Resolves webhook host names at connect time; its answers go through the SSRF guard. @default systemLookup (node:dns lookup) */
+  lookup?: WebhookLookup;
   /** Clock in ms. @default Date.now */
   now?: () => number;
   /** Jitter source. @default Math.random */
@@ -68,6 +70,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       },
       timeoutMs: options.timeoutMs ?? 15_000,
       isAllowedAddress: options.isAllowedAddress ?? isPublicIp,
+      lookup: options.lookup,
     });
     let outcome: DeliveryOutcome;
     if (result.status !== null && result.status >= 200 && result.status < 300)

@@ -1,7 +1,7 @@
 import { isPublicIp } from '@svc/ip-address';
 import { type StaticSite, startStaticSite, startWebhookReceiver, type WebhookReceiver } from '@svc/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { postWebhook } from './post.js';
+import { postWebhook, type WebhookLookup } from './post.js';
 
 const allowLoopback = (ip: string) => ip.startsWith('127.') || isPublicIp(ip);
 const headers = { 'content-type': 'application/json', 'x-service-signature': 't=1,v1=00' };
@@ -83,5 +83,71 @@ describe('postWebhook', () => {
     const result = await postWebhook(url, '{}', { headers, isAllowedAddress: isPublicIp });
     expect(result.status).toBeNull();
     expect(result.error).toContain(message);
+  });
+
+  describe('the connect-time check of names, with an injected lookup', () => {
+    // A name that looks public but whose DNS answer is loopback: a rebinding attempt.
+    const rebinding = (answers: string[]) => {
+      const asked: string[] = [];
+      const lookup: WebhookLookup = async (hostname) => {
+        asked.push(hostname);
+        return answers.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+      };
+      return { asked, lookup };
+    };
+
+    it('refuses a public-looking name that resolves to 127.0.0.1, without connecting', async () => {
+      receiver = await startWebhookReceiver();
+      const { port } = new URL(receiver.url);
+      const { asked, lookup } = rebinding(['127.0.0.1']);
+      const result = await postWebhook(`http://hooks.example.com:${port}/hook`, '{}', {
+        headers,
+        isAllowedAddress: isPublicIp,
+        lookup,
+      });
+      expect(result.status).toBeNull();
+      expect(result.error).toBe('hooks.example.com resolves to 127.0.0.1, a private or reserved address');
+      expect(asked).toEqual(['hooks.example.com']);
+      expect(receiver.deliveries).toHaveLength(0);
+    });
+
+    it('refuses the name when any one of its answers is private', async () => {
+      receiver = await startWebhookReceiver();
+      const { port } = new URL(receiver.url);
+      const { lookup } = rebinding(['93.184.216.34', '127.0.0.1']);
+      const result = await postWebhook(`http://hooks.example.com:${port}/hook`, '{}', {
+        headers,
+        isAllowedAddress: isPublicIp,
+        lookup,
+      });
+      expect(result.error).toContain('resolves to 127.0.0.1');
+      expect(receiver.deliveries).toHaveLength(0);
+    });
+
+    it('connects to the answer the guard allowed, keeping the name in the Host header', async () => {
+      receiver = await startWebhookReceiver();
+      const { port } = new URL(receiver.url);
+      const { lookup } = rebinding(['127.0.0.1']);
+      const result = await postWebhook(`http://hooks.example.com:${port}/hook`, '{"a":1}', {
+        headers,
+        isAllowedAddress: allowLoopback,
+        lookup,
+      });
+      expect(result).toMatchObject({ status: 200, error: null });
+      expect(receiver.deliveries[0]?.headers.host).toBe(`hooks.example.com:${port}`);
+      expect(receiver.deliveries[0]?.body.toString('utf8')).toBe('{"a":1}');
+    });
+
+    it('reports a failed lookup as a failed attempt', async () => {
+      const lookup: WebhookLookup = async (hostname) => {
+        throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+      };
+      const result = await postWebhook('http://hooks.example.com/hook', '{}', {
+        headers,
+        isAllowedAddress: isPublicIp,
+        lookup,
+      });
+      expect(result).toMatchObject({ status: null, error: 'getaddrinfo ENOTFOUND hooks.example.com' });
+    });
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BatchJob } from '@svc/core';
+import { isPublicIp } from '@svc/ip-address';
 import { startWebhookReceiver } from '@svc/testkit';
 import { verifyPayload } from '@svc/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -225,6 +226,45 @@ describe.each(stores)('batch runner on the %s store', (_name, makeStore) => {
     } finally {
       await runner?.close();
       runner = undefined;
+      await receiver.close();
+    }
+  });
+
+  it('passes the webhooks lookup to delivery: a name resolving to loopback is refused, or delivered when allowed', async () => {
+    const receiver = await startWebhookReceiver();
+    const { port } = new URL(receiver.url);
+    const lookup = async () => [{ address: '127.0.0.1', family: 4 as const }];
+    const deliverTo = async (isAllowedAddress: (ip: string) => boolean) => {
+      const store = await makeStore();
+      runner = createBatchRunner({
+        store,
+        processors: [testProcessor()],
+        pollIntervalMs: 5,
+        webhooks: { secrets: ['whsec_runner'], isAllowedAddress, lookup, pollIntervalMs: 10 },
+      });
+      const job = await runner.submit({
+        type: 'verify_email',
+        records: ['a@x.test'],
+        webhook_url: `http://hooks.example.com:${port}/hook`,
+      });
+      runner.start();
+      await expect
+        .poll(async () => (await store.deliveries(job.id))[0]?.attempts.length ?? 0, { timeout: 5000 })
+        .toBeGreaterThanOrEqual(1);
+      const [delivery] = await store.deliveries(job.id);
+      await runner.close();
+      runner = undefined;
+      return delivery?.attempts[0];
+    };
+    try {
+      expect(await deliverTo(isPublicIp)).toMatchObject({
+        status: null,
+        error: 'hooks.example.com resolves to 127.0.0.1, a private or reserved address',
+      });
+      expect(receiver.deliveries).toHaveLength(0);
+      expect(await deliverTo((ip) => ip === '127.0.0.1')).toMatchObject({ status: 200, error: null });
+      expect(receiver.deliveries).toHaveLength(1);
+    } finally {
       await receiver.close();
     }
   });
