@@ -1,6 +1,7 @@
 import { createId } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Delivery, DeliveryAttempt, JobRecord, NewJob, RecordResult, Store } from '../store.js';
+import { createPrivateDatabaseFile } from './private-file.js';
 import { abandonedJobError, addCounts, tallyChunk } from './tally.js';
 
 /** Options of the SQLite store. */
@@ -75,6 +76,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   }
   let db: BetterSqlite3.Database;
   try {
+    if (!options.mustExist) createPrivateDatabaseFile(options.path);
     db = new Database(options.path, { fileMustExist: options.mustExist ?? false });
   } catch (error) {
     const reason =
