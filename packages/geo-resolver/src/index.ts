@@ -32,6 +32,16 @@ export {
   type DefaultGeoDataOptions,
   openDefaultBackends,
 } from './data/default-data.js';
+export {
+  type DefaultDataFiles,
+  defaultDataFiles,
+  defaultGeoCacheDir,
+  svcDataDir,
+} from './data/default-location.js';
+export {
+  createDefaultGeoResolver,
+  type DefaultGeoResolverOptions,
+} from './data/default-resolver.js';
 export { extractMmdb, installMmdb } from './data/install.js';
 export { rangeToCidrs } from './data/ranges.js';
 export { continentOf, countryName, type TimezoneFinder } from './fill.js';

