@@ -116,6 +116,33 @@ describe('probeDomain against the testkit SMTP fleet', () => {
     expect(fleet?.sessions[0]?.rcpts).toHaveLength(1);
   });
 
+  it('asks the recipients of several domains in turns, so every catch-all question is due after the first round', async () => {
+    const names = ['a', 'b', 'c'];
+    const context = await setup(
+      { domains: Object.fromEntries(names.map((domain) => [`${domain}.test`, 'accept' as const])) },
+      {},
+      { limiter: new KeyedLimiter(1, 10), maxRcptsPerSession: 3 },
+    );
+    const byDomain = new Map(
+      names.map((domain) => [`${domain}.test`, [1, 2, 3].map((index) => `${domain}${index}@${domain}.test`)]),
+    );
+    const probe = await createMailGroup(mx('mx1.example.test'), context).join(
+      byDomain,
+      new Set(byDomain.keys()),
+      context.signal,
+    );
+    expect(probe?.results.size).toBe(9);
+    // Queued domain after domain, the first session would ask a1, a2, a3 and c's question would
+    // wait until c1 was answered in the third.
+    const asked = fleet?.sessions.map((session) => session.rcpts.map((rcpt) => rcpt.address.split('@')[0]));
+    expect(asked).toEqual([
+      ['a1', 'b1', 'c1'],
+      ['nobody-x7q2', 'nobody-x7q2', 'nobody-x7q2'],
+      ['a2', 'b2', 'c2'],
+      ['a3', 'b3', 'c3'],
+    ]);
+  });
+
   it('moves to the next MX after a 421 greeting', async () => {
     const context = await setup(
       { mailboxes: { 'ok@example.test': 'accept' } },

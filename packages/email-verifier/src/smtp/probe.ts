@@ -469,7 +469,7 @@ export function createMailGroup(
         };
         const onAbort = () => participant.settle(true);
         const queued: string[] = [];
-        for (const recipient of recipients) {
+        for (const recipient of new Set(interleaved(requested))) {
           if (results.has(recipient)) continue;
           participant.remaining++;
           const others = waiting.get(recipient);
@@ -493,6 +493,21 @@ export function createMailGroup(
       });
     },
   };
+}
+
+/**
+ * The recipients of several domains in turns (a1, b1, c1, a2, b2, …). A domain's catch-all
+ * question is due once one of its recipients was answered; queued domain after domain, the last
+ * domain's first answer would come in the last round of sessions and its question would need a
+ * session of its own at the end. In turns, every domain is answered in the first round.
+ */
+function interleaved(byDomain: ReadonlyMap<string, readonly string[]>): string[] {
+  const lists = [...byDomain.values()];
+  const longest = Math.max(0, ...lists.map((list) => list.length));
+  const out: string[] = [];
+  for (let index = 0; index < longest; index++)
+    for (const list of lists) if (index < list.length) out.push(list[index] as string);
+  return out;
 }
 
 function detailOf(host: string, reply: SmtpReply, session: OpenSession): SmtpDetail {
