@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { svcDataDir } from '@svc/geo-resolver';
 
 /**
@@ -7,14 +6,4 @@ import { svcDataDir } from '@svc/geo-resolver';
  */
 export function dataDir(env: Record<string, string | undefined>): string {
   return svcDataDir(env);
-}
-
-/**
- * Creates the data dir, readable only by the user (0700 whatever the umask: it holds job
- * databases with people's data), and returns its path.
- */
-export async function ensureDataDir(env: Record<string, string | undefined>): Promise<string> {
-  const dir = dataDir(env);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  return dir;
 }

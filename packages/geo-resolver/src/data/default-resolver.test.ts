@@ -1,0 +1,59 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultGeoCacheDir, svcDataDir } from './default-location.js';
+
+const run = promisify(execFile);
+const packageDir = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The code block after `<!-- example: name -->` in the package README. */
+async function readmeExample(name: string): Promise<string> {
+  const readme = await readFile(join(packageDir, 'README.md'), 'utf8');
+  const match = new RegExp(`<!-- example: ${name} -->\\s*\`\`\`ts\\n([\\s\\S]*?)\`\`\``).exec(readme);
+  if (!match?.[1]) throw new Error(`no example "${name}" in the README`);
+  return match[1];
+}
+
+describe('the default cache dir', () => {
+  it('follows $SVC_DATA_DIR, then $XDG_CACHE_HOME, then ~/.cache', () => {
+    expect(defaultGeoCacheDir({ SVC_DATA_DIR: '/srv/svc', XDG_CACHE_HOME: '/x' })).toBe('/srv/svc/geo');
+    expect(defaultGeoCacheDir({ XDG_CACHE_HOME: '/x' })).toBe('/x/svc/geo');
+    expect(svcDataDir({ XDG_CACHE_HOME: '' })).toBe(join(homedir(), '.cache', 'svc'));
+  });
+});
+
+describe('createDefaultGeoResolver', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'geo-default-'));
+  });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("runs the README's example as written: no paths, the real default data", async () => {
+    const code = await readmeExample('default-resolver');
+    // Run as an app would, importing the package by name (from its own directory, where the
+    // package and its optional peer data packages resolve).
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', '--input-type=module', '--eval', code],
+      { cwd: packageDir, env: { ...process.env, SVC_DATA_DIR: dataDir } },
+    );
+    const [answer, ...attribution] = stdout.trim().split('\n');
+    expect(JSON.parse(answer ?? '')).toEqual({
+      country: 'US',
+      city: expect.any(String),
+      asn: 15169,
+      org: expect.stringMatching(/Google/),
+    });
+    expect(attribution.join('\n')).toContain('DB-IP');
+    // First use: compiled and verified, into the cache dir the environment names.
+    expect(stderr).toContain('compiling the ASN data');
+    expect(stderr).toContain(join(dataDir, 'geo', 'asn-'));
+  }, 180_000);
+});
