@@ -61,6 +61,34 @@ describe('processors', () => {
     ).toThrow("verify_email processor's chunkSize must be a positive integer, got 0");
   });
 
+  it('geo_ip: an address the data has nothing for, or only a network owner for, is not located', async () => {
+    const resolver = await createGeoResolver({
+      backends: [
+        await openMmdbBackend({ source: `${fixtures}GeoIP2-City-Test.mmdb` }),
+        await openMmdbBackend({ source: `${fixtures}GeoLite2-ASN-Test.mmdb` }),
+      ],
+    });
+    const runner = createBatchRunner({
+      store: createMemoryStore(),
+      processors: [createGeoIpProcessor(resolver)],
+    });
+    // In the city data; in neither file; in the ASN file only.
+    const job = await runner.submit({ type: 'geo_ip', records: ['2001:218::1', '8.8.8.8', '1.128.0.1'] });
+    runner.start();
+    await expect.poll(async () => (await runner.get(job.id)).status).toBe('completed');
+    expect(await runner.get(job.id)).toMatchObject({
+      processed: 3,
+      failed: 0,
+      counts: { located: 1, not_located: 2 },
+    });
+    const { data } = await runner.results(job.id);
+    expect(data.map((record) => record.ok)).toEqual([true, true, true]);
+    expect(data[0]).toMatchObject({ result: { country: 'JP', city: null } });
+    expect(data[1]).toMatchObject({ result: { country: null, latitude: null, asn: null } });
+    expect(data[2]).toMatchObject({ result: { country: null, latitude: null, asn: 1221 } });
+    await runner.close();
+  });
+
   it('verify_email: cancelling the job aborts the verifier call in flight', async () => {
     const seen: AbortSignal[] = [];
     const verifier = {
