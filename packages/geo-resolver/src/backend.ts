@@ -5,7 +5,10 @@ export interface GeoFields {
   continent: string | null;
   country: string | null;
   country_name: string | null;
+  /** English name of the first-level subdivision (state, province, …). */
   region: string | null;
+  /** ISO 3166-2 code of that subdivision (`US-CA`, `GB-ENG`), when the data has it. */
+  region_code: string | null;
   city: string | null;
   postal_code: string | null;
   latitude: number | null;

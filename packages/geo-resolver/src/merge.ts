@@ -15,6 +15,7 @@ export function emptyDraft(ip: string, sources: ResultDraft['sources']): ResultD
     country: null,
     country_name: null,
     region: null,
+    region_code: null,
     city: null,
     latitude: null,
     longitude: null,
@@ -33,33 +34,24 @@ export function emptyDraft(ip: string, sources: ResultDraft['sources']): ResultD
   };
 }
 
-/**
- * Takes the fields of one backend's answer that no earlier backend supplied, and records the
- * backend in `sources` for each. Iterates the answer's own keys (about ten), in their order, which
- * is the order `sources` lists them in; keys that are not fields are ignored.
- */
-export function mergeAnswer(draft: ResultDraft, answer: Readonly<GeoPartial>, backendId: string): void {
-  const { sources } = draft;
-  for (const key in answer) {
-    const field = key as GeoField;
-    const value = answer[field];
-    if (value === null || value === undefined || draft[field] !== null) continue;
-    (draft as Record<GeoField, GeoFields[GeoField]>)[field] = value;
-    sources[field] = backendId;
-  }
-}
+/** The names of the fields a backend may supply (every key of a result but `ip` and `sources`). */
+export const RESULT_FIELDS: ReadonlySet<string> = new Set(
+  Object.keys(emptyDraft('', {})).filter((key) => key !== 'ip' && key !== 'sources'),
+);
 
 /**
- * mergeAnswer for shared answers, field by field in code: the draft always has the same shape and
- * each schema's answers another one, so these named reads and writes stay on V8's fast paths,
- * where a loop over keys does a generic lookup per field. `sources` is not touched; the resolver
- * takes it from the SourcesMemo, which applies the same first-non-null rule to the layouts.
+ * Takes the fields of one backend's answer that no earlier backend supplied (first non-null wins),
+ * field by field in code: the draft always has the same shape and each schema's answers another
+ * one, so these named reads and writes stay on V8's fast paths, where a loop over the answer's keys
+ * does a generic lookup per field. `sources` is not touched; the resolver takes it from the
+ * SourcesMemo, which applies the same rule to the answers' layouts.
  */
 export function takeFields(draft: ResultDraft, answer: Readonly<GeoPartial>): void {
   if (draft.continent === null) draft.continent = answer.continent ?? null;
   if (draft.country === null) draft.country = answer.country ?? null;
   if (draft.country_name === null) draft.country_name = answer.country_name ?? null;
   if (draft.region === null) draft.region = answer.region ?? null;
+  if (draft.region_code === null) draft.region_code = answer.region_code ?? null;
   if (draft.city === null) draft.city = answer.city ?? null;
   if (draft.latitude === null) draft.latitude = answer.latitude ?? null;
   if (draft.longitude === null) draft.longitude = answer.longitude ?? null;
@@ -68,6 +60,9 @@ export function takeFields(draft: ResultDraft, answer: Readonly<GeoPartial>): vo
   if (draft.org === null) draft.org = answer.org ?? null;
   if (draft.is_proxy === null) draft.is_proxy = answer.is_proxy ?? null;
   if (draft.is_vpn === null) draft.is_vpn = answer.is_vpn ?? null;
+  // Only answers of backends without the fast path carry a network; tree answers report theirs
+  // through MatchedNetwork.
+  if (draft.network === null) draft.network = answer.network ?? null;
   if (draft.accuracy_radius === null) draft.accuracy_radius = answer.accuracy_radius ?? null;
   if (draft.postal_code === null) draft.postal_code = answer.postal_code ?? null;
   if (draft.isp === null) draft.isp = answer.isp ?? null;

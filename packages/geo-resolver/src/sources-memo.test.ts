@@ -3,11 +3,12 @@ import type { FieldLayout } from './backend.js';
 import { DERIVED_CONTINENT, DERIVED_COUNTRY_NAME, DERIVED_TIMEZONE, SourcesMemo } from './sources-memo.js';
 
 const layout = (id: number, ...fields: FieldLayout['fields']): FieldLayout => ({ id, fields });
-const city = layout(1, 'country', 'city', 'latitude', 'longitude', 'asn');
-const asn = layout(2, 'asn', 'org');
+// Tree lookups list the network last: every such answer has one.
+const city = layout(1, 'country', 'city', 'latitude', 'longitude', 'asn', 'network');
+const asn = layout(2, 'asn', 'org', 'network');
 
 describe('sources memo', () => {
-  it('gives each field to the first backend with it, the network to the first that answered, then derived fields', () => {
+  it('gives each field (the network too) to the first backend with it, then derived fields', () => {
     const memo = new SourcesMemo(['city', 'asn']);
     const sources = memo.get([city, asn], DERIVED_COUNTRY_NAME | DERIVED_TIMEZONE);
     expect(sources).toEqual({
@@ -42,6 +43,17 @@ describe('sources memo', () => {
     expect(memo.get([null, null], 0)).toEqual({});
   });
 
+  it('leaves the network to a later backend when the first answer has none (a lookup-only backend)', () => {
+    const flags = layout(3, 'is_vpn');
+    const memo = new SourcesMemo(['lists', 'asn']);
+    expect(Object.entries(memo.get([flags, asn], 0))).toEqual([
+      ['is_vpn', 'lists'],
+      ['asn', 'asn'],
+      ['org', 'asn'],
+      ['network', 'asn'],
+    ]);
+  });
+
   it('shares one object per combination and tells combinations apart', () => {
     const memo = new SourcesMemo(['city', 'asn']);
     expect(memo.get([city, asn], 0)).toBe(memo.get([city, asn], 0));
@@ -65,7 +77,7 @@ describe('sources memo', () => {
         expect(memo.get([city, asn], derived)).toEqual(expected.get([city, asn], derived));
       }
     }
-    const unshared = layout(-1, 'org', 'asn');
+    const unshared = layout(-1, 'org', 'asn', 'network');
     expect(Object.keys(memo.get([unshared, city], 0))).toEqual([
       'org',
       'asn',

@@ -9,8 +9,8 @@ export const DERIVED_TIMEZONE = 4;
 
 /**
  * The `sources` object of a lookup is decided by which backends answered with which layout (a
- * field goes to the first backend in order whose answer has it, the network to the first backend
- * that answered) and by what the fill derived. For shared answers that is a handful of
+ * field goes to the first backend in order whose answer has it; a tree lookup's layout lists
+ * `network`, as every such answer has one) and by what the fill derived. For shared answers that is a handful of
  * combinations, so each combination's frozen `sources` is built once and shared by every result
  * with it, instead of building and freezing a new object per lookup.
  */
@@ -54,18 +54,13 @@ export class SourcesMemo {
     return sources;
   }
 
-  /** The same steps as the generic merge, on layouts instead of values. */
+  /** The merge's first-non-null rule, on layouts instead of values. */
   private build(layouts: readonly (FieldLayout | null)[], derived: number): Readonly<Sources> {
     const sources: Sources = {};
-    let networkTaken = false;
     layouts.forEach((layout, index) => {
       if (layout === null) return;
       const id = this.backendIds[index] as string;
       for (const field of layout.fields) sources[field] ??= id;
-      if (!networkTaken) {
-        networkTaken = true;
-        sources.network ??= id;
-      }
     });
     if (derived & DERIVED_COUNTRY_NAME) sources.country_name = 'derived';
     if (derived & DERIVED_CONTINENT) sources.continent = 'derived';

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { parseIp } from '@svc/ip-address';
 import { Reader } from 'maxmind';
 import { describe, expect, it } from 'vitest';
-import type { MatchedNetwork } from '../backend.js';
+import type { GeoPartial, MatchedNetwork } from '../backend.js';
 import { sourceRecords, testDatabase } from '../testing/fixtures.js';
 import { mappedRecords } from './mapped-records.js';
 import { openMmdbBackend } from './mmdb.js';
 import { maxmindCitySchema } from './mmdb-schemas.js';
 import { SearchTree } from './search-tree.js';
-import { shareAnswer } from './shared-answer.js';
+import { shareAnswer, wrapAnswer } from './shared-answer.js';
 
 type DataReader = { resolveDataPointer(pointer: number): Record<string, unknown> };
 
@@ -63,13 +63,13 @@ describe('mapped records (decode cache per data pointer)', () => {
 });
 
 describe('shared answers', () => {
-  it('list the fields with a value in key order, one layout object per list', () => {
+  it('list the fields with a value in key order, then the network, one layout object per list', () => {
     const a = shareAnswer({ country: 'SE', city: null, latitude: 59.3, asn: undefined });
     const b = shareAnswer({ country: 'DE', city: null, latitude: 52.5 });
     const reordered = shareAnswer({ latitude: 1, country: 'FR' });
-    expect(a.layout.fields).toEqual(['country', 'latitude']);
+    expect(a.layout.fields).toEqual(['country', 'latitude', 'network']);
     expect(b.layout).toBe(a.layout);
-    expect(reordered.layout.fields).toEqual(['latitude', 'country']);
+    expect(reordered.layout.fields).toEqual(['latitude', 'country', 'network']);
     expect(reordered.layout).not.toBe(a.layout);
     expect(reordered.layout.id).not.toBe(a.layout.id);
     expect(a.layout.id).toBeGreaterThan(0);
@@ -78,6 +78,14 @@ describe('shared answers', () => {
   it('drop a network from the mapped fields: the matched one is reported', () => {
     const answer = shareAnswer({ asn: 64500, network: '0.0.0.0/0' });
     expect(answer.fields).toEqual({ asn: 64500 });
-    expect(answer.layout.fields).toEqual(['asn']);
+    expect(answer.layout.fields).toEqual(['asn', 'network']);
+  });
+
+  it('wrap a lookup-only answer as it is: its network (if any) in place, keys that are not fields left out', () => {
+    const flagged = wrapAnswer({ is_vpn: true, hint: 'x' } as GeoPartial);
+    expect(flagged.layout.fields).toEqual(['is_vpn']);
+    const located = wrapAnswer({ network: '192.0.2.0/24', city: 'Oslo', country: null });
+    expect(located.fields.network).toBe('192.0.2.0/24');
+    expect(located.layout.fields).toEqual(['network', 'city']);
   });
 });

@@ -1,3 +1,4 @@
+import { mmdbTypes } from '@svc/mmdb-writer';
 import { describeMmdbBackend, u32 } from '../testing/describe-mmdb-backend.js';
 import {
   ipinfoSchema,
@@ -67,16 +68,45 @@ describeMmdbBackend('MaxMind Anonymous-IP', {
   expected: { is_vpn: false, is_proxy: true, is_hosting: true, is_tor: false },
 });
 
+describeMmdbBackend('GeoIP2 Enterprise (ASN, organisation and ISP in traits)', {
+  databaseType: 'GeoIP2-Enterprise',
+  schema: maxmindCitySchema,
+  record: {
+    country: { iso_code: 'US', ...names('United States') },
+    subdivisions: [{ iso_code: 'CA', ...names('California') }],
+    city: names('Mountain View'),
+    location: { latitude: 37.386, longitude: -122.0838 },
+    traits: {
+      autonomous_system_number: u32(15169),
+      autonomous_system_organization: 'GOOGLE',
+      isp: 'Google',
+      organization: 'Google LLC',
+    },
+  },
+  expected: {
+    country: 'US',
+    region: 'California',
+    region_code: 'US-CA',
+    asn: 15169,
+    org: 'GOOGLE',
+    isp: 'Google',
+    latitude: 37.386,
+  },
+});
+
+// ip-location-db's writer names files "city ipv4", "country ipv6", "asn ipv4" and stores
+// coordinates as 32-bit floats.
 describeMmdbBackend('ip-location-db flat city', {
-  databaseType: 'ip-location-db-dbip-city',
+  databaseType: 'city ipv4',
   schema: ipLocationDbSchema,
   record: {
     country_code: 'BR',
     state1: 'São Paulo',
+    state2: '',
     city: 'Campinas',
     postcode: '13000',
-    latitude: -22.9,
-    longitude: -47.06,
+    latitude: mmdbTypes.float(-22.9),
+    longitude: mmdbTypes.float(-47.06),
     timezone: '',
   },
   expected: {
@@ -85,8 +115,23 @@ describeMmdbBackend('ip-location-db flat city', {
     city: 'Campinas',
     postal_code: '13000',
     latitude: -22.9,
+    longitude: -47.06,
     timezone: null,
   },
+});
+
+describeMmdbBackend('ip-location-db country', {
+  databaseType: 'country ipv6',
+  schema: ipLocationDbSchema,
+  record: { country_code: 'KE' },
+  expected: { country: 'KE', city: null },
+});
+
+describeMmdbBackend('ip-location-db ASN', {
+  databaseType: 'asn ipv4',
+  schema: ipLocationDbSchema,
+  record: { autonomous_system_number: u32(64502), autonomous_system_organization: 'Example Transit' },
+  expected: { asn: 64502, org: 'Example Transit' },
 });
 
 describeMmdbBackend('IPinfo', {

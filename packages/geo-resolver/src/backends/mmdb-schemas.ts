@@ -1,8 +1,10 @@
 import type { GeoField, GeoPartial } from '../backend.js';
+import { COMPILED_ASN_DATABASE_TYPE } from '../data/compile-asn.js';
+import { storedPrecision } from './stored-precision.js';
 
 /** Turns one raw mmdb record into our fields. */
 export interface MmdbSchema {
-  /** Short name used in backend ids, e.g. `city`, `asn`. */
+  /** Short name, used to pick the schema by name (`mmdbSchemaByName`, `svc geo --schema`). */
   name: string;
   provides: readonly GeoField[];
   map(record: Record<string, unknown>): GeoPartial;
@@ -15,10 +17,32 @@ const object = (value: unknown): Json | undefined =>
 const string = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 const number = (value: unknown): number | null =>
   typeof value === 'number' && Number.isFinite(value) ? value : null;
+/** A decoded latitude or longitude, at the precision the file stores it (float or double). */
+const coordinate = (value: unknown): number | null => {
+  const decoded = number(value);
+  return decoded === null ? null : storedPrecision(decoded);
+};
 const flag = (value: unknown): boolean | null => (typeof value === 'boolean' ? value : null);
 const englishName = (value: unknown): string | null => string(object(object(value)?.names)?.en);
 
-/** MaxMind GeoIP2/GeoLite2 City, Country and Enterprise; DB-IP's files use the same layout. */
+/**
+ * ISO 3166-2 code of a MaxMind subdivision: the file stores the part after the country
+ * (`CA`, `ENG`), the code is `US-CA`, `GB-ENG`. Only with the physical country the subdivision
+ * belongs to (the registered country is another country's code).
+ */
+function subdivisionCode(country: Json | undefined, subdivision: unknown): string | null {
+  const code = string(object(subdivision)?.iso_code);
+  if (code === null) return null;
+  if (code.includes('-')) return code;
+  const countryCode = string(country?.iso_code);
+  return countryCode === null ? null : `${countryCode}-${code}`;
+}
+
+/**
+ * MaxMind GeoIP2/GeoLite2 City, Country and Enterprise; DB-IP's own mmdb files use the same layout.
+ * Enterprise files (and any City file whose `traits` carry them) also give the AS number, the AS
+ * organisation and the ISP.
+ */
 export const maxmindCitySchema: MmdbSchema = {
   name: 'city',
   provides: [
@@ -26,12 +50,16 @@ export const maxmindCitySchema: MmdbSchema = {
     'country',
     'country_name',
     'region',
+    'region_code',
     'city',
     'postal_code',
     'latitude',
     'longitude',
     'accuracy_radius',
     'timezone',
+    'asn',
+    'org',
+    'isp',
     'is_proxy',
     'is_vpn',
     'is_hosting',
@@ -48,12 +76,17 @@ export const maxmindCitySchema: MmdbSchema = {
       country: string(country?.iso_code),
       country_name: englishName(country),
       region: englishName(subdivisions[0]),
+      region_code: subdivisionCode(object(record.country), subdivisions[0]),
       city: englishName(record.city),
       postal_code: string(object(record.postal)?.code),
-      latitude: number(location?.latitude),
-      longitude: number(location?.longitude),
+      latitude: coordinate(location?.latitude),
+      longitude: coordinate(location?.longitude),
       accuracy_radius: number(location?.accuracy_radius),
       timezone: string(location?.time_zone),
+      asn: number(traits?.autonomous_system_number),
+      // As in ISP files: the AS organisation is the stable owner name, the organisation a fallback.
+      org: string(traits?.autonomous_system_organization) ?? string(traits?.organization),
+      isp: string(traits?.isp),
       // Enterprise files carry anonymity traits; City files usually do not.
       is_vpn: flag(traits?.is_anonymous_vpn),
       is_proxy: anyTrue(traits?.is_public_proxy, traits?.is_residential_proxy, traits?.is_tor_exit_node),
@@ -63,7 +96,7 @@ export const maxmindCitySchema: MmdbSchema = {
   },
 };
 
-/** GeoLite2-ASN / GeoIP2-ASN and the ASN part of ISP files. */
+/** GeoLite2-ASN / GeoIP2-ASN / DBIP-ASN-Lite, ip-location-db's and our compiled ASN files. */
 export const maxmindAsnSchema: MmdbSchema = {
   name: 'asn',
   provides: ['asn', 'org'],
@@ -85,7 +118,7 @@ export const maxmindIspSchema: MmdbSchema = {
   }),
 };
 
-/** GeoIP2-Anonymous-IP: VPN, proxy, Tor and hosting flags (DESIGN §5 "Flags"). */
+/** GeoIP2-Anonymous-IP and GeoIP-Anonymous-Plus: VPN, proxy, Tor and hosting flags (DESIGN §5 "Flags"). */
 export const maxmindAnonymousSchema: MmdbSchema = {
   name: 'anonymous-ip',
   provides: ['is_vpn', 'is_proxy', 'is_hosting', 'is_tor'],
@@ -101,7 +134,22 @@ export const maxmindAnonymousSchema: MmdbSchema = {
   }),
 };
 
-/** ip-location-db's mmdb files (flat fields: country_code, city, state1, latitude, …, or ASN fields). */
+/**
+ * GeoIP-Residential-Proxy: every network in the file is a residential proxy, so being listed sets
+ * `is_proxy` (its records only say who runs it and how sure MaxMind is). The other flags stay
+ * unknown: the file says nothing about VPNs, Tor or hosting.
+ */
+export const maxmindResidentialProxySchema: MmdbSchema = {
+  name: 'residential-proxy',
+  provides: ['is_proxy'],
+  map: () => ({ is_proxy: true }),
+};
+
+/**
+ * ip-location-db's mmdb files (database_type `city ipv4`, `country ipv6`, `asn ipv4`, …): flat
+ * fields country_code, state1 (a name, no code), city, postcode, latitude/longitude (floats),
+ * timezone; or the ASN fields.
+ */
 export const ipLocationDbSchema: MmdbSchema = {
   name: 'ip-location-db',
   provides: ['country', 'region', 'city', 'postal_code', 'latitude', 'longitude', 'timezone', 'asn', 'org'],
@@ -110,8 +158,8 @@ export const ipLocationDbSchema: MmdbSchema = {
     region: string(record.state1),
     city: string(record.city),
     postal_code: string(record.postcode),
-    latitude: number(record.latitude),
-    longitude: number(record.longitude),
+    latitude: coordinate(record.latitude),
+    longitude: coordinate(record.longitude),
     timezone: string(record.timezone),
     asn: number(record.autonomous_system_number),
     org: string(record.autonomous_system_organization),
@@ -137,7 +185,9 @@ export const ipinfoSchema: MmdbSchema = {
   map: (record) => {
     const asnText = string(record.asn);
     const asnMatch = asnText ? /^AS(\d+)$/i.exec(asnText) : null;
-    const coordinate = (value: unknown) => number(typeof value === 'string' ? Number(value) : value);
+    // Text coordinates are already at their stored precision; numbers may be floats.
+    const latLng = (value: unknown) =>
+      typeof value === 'string' ? number(Number(value)) : coordinate(value);
     return {
       continent: string(record.continent),
       country: string(record.country),
@@ -145,8 +195,8 @@ export const ipinfoSchema: MmdbSchema = {
       region: string(record.region),
       city: string(record.city),
       postal_code: string(record.postal_code),
-      latitude: coordinate(record.lat ?? record.latitude),
-      longitude: coordinate(record.lng ?? record.longitude),
+      latitude: latLng(record.lat ?? record.latitude),
+      longitude: latLng(record.lng ?? record.longitude),
       timezone: string(record.timezone),
       asn: asnMatch ? Number(asnMatch[1]) : null,
       org: string(record.as_name) ?? string(record.org),
@@ -154,22 +204,96 @@ export const ipinfoSchema: MmdbSchema = {
   },
 };
 
-/** Picks the schema from the file's metadata `database_type`; undefined when unknown. */
-export function schemaForDatabaseType(databaseType: string): MmdbSchema | undefined {
-  const type = databaseType.toLowerCase();
-  if (type.includes('anonymous-ip')) return maxmindAnonymousSchema;
-  if (type.includes('-isp')) return maxmindIspSchema;
-  if (type.endsWith('-asn') || type.includes('asn')) {
-    return type.startsWith('ipinfo')
-      ? ipinfoSchema
-      : type.includes('ip-location-db')
-        ? ipLocationDbSchema
-        : maxmindAsnSchema;
-  }
-  if (type.startsWith('ipinfo')) return ipinfoSchema;
-  if (type.includes('ip-location-db') || type.includes('iplocationdb')) return ipLocationDbSchema;
-  if (/(city|country|enterprise)/.test(type)) return maxmindCitySchema;
+/** Every schema, by name. */
+export const MMDB_SCHEMAS: readonly MmdbSchema[] = [
+  maxmindCitySchema,
+  maxmindAsnSchema,
+  maxmindIspSchema,
+  maxmindAnonymousSchema,
+  maxmindResidentialProxySchema,
+  ipLocationDbSchema,
+  ipinfoSchema,
+];
+
+/** The schema with this name (`city`, `asn`, `isp`, `anonymous-ip`, …), or undefined. */
+export function mmdbSchemaByName(name: string): MmdbSchema | undefined {
+  return MMDB_SCHEMAS.find((schema) => schema.name === name);
+}
+
+/** The database types we recognise, as the unknown-type error lists them. */
+const SUPPORTED_TYPES = [
+  'GeoIP2/GeoLite2 City, Country, Enterprise (also -Shield, Precision- and regional editions) → city',
+  'DBIP-City-Lite, DBIP-Country-Lite (and DB-IP files marked "(compat=City|Country|Enterprise|ISP|ASN)") → city, isp or asn',
+  'GeoLite2-ASN, GeoIP2-ASN, DBIP-ASN-Lite → asn',
+  'GeoIP2-ISP → isp',
+  'GeoIP2-Anonymous-IP, GeoIP-Anonymous-Plus → anonymous-ip',
+  'GeoIP-Residential-Proxy → residential-proxy',
+  'ip-location-db "city|country|asn ipv4|ipv6" → ip-location-db',
+  'ipinfo … → ipinfo',
+];
+
+/** The schema a MaxMind-family product name (the part after `GeoIP2-`, `GeoLite2-`, `DBIP-`) reads. */
+function maxmindProductSchema(product: string): MmdbSchema | undefined {
+  if (product === 'anonymous-ip' || product === 'anonymous-plus') return maxmindAnonymousSchema;
+  if (product === 'residential-proxy') return maxmindResidentialProxySchema;
+  if (/^asn(-lite)?$/.test(product)) return maxmindAsnSchema;
+  if (product === 'isp') return maxmindIspSchema;
+  // City-Shield, City-Europe, Precision-Enterprise, City-Lite, …
+  if (/^(precision-)?(city|country|enterprise)(-|$)/.test(product)) return maxmindCitySchema;
   return undefined;
+}
+
+/**
+ * Picks the schema from the file's metadata `database_type`; undefined when unknown. MaxMind's
+ * other products (Connection-Type, Domain, IP-Risk, User-Count, …) carry no field of ours and are
+ * unknown on purpose: opening one by mistake would answer null for everything.
+ */
+export function schemaForDatabaseType(databaseType: string): MmdbSchema | undefined {
+  const type = databaseType.trim().toLowerCase();
+  // DB-IP's commercial files name the MaxMind layout they follow: "DBIP-Location-ISP (compat=Enterprise)".
+  const compat = /\(compat=([a-z-]+)\)/.exec(type);
+  if (compat) return maxmindProductSchema(compat[1] as string);
+  if (type === COMPILED_ASN_DATABASE_TYPE.toLowerCase()) return maxmindAsnSchema;
+  // ip-location-db's writer names its files "<country|asn|city> ipv<4|6>".
+  if (/^(city|country|asn) ipv[46]$/.test(type) || type.startsWith('ip-location-db'))
+    return ipLocationDbSchema;
+  if (type.startsWith('ipinfo')) return ipinfoSchema;
+  const family = /^(geoip2?|geolite2|dbip)-(.+)$/.exec(type);
+  return family ? maxmindProductSchema(family[2] as string) : undefined;
+}
+
+/** The error for a file whose database_type no schema is known for: what is supported and what to do. */
+export function unknownDatabaseTypeError(label: string, databaseType: string): Error {
+  return new Error(
+    `${label}: unknown database_type "${databaseType}". Recognised types:\n` +
+      SUPPORTED_TYPES.map((line) => `  - ${line}\n`).join('') +
+      'For another file, choose the schema that reads its records: in code ' +
+      "openMmdbBackend({ source, schema: maxmindCitySchema }) (or mmdbSchemaByName('city')), " +
+      'in the CLI svc geo --db <file> --schema <name>; schema names: ' +
+      `${MMDB_SCHEMAS.map((schema) => schema.name).join(', ')}.`,
+  );
+}
+
+/**
+ * Checks on reload that a new file holds the kind of data the backend was opened with: its
+ * database_type must map to the schema in use, or be the type the first file had (for types we do
+ * not recognise, read with a schema the caller chose). Without this check, replacing a City file
+ * with an ASN file under an explicit schema would answer null for every field.
+ */
+export function checkSchemaFits(
+  label: string,
+  schema: MmdbSchema,
+  openedType: string,
+  databaseType: string,
+): void {
+  if (databaseType.toLowerCase() === openedType.toLowerCase()) return;
+  const detected = schemaForDatabaseType(databaseType);
+  if (detected === schema) return;
+  throw new Error(
+    `${label}: database_type "${databaseType}" does not fit the ${schema.name} schema this backend ` +
+      `reads (opened with "${openedType}"${detected ? `; it is read with the ${detected.name} schema` : ''}); ` +
+      'the old data keeps serving',
+  );
 }
 
 function anyTrue(...values: unknown[]): boolean | null {

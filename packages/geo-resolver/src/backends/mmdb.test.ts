@@ -120,8 +120,13 @@ describe('mmdb backend on MaxMind test databases', () => {
 
   it('refuses a file whose database_type it cannot map, unless given a schema', async () => {
     await expect(openMmdbBackend({ source: testDatabase('MaxMind-DB-test-decoder.mmdb') })).rejects.toThrow(
-      'unknown database_type "MaxMind DB Decoder Test"; pass a schema',
+      'unknown database_type "MaxMind DB Decoder Test". Recognised types:',
     );
+    const backend = await openMmdbBackend({
+      source: testDatabase('MaxMind-DB-test-decoder.mmdb'),
+      schema: maxmindAsnSchema,
+    });
+    expect(backend.databaseType).toBe('MaxMind DB Decoder Test');
   });
 });
 
@@ -164,6 +169,32 @@ describe('mmdb backend reload and watch', () => {
     } finally {
       backend.close?.();
     }
+  });
+
+  it('with an explicit schema, reloads only a file whose database_type fits it', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'geo-reload-'));
+    const path = join(dir, 'asn.mmdb');
+    await copyFile(testDatabase('GeoLite2-ASN-Test.mmdb'), path);
+    const backend = await openMmdbBackend({ source: path, schema: maxmindAsnSchema });
+    // A City file in its place would answer null for every field through the ASN schema.
+    await copyFile(testDatabase('GeoIP2-City-Test.mmdb'), path);
+    await expect(backend.reload?.()).rejects.toThrow(
+      'database_type "GeoIP2-City" does not fit the asn schema this backend reads (opened with "GeoLite2-ASN"; it is read with the city schema)',
+    );
+    expect(backend.lookup('1.128.0.1', 4)?.asn).toBe(1221);
+    expect(backend.generation).toBe(0);
+    // Another file the schema reads, or a file of the type it was opened with, is taken.
+    await copyFile(testDatabase('GeoLite2-ASN-Test.mmdb'), path);
+    await backend.reload?.();
+    expect(backend.generation).toBe(1);
+    // An unknown type read with a chosen schema reloads only as that same type.
+    const decoderPath = join(dir, 'decoder.mmdb');
+    await copyFile(testDatabase('MaxMind-DB-test-decoder.mmdb'), decoderPath);
+    const decoder = await openMmdbBackend({ source: decoderPath, schema: maxmindCitySchema });
+    await decoder.reload?.();
+    expect(decoder.generation).toBe(1);
+    await copyFile(testDatabase('GeoIP2-ISP-Test.mmdb'), decoderPath);
+    await expect(decoder.reload?.()).rejects.toThrow('does not fit the city schema');
   });
 
   it('explains that a Buffer source cannot reload', async () => {

@@ -5,7 +5,12 @@ import { type ParsedIp, parseIp } from '@svc/ip-address';
 import { Reader } from 'maxmind';
 import type { GeoBackend, GeoField, MatchedNetwork, SharedAnswer } from '../backend.js';
 import { mappedRecords } from './mapped-records.js';
-import { type MmdbSchema, schemaForDatabaseType } from './mmdb-schemas.js';
+import {
+  checkSchemaFits,
+  type MmdbSchema,
+  schemaForDatabaseType,
+  unknownDatabaseTypeError,
+} from './mmdb-schemas.js';
 import { verifyMmdb } from './mmdb-verify.js';
 import { formatNetwork, ipv4Mapped } from './network.js';
 import { SearchTree } from './search-tree.js';
@@ -62,12 +67,16 @@ export async function openMmdbBackend(options: MmdbBackendOptions): Promise<Mmdb
   let current = await load(options.source, options.schema, verify);
   let watcher: FSWatcher | undefined;
   let generation = 0;
-  const id = options.id ?? current.reader.metadata.databaseType.toLowerCase();
+  const openedType = current.reader.metadata.databaseType;
+  const id = options.id ?? openedType.toLowerCase();
 
   async function reload() {
     if (!path) throw new Error(`${id}: a backend opened from a Buffer cannot reload`);
     // The new reader replaces the old one only after it passed every check.
-    current = await load(path, options.schema, verify);
+    const next = await load(path, options.schema, verify);
+    // A detected schema follows the new file; a schema given at open must still fit it.
+    if (options.schema) checkSchemaFits(path, options.schema, openedType, next.reader.metadata.databaseType);
+    current = next;
     generation++;
     options.onReload?.();
   }
@@ -152,7 +161,7 @@ async function load(
     );
   }
   const schema = schemaOption ?? schemaForDatabaseType(metadata.databaseType);
-  if (!schema) throw new Error(`${label}: unknown database_type "${metadata.databaseType}"; pass a schema`);
+  if (!schema) throw unknownDatabaseTypeError(label, metadata.databaseType);
   try {
     if (verify !== 'none') await verifyMmdb(bytes, metadata, verify === 'full');
   } catch (error) {
