@@ -18,7 +18,12 @@ export { type BulkVerifier, createVerifyEmailProcessor } from './processors/veri
 export { type ChunkDispatcher, storeDispatcher } from './runner/chunk-dispatcher.js';
 export type { Processor, ProcessorOutcome, ProcessorRecord } from './runner/processor.js';
 export { type BatchRunner, type BatchRunnerOptions, createBatchRunner } from './runner/runner.js';
-export { type SubmitRequest, validateSubmit } from './runner/validate-submit.js';
+export {
+  MAX_RECORD_LENGTH,
+  MAX_WEBHOOK_URL_LENGTH,
+  type SubmitRequest,
+  validateSubmit,
+} from './runner/validate-submit.js';
 export type {
   ChunkLease,
   Delivery,

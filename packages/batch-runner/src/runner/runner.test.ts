@@ -269,6 +269,32 @@ describe.each(stores)('batch runner on the %s store', (_name, makeStore) => {
     }
   });
 
+  it("keeps only the beginning of a huge error in the records it abandons and the job's error", async () => {
+    runner = createBatchRunner({
+      store: await makeStore(),
+      processors: [
+        {
+          type: 'verify_email',
+          async process() {
+            throw new Error(`upstream said: ${'x'.repeat(100_000)}`);
+          },
+        },
+      ],
+      retryDelayMs: () => 1,
+      pollIntervalMs: 5,
+      maxAttempts: 2,
+    });
+    const job = await runner.submit({ type: 'verify_email', records: ['a@x.test', 'b@x.test'] });
+    runner.start();
+    await expect.poll(async () => (await runner?.get(job.id))?.status).toBe('failed');
+    const reason = `its chunk failed 2 times (last error: upstream said: ${'x'.repeat(300 - 15)}…)`;
+    const { data } = await runner.results(job.id);
+    expect(data.map((record) => record.error?.message)).toEqual([reason, reason]);
+    expect((await runner.get(job.id)).error?.message).toBe(
+      `2 of 2 records could not be processed: ${reason}`,
+    );
+  });
+
   it('cancels: in-flight work sees the abort and nothing more is committed', async () => {
     const seen: AbortSignal[] = [];
     const cancelled: string[] = [];
@@ -356,9 +382,27 @@ describe('submit validation', () => {
       '"webhook_url" is not a URL: "not a url"',
     ],
     [{ type: 'verify_email', records: 'a' }, '"records" must be an array of strings'],
+    [
+      { type: 'verify_email', records: ['a@x.test', `${'a'.repeat(1020)}@x.test`] },
+      '"records[1]" has 1027 characters; a record has at most 1024',
+    ],
+    [
+      { type: 'verify_email', records: ['a'], webhook_url: `https://x.test/${'h'.repeat(2040)}` },
+      '"webhook_url" has 2055 characters; at most 2048',
+    ],
   ])('refuses %j with invalid_request', async (request, message) => {
     const local = createBatchRunner({ store: createMemoryStore(), processors: [testProcessor()] });
     await expect(local.submit(request as never)).rejects.toMatchObject({ code: 'invalid_request', message });
+  });
+
+  it('accepts records and a webhook URL at the limits', async () => {
+    const local = createBatchRunner({ store: createMemoryStore(), processors: [testProcessor()] });
+    const job = await local.submit({
+      type: 'verify_email',
+      records: ['a'.repeat(1024)],
+      webhook_url: `https://x.test/${'h'.repeat(2048 - 'https://x.test/'.length)}`,
+    });
+    expect(job.total).toBe(1);
   });
 
   it('404s unknown ids', async () => {

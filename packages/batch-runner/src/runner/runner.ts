@@ -65,6 +65,9 @@ export interface BatchRunner {
   close(options?: { timeoutMs?: number }): Promise<void>;
 }
 
+/** Most characters of a chunk's last error kept in the records it abandons. */
+const MAX_REASON_LENGTH = 300;
+
 /** Creates a runner over a store; see BatchRunnerOptions. */
 export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   const { store } = options;
@@ -109,7 +112,13 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   const chunkKey = (lease: ChunkLease) => `${lease.jobId}/${lease.chunk}`;
   const rememberFailure = (lease: ChunkLease, error: unknown) => {
     if (lastFailure.size >= 10_000) lastFailure.clear();
-    lastFailure.set(chunkKey(lease), error instanceof Error ? error.message : String(error));
+    // The reason is copied into every record of the chunk and into the job's error, and an
+    // upstream error can carry a whole response body: keep its beginning only.
+    const message = error instanceof Error ? error.message : String(error);
+    lastFailure.set(
+      chunkKey(lease),
+      message.length > MAX_REASON_LENGTH ? `${message.slice(0, MAX_REASON_LENGTH)}…` : message,
+    );
   };
   let running = false;
   // Aborted by close(): workers stop claiming, and one blocked in waitForWork stops waiting.

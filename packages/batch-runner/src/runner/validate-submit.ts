@@ -1,5 +1,14 @@
 import { type BatchJobType, MAX_BATCH_RECORDS, ServiceError } from '@svc/core';
 
+/**
+ * Most characters in one record. An email address has at most 254 and an IP address 45, so a
+ * longer record is not one; without a bound, 50,000 records could be gigabytes in the store.
+ */
+export const MAX_RECORD_LENGTH = 1024;
+
+/** Most characters in a webhook URL (what browsers and proxies reliably carry). */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
 /** A batch submission (the body of POST /batch plus the Idempotency-Key header). */
 export interface SubmitRequest {
   type: string;
@@ -29,11 +38,19 @@ export function validateSubmit(
   }
   const wrong = request.records.findIndex((record) => typeof record !== 'string');
   if (wrong >= 0) throw fail(`"records[${wrong}]" must be a string`);
+  const long = (request.records as string[]).findIndex((record) => record.length > MAX_RECORD_LENGTH);
+  if (long >= 0) {
+    const length = (request.records[long] as string).length;
+    throw fail(`"records[${long}]" has ${length} characters; a record has at most ${MAX_RECORD_LENGTH}`);
+  }
   let webhook: string | null = null;
   if (request.webhook_url !== undefined && request.webhook_url !== null) {
+    const text = String(request.webhook_url);
+    if (text.length > MAX_WEBHOOK_URL_LENGTH)
+      throw fail(`"webhook_url" has ${text.length} characters; at most ${MAX_WEBHOOK_URL_LENGTH}`);
     let url: URL;
     try {
-      url = new URL(String(request.webhook_url));
+      url = new URL(text);
     } catch {
       throw fail(`"webhook_url" is not a URL: ${JSON.stringify(request.webhook_url)}`);
     }

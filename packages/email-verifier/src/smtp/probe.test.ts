@@ -143,6 +143,21 @@ describe('probeDomain against the testkit SMTP fleet', () => {
     ]);
   });
 
+  it('opens no session that finds nothing to ask when two slots free up with a few questions left', async () => {
+    // Seven mailboxes and the catch-all question, three RCPTs a session, two sessions at a time:
+    // the first two sessions end together with two questions left, which one session can ask.
+    const context = await setup(
+      { domains: { 'example.test': 'accept' }, replyDelayMs: 15, replyDelayModel: 'latency' },
+      {},
+      { limiter: new KeyedLimiter(2, 10), maxRcptsPerSession: 3 },
+    );
+    const recipients = [1, 2, 3, 4, 5, 6, 7].map((index) => `m${index}@example.test`);
+    const probe = await probeDomain('example.test', mx('mx1.example.test'), recipients, context);
+    expect(probe.results.size).toBe(7);
+    expect(probe.catchAll).toBe(true);
+    expect(fleet?.sessions.map((session) => session.rcpts.length).sort()).toEqual([2, 3, 3]);
+  });
+
   it('moves to the next MX after a 421 greeting', async () => {
     const context = await setup(
       { mailboxes: { 'ok@example.test': 'accept' } },

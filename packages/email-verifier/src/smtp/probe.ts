@@ -128,6 +128,9 @@ export function createMailGroup(
   };
   const syntheticReady = (): boolean => [...catchAllPending].some((domain) => worthAsking.has(domain));
   const hasWork = () => pending.length > 0 || syntheticReady();
+  // Questions no session has claimed yet: the queue, and the catch-all questions that are due.
+  const unclaimed = () =>
+    pending.length + [...catchAllPending].filter((domain) => worthAsking.has(domain)).length;
   // Questions claimed by a session but not answered go back to the front of the queue.
   const giveBack = (recipient: string) => {
     const domain = synthetics.get(recipient);
@@ -236,6 +239,8 @@ export function createMailGroup(
         hostName: string;
         address: string;
         workers: number;
+        /** Sessions connecting: each claims up to a session's worth of questions once ready. */
+        opening: number;
         verdict: 'next_address' | 'next_host' | null;
         allDone: () => void;
       }
@@ -271,9 +276,19 @@ export function createMailGroup(
         return;
       }
       try {
-        // Another session may have finished the work while this one waited for its slot.
-        if (state.verdict !== null || !hasWork()) return;
-        const opened = await openSession(address, hostName, context.settings, controller.signal);
+        // Another session may have finished the work while this one waited for its slot, and
+        // sessions still connecting will claim up to a session's worth each: open one more only
+        // for work beyond that. (Two slots freed at once with a few questions left used to open
+        // two sessions, one of which greeted, negotiated TLS and quit with nothing to ask.)
+        if (state.verdict !== null || unclaimed() <= state.opening * rcptLimit(address)) return;
+        state.opening++;
+        let opened: Awaited<ReturnType<typeof openSession>>;
+        try {
+          opened = await openSession(address, hostName, context.settings, controller.signal);
+        } finally {
+          // runSession claims its first questions synchronously, before anything else runs.
+          state.opening--;
+        }
         if ('failure' in opened) {
           lastFailure = describeFailure(hostName, opened.failure);
           // A refused connection may be one dead address of several; anything else condemns the host.
@@ -304,6 +319,7 @@ export function createMailGroup(
       hostName,
       address,
       workers: 0,
+      opening: 0,
       verdict: null,
       allDone: () => {},
     };
