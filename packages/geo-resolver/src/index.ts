@@ -19,11 +19,14 @@ export { type MmdbBackend, type MmdbBackendOptions, openMmdbBackend } from './ba
 export {
   ipinfoSchema,
   ipLocationDbSchema,
+  MMDB_SCHEMAS,
   type MmdbSchema,
   maxmindAnonymousSchema,
   maxmindAsnSchema,
   maxmindCitySchema,
   maxmindIspSchema,
+  maxmindResidentialProxySchema,
+  mmdbSchemaByName,
   schemaForDatabaseType,
 } from './backends/mmdb-schemas.js';
 export { COMPILED_ASN_DATABASE_TYPE, compileAsnCsv } from './data/compile-asn.js';
