@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { formatAddress, parseNetwork } from './cidr.js';
 import { createMmdbWriter, type MmdbValue, type MmdbWriterOptions, mmdbTypes } from './index.js';
 import { FIXTURES_DIR, readFixture } from './testing/fixtures.js';
-import { mmdblookup, tempDir } from './testing/mmdblookup.js';
+import { mmdblookup, noMmdblookup, tempDir } from './testing/mmdblookup.js';
 
 type SourceEntry = Record<string, MmdbValue>;
 
@@ -121,7 +121,7 @@ describe('GeoLite2-ASN-Test with explicit types', () => {
   const oursFile = temp.write('asn-typed.mmdb', rebuild(official, source, typed));
   const officialFile = `${FIXTURES_DIR}test-data/GeoLite2-ASN-Test.mmdb`;
 
-  it('prints the same values and types in mmdblookup as the official file', async () => {
+  it.skipIf(noMmdblookup)('prints the same values and types in mmdblookup as the official file', async () => {
     // Every 12th network keeps the number of processes spawned small.
     const sample = source.filter((_, i) => i % 12 === 0);
     expect(sample.length).toBeGreaterThan(50);

@@ -3,8 +3,21 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { commandOnPath, skipWithout } from '@svc/testkit';
 
 const run = promisify(execFile);
+
+/**
+ * True when libmaxminddb's `mmdblookup` is not installed: the cross-checks against it are then
+ * skipped with a message (or fail, under SVC_REQUIRE_EXTERNAL=1 as in CI), so the README's test
+ * command passes on a machine with only Node and npm. Use with `it.skipIf(noMmdblookup)`.
+ */
+export const noMmdblookup = skipWithout({
+  name: 'mmdblookup',
+  available: commandOnPath('mmdblookup'),
+  howToGet: 'apt-get install mmdb-bin (Debian/Ubuntu), brew install libmaxminddb (macOS)',
+  what: "the cross-checks of @svc/mmdb-writer's files with libmaxminddb",
+});
 
 /**
  * libmaxminddb's view of a value: scalars as `"<text> <type>"` exactly as mmdblookup prints

@@ -1,0 +1,1 @@
+export { commandOnPath, type ExternalNeed, REQUIRE_EXTERNAL, skipWithout } from './skip-without.js';
