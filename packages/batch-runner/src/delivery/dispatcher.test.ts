@@ -137,6 +137,31 @@ describe.each(stores)('webhook outbox on the %s store', (_name, makeStore) => {
     expect(event?.attempts.map((attempt) => attempt.at - start)).toEqual([0, 600_000]);
   });
 
+  it('close() stops after the attempt in flight, leaving a backlog of due events for later', async () => {
+    receiver = await startWebhookReceiver({ hang: true });
+    const store = await makeStore();
+    const start = Date.now();
+    const jobs = [];
+    for (let job = 0; job < 3; job++) jobs.push(await finishedJob(store, `${receiver.url}/hook`, start));
+    const dispatcher = createWebhookDispatcher({
+      store,
+      secrets: [SECRET],
+      isAllowedAddress: (ip) => ip.startsWith('127.'),
+      timeoutMs: 500,
+      pollIntervalMs: 10,
+    });
+    dispatcher.start();
+    await expect.poll(() => receiver?.deliveries.length ?? 0).toBe(1);
+    const closing = performance.now();
+    await dispatcher.close();
+    // One hanging attempt at most, not one 500 ms timeout per due event.
+    expect(performance.now() - closing).toBeLessThan(1000);
+    const attempts = await Promise.all(
+      jobs.map(async (id) => (await store.deliveries(id))[0]?.attempts.length ?? 0),
+    );
+    expect(attempts.sort()).toEqual([0, 0, 1]);
+  });
+
   it('refuses a private target unless allowed (SSRF guard on by default)', async () => {
     receiver = await startWebhookReceiver();
     const store = await makeStore();

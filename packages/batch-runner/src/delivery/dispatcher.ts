@@ -36,6 +36,10 @@ export interface WebhookDispatcher {
   /** Delivers every event due now; returns how many attempts were made. */
   deliverDue(): Promise<number>;
   start(): void;
+  /**
+   * Stops the loop and any deliverDue() in progress after its current attempt (events still due
+   * wait for the next start()); resolves when that attempt is logged.
+   */
   close(): Promise<void>;
 }
 
@@ -48,6 +52,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const leaseMs = options.leaseMs ?? 60_000;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
+  // Set by close(): a backlog of due events (after an outage, say) is left for the next start
+  // instead of holding close() up for one timeout per event.
+  let closed = false;
 
   async function deliver(delivery: Delivery): Promise<void> {
     const job = await options.store.getJob(delivery.jobId);
@@ -93,11 +100,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
 
   async function deliverDue(): Promise<number> {
     let attempts = 0;
-    for (
-      let delivery = await options.store.claimDelivery(owner, now(), leaseMs);
-      delivery;
-      delivery = await options.store.claimDelivery(owner, now(), leaseMs)
-    ) {
+    while (!closed) {
+      const delivery = await options.store.claimDelivery(owner, now(), leaseMs);
+      if (!delivery) break;
       await deliver(delivery);
       attempts++;
     }
@@ -108,6 +113,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     deliverDue,
     start() {
       if (timer) return;
+      closed = false;
       const tick = () => {
         running = deliverDue()
           .catch(() => 0)
@@ -118,6 +124,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       timer = setTimeout(tick, 0);
     },
     async close() {
+      closed = true;
       clearTimeout(timer);
       timer = undefined;
       await running;
