@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { VerificationState } from '@svc/core';
 import { describe, expect, it } from 'vitest';
+import { SESSION_REFUSALS } from '../smtp/classify-reply.js';
 import type { ProbeOutcome } from '../smtp/probe.js';
 import { classify } from './classify.js';
 import { PROBE_VERDICTS, type ProbeVerdict, type VerificationFacts } from './facts.js';
@@ -73,6 +74,28 @@ describe('classify: verdict rows', () => {
     ['timeout', probed('timeout'), 'unknown', 0.4, ['smtp_timeout']],
     ['unreachable', probed('unreachable'), 'unknown', 0.3, ['smtp_unreachable']],
     ['unclear 5xx', probed('rejected_unclear'), 'unknown', 0.3, ['smtp_rejected']],
+    ['sender refused', probed('sender_rejected'), 'unknown', 0.4, ['sender_rejected']],
+    [
+      'SPF/DKIM/DMARC failed',
+      probed('sender_authentication_failed'),
+      'unknown',
+      0.4,
+      ['sender_authentication_failed'],
+    ],
+    ['no reverse DNS', probed('reverse_dns_failed'), 'unknown', 0.4, ['reverse_dns_failed']],
+    ['HELO refused', probed('helo_rejected'), 'unknown', 0.4, ['helo_rejected']],
+    ['on a DNSBL', probed('dnsbl_listed'), 'unknown', 0.4, ['dnsbl_listed']],
+    ['bad reputation', probed('sender_reputation'), 'unknown', 0.4, ['sender_reputation']],
+    ['rate limited', probed('rate_limited'), 'unknown', 0.5, ['rate_limited']],
+    [
+      'authentication required',
+      probed('authentication_required'),
+      'unknown',
+      0.4,
+      ['authentication_required'],
+    ],
+    ['TLS required', probed('tls_required'), 'unknown', 0.4, ['tls_required']],
+    ['relay denied', probed('relay_denied'), 'unknown', 0.4, ['relay_denied']],
   ];
 
   it.each(rows)('%s', (_name, facts, state, score, reasons) => {
@@ -92,13 +115,15 @@ describe('classify: verdict rows', () => {
       if (row.reason !== null) expect(reasons.has(row.reason), row.reason).toBe(true);
   });
 
-  it('never calls a temporary or policy outcome undeliverable', () => {
+  it('never calls a temporary, policy or session outcome undeliverable', () => {
     for (const outcome of [
       'greylisted',
       'blocked_by_policy',
       'timeout',
       'unreachable',
       'temporary_failure',
+      'rejected_unclear',
+      ...SESSION_REFUSALS,
     ] as const) {
       for (const catchAll of [true, false, null]) {
         for (const disposable of [true, false]) {

@@ -40,7 +40,7 @@ const PROBE_VERDICT_SET: ReadonlySet<string> = new Set(PROBE_VERDICTS);
  */
 export function classify(facts: VerificationFacts): Classification {
   const flags = toFlags(facts);
-  // The flags take fewer than 2^15 combinations, so each verdict is computed once and copied out:
+  // The flags take fewer than 2^16 combinations, so each verdict is computed once and copied out:
   // classify runs once per address in million-address batches.
   const key = flagsKey(flags);
   let verdict = VERDICTS[key];
@@ -58,7 +58,7 @@ export function classify(facts: VerificationFacts): Classification {
   };
 }
 
-const VERDICTS: Array<Readonly<Classification> | undefined> = new Array(1 << 15);
+const VERDICTS: Array<Readonly<Classification> | undefined> = new Array(1 << 16);
 const DOMAIN_STATUS_INDEX = new Map<string, number>(DOMAIN_STATUSES.map((status, index) => [status, index]));
 const PROBE_VERDICT_INDEX = new Map<string, number>(PROBE_VERDICTS.map((verdict, index) => [verdict, index]));
 

@@ -23,6 +23,17 @@ export const PROBE_VERDICTS = [
   'unreachable',
   'temporary_failure',
   'rejected_unclear',
+  // About our side of the session (sender, client, connection), never the mailbox.
+  'sender_rejected',
+  'sender_authentication_failed',
+  'reverse_dns_failed',
+  'helo_rejected',
+  'dnsbl_listed',
+  'sender_reputation',
+  'rate_limited',
+  'authentication_required',
+  'tls_required',
+  'relay_denied',
   'not_probed',
 ] as const;
 

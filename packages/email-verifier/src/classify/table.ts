@@ -72,6 +72,29 @@ export const VERDICT_TABLE: readonly VerdictRow[] = [
   { when: { probeOutcome: 'timeout' }, reason: 'smtp_timeout', state: 'unknown', score: 0.4 },
   { when: { probeOutcome: 'unreachable' }, reason: 'smtp_unreachable', state: 'unknown', score: 0.3 },
   { when: { probeOutcome: 'rejected_unclear' }, reason: 'smtp_rejected', state: 'unknown', score: 0.3 },
+  // The server refused us (sender, client, connection), so it said nothing about the mailbox.
+  ...(
+    [
+      'sender_rejected',
+      'sender_authentication_failed',
+      'reverse_dns_failed',
+      'helo_rejected',
+      'dnsbl_listed',
+      'sender_reputation',
+      'authentication_required',
+      'tls_required',
+      'relay_denied',
+    ] as const
+  ).map(
+    (outcome): VerdictRow => ({
+      when: { probeOutcome: outcome },
+      reason: outcome,
+      state: 'unknown',
+      score: 0.4,
+    }),
+  ),
+  // A rate limit passes; like greylisting, a later probe may well get through.
+  { when: { probeOutcome: 'rate_limited' }, reason: 'rate_limited', state: 'unknown', score: 0.5 },
 ];
 
 /** Modifier rows, all of which apply when they match; their reasons follow the verdict's in this order. */

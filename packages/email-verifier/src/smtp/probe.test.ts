@@ -250,7 +250,7 @@ describe('probeDomain against the testkit SMTP fleet', () => {
     ['pipelined with the RCPTs', undefined],
     ['answered before any RCPT (no PIPELINING)', ['SIZE 10240000', 'ENHANCEDSTATUSCODES']],
   ])(
-    'reads a policy refusal of our sender (MAIL FROM %s) as blocked_by_policy for every recipient',
+    'reads a refusal of our sender (MAIL FROM %s) as sender_rejected for every recipient',
     async (_how, extensions) => {
       const context = await setup({ mailFrom: 'blocked', ...(extensions ? { extensions } : {}) });
       const probe = await probeDomain(
@@ -260,8 +260,8 @@ describe('probeDomain against the testkit SMTP fleet', () => {
         context,
       );
       expect([...probe.results.values()].map((result) => result.outcome)).toEqual([
-        'blocked_by_policy',
-        'blocked_by_policy',
+        'sender_rejected',
+        'sender_rejected',
       ]);
       expect(probe.results.get('a@example.test')?.detail).toMatchObject({
         code: 554,

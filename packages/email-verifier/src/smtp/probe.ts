@@ -1,6 +1,11 @@
 import { setMaxListeners } from 'node:events';
 import type { MailHost } from '../dns/mail-hosts.js';
-import { classifyRcptReply, type RcptOutcome } from './classify-reply.js';
+import {
+  classifyRcptReply,
+  classifySessionRefusal,
+  type RcptOutcome,
+  withSyntheticEvidence,
+} from './classify-reply.js';
 import type { KeyedLimiter } from './keyed-limiter.js';
 import type { SmtpReply } from './reply.js';
 import {
@@ -103,6 +108,8 @@ export function createMailGroup(
   const worthAsking = new Set<string>();
   const synthetics = new Map<string, string>();
   const syntheticOf = new Map<string, string>();
+  /** What each domain's synthetic recipient was told: evidence for reading its real recipients. */
+  const syntheticReplies = new Map<string, SmtpDetail>();
   const participants = new Set<Participant>();
   const controller = new AbortController();
   // Every session and slot wait of the group listens to this one signal; that is by design.
@@ -182,6 +189,7 @@ export function createMailGroup(
       const synthetic = syntheticOf.get(domain);
       if (synthetic !== undefined) synthetics.delete(synthetic);
       syntheticOf.delete(domain);
+      syntheticReplies.delete(domain);
       catchAllPending.delete(domain);
       catchAll.delete(domain);
       worthAsking.delete(domain);
@@ -389,6 +397,7 @@ export function createMailGroup(
           asked++;
           const syntheticDomain = synthetics.get(recipient);
           if (syntheticDomain !== undefined) {
+            syntheticReplies.set(syntheticDomain, detailOf(hostName, reply, session));
             catchAll.set(
               syntheticDomain,
               outcome === 'accepted' ? true : outcome === 'mailbox_not_found' ? false : null,
@@ -467,7 +476,9 @@ export function createMailGroup(
             const gaveUp = { outcome: 'timeout' as const, detail: lastFailure.detail };
             const unasked = new Set<string>();
             for (const recipient of recipients) {
-              own.set(recipient, results.get(recipient) ?? gaveUp);
+              const result = results.get(recipient);
+              const synthetic = syntheticReplies.get(domainOf.get(recipient) ?? '');
+              own.set(recipient, result ? withSyntheticEvidence(result, synthetic) : gaveUp);
               // Nobody else waiting: drop it from the queue rather than ask for nobody.
               const others = (waiting.get(recipient) ?? []).filter((other) => other !== participant);
               if (others.length > 0) waiting.set(recipient, others);
@@ -556,11 +567,5 @@ function describeFailure(
     tls: false,
   };
   // A refusal before RCPT is about us (our IP, HELO or sender), never about the mailbox.
-  if (
-    reply.code >= 500 &&
-    (reply.enhanced?.startsWith('5.7.') || /block|spam|policy|denied|reputation/i.test(detail.message))
-  ) {
-    return { outcome: 'blocked_by_policy', detail };
-  }
-  return { outcome: reply.code >= 400 && reply.code < 500 ? 'temporary_failure' : 'unreachable', detail };
+  return { outcome: classifySessionRefusal(reply, failure.stage), detail };
 }

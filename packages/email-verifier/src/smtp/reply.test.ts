@@ -43,7 +43,7 @@ describe('classifyRcptReply', () => {
     [550, '5.1.10 RESOLVER.ADR.RecipientNotFound', 'mailbox_not_found'],
     [550, '5.2.1 The email account that you tried to reach is disabled', 'mailbox_disabled'],
     [552, '5.2.2 Mailbox full', 'mailbox_full'],
-    [554, '5.7.1 Service unavailable; Client host blocked using Spamhaus', 'blocked_by_policy'],
+    [554, '5.7.1 Service unavailable; Client host blocked using Spamhaus', 'dnsbl_listed'],
     // Policy wins over the word "user" in the text: structure first.
     [550, '5.7.1 User unknown or blocked', 'blocked_by_policy'],
     [450, '4.2.0 <a@b.test>: Recipient address rejected: Greylisted, see http://postgrey', 'greylisted'],
@@ -52,11 +52,12 @@ describe('classifyRcptReply', () => {
     [452, 'Too many recipients received this hour', 'too_many_recipients'],
     [452, '4.2.2 Mailbox full, try later', 'temporary_failure'],
     [421, '4.4.2 Connection timed out', 'temporary_failure'],
-    // No enhanced code: text fallback, then the reply code's RFC 5321 meaning.
+    // No enhanced code: text fallback; with no text that says anything either, unclear.
     [550, 'No such user here', 'mailbox_not_found'],
     [550, 'Message rejected due to local policy', 'blocked_by_policy'],
-    [550, 'Requested action not taken', 'mailbox_not_found'],
-    [554, 'Transaction failed', 'blocked_by_policy'],
+    // A bare 5xx without a status or a recognisable text says nothing certain (RFC 5321 §4.2.2).
+    [550, 'Requested action not taken', 'rejected_unclear'],
+    [554, 'Transaction failed', 'rejected_unclear'],
     [552, 'over quota', 'mailbox_full'],
     [501, 'Syntax error in parameters', 'rejected_unclear'],
   ] as const)('%i %s → %s', (code, text, outcome) => {
