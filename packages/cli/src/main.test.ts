@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { ServiceError } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import type { Command } from './command.js';
@@ -16,6 +17,7 @@ const echo: Command = {
   async run({ io, values, positionals, flags }) {
     if (positionals.length === 0) throw new UsageError('echo needs at least one word');
     if (positionals[0] === 'fail') throw new ServiceError('upstream_timeout', 'the upstream did not answer');
+    if (positionals[0] === 'fs') await readFile('/nonexistent/svc-data/x');
     const words = values.upper ? positionals.map((word) => word.toUpperCase()) : positionals;
     io.stdout.write(flags.json ? `${JSON.stringify({ words })}\n` : `${words.join(' ')}\n`);
     return EXIT.ok;
@@ -65,10 +67,13 @@ describe('svc main', () => {
   it.each([
     [['frobnicate'], 'svc: unknown command "frobnicate"'],
     [[], 'svc: no command given'],
-    [['echo', '--loud', 'x'], "svc: Unknown option '--loud'"],
+    [['echo', '--loud', 'x'], 'svc: unknown option --loud\n'],
+    [['echo', 'x', '--upper=yes'], 'svc: --upper takes no value\n'],
+    [['verify', 'a@b.test', '--dns'], 'svc: --dns needs a value\n'],
+    [['--frobnicate'], 'svc: unknown option --frobnicate\n'],
     [['echo'], 'svc: echo needs at least one word'],
     [['help', 'nope'], 'svc: unknown command "nope"'],
-    [['version', '--json=yes'], 'svc: Option'],
+    [['version', '--json=yes'], 'svc: --json takes no value\n'],
   ])('bad usage %j prints a clear message and usage, exit 2', async (argv, message) => {
     const io = captureIo();
     expect(await main(argv, io, commands)).toBe(EXIT.usage);
@@ -89,7 +94,31 @@ describe('svc main', () => {
     const usage = captureIo();
     expect(await main(['nope', '--json'], usage, commands)).toBe(EXIT.usage);
     expect(JSON.parse(usage.err())).toEqual({
-      error: { code: 'internal_error', message: 'unknown command "nope"' },
+      error: { code: 'invalid_request', message: 'unknown command "nope"' },
+    });
+  });
+
+  it("gives usage errors the invalid_request code in its own words, never parseArgs's text", async () => {
+    for (const [argv, message] of [
+      [['verify', 'a@b.test', '--frobnicate', '--json'], 'unknown option --frobnicate'],
+      [['geo', '--file', '--json'], '--file needs a value'],
+      [['echo', '--json', 'x', '--upper=1'], '--upper takes no value'],
+    ] as const) {
+      const io = captureIo();
+      expect(await main(argv, io, commands)).toBe(EXIT.usage);
+      expect(JSON.parse(io.err())).toEqual({ error: { code: 'invalid_request', message } });
+      expect(io.out()).toBe('');
+    }
+  });
+
+  it('tells a raw file-system error that escaped a package by path and cause', async () => {
+    const io = captureIo();
+    expect(await main(['echo', 'fs', '--json'], io, commands)).toBe(EXIT.failure);
+    expect(JSON.parse(io.err())).toEqual({
+      error: {
+        code: 'internal_error',
+        message: 'cannot open /nonexistent/svc-data/x: no such file or directory (ENOENT)',
+      },
     });
   });
 });

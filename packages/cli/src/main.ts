@@ -64,8 +64,29 @@ function parseCommandLine(args: string[], command: Command | undefined) {
       strict: true,
     });
   } catch (error) {
-    // parseArgs's messages are clear but long; keep the first sentence and name the command.
-    const message = error instanceof Error ? error.message.split('. ')[0] : String(error);
-    throw new UsageError(message ?? 'invalid arguments', command?.name);
+    throw new UsageError(parseArgsMessage(error), command?.name);
+  }
+}
+
+/**
+ * Our own words for node:util parseArgs errors: its text changes between Node versions and
+ * carries advice about `--` that does not fit svc.
+ */
+function parseArgsMessage(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const quoted = /'([^']*)'/.exec(text)?.[1] ?? '';
+  // "-h, --help <value>" → "--help"
+  const flag = quoted.split(/[ ,]+/).find((part) => part.startsWith('--')) ?? quoted.split(' ')[0] ?? '';
+  switch ((error as { code?: string }).code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${flag}`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return /argument (missing|is ambiguous)/.test(text)
+        ? `${flag} needs a value`
+        : `${flag} takes no value`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unexpected argument "${quoted}"`;
+    default:
+      return 'invalid arguments';
   }
 }

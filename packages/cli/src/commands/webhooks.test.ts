@@ -20,7 +20,9 @@ describe('svc webhooks verify', () => {
     expect(await main(['webhooks', 'verify', '--secret', 'whsec_x', '--header', header], io)).toBe(
       EXIT.failure,
     );
-    expect(io.err()).toContain('invalid (no_matching_signature)');
+    expect(io.err()).toMatch(/^svc: invalid signature \(no_matching_signature\): no v1 signature matches/);
+    expect(io.out()).toBe('');
+    // The README's convention: a check that says no is the command's failure, on stderr.
     const json = captureIo(`${body}\n`);
     expect(
       await main(
@@ -28,7 +30,13 @@ describe('svc webhooks verify', () => {
         json,
       ),
     ).toBe(EXIT.failure);
-    expect(JSON.parse(json.out())).toMatchObject({ valid: false, reason: 'no_matching_signature' });
+    expect(json.out()).toBe('');
+    expect(JSON.parse(json.err())).toEqual({
+      error: {
+        code: 'invalid_request',
+        message: expect.stringMatching(/^invalid signature \(no_matching_signature\): /),
+      },
+    });
   });
 
   it.each([

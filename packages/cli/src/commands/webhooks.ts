@@ -1,3 +1,4 @@
+import { ServiceError } from '@svc/core';
 import { verifyPayload, WebhookVerificationError } from '@svc/webhooks';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -10,8 +11,9 @@ export const webhooksCommand: Command = {
   summary: 'Check a webhook signature (for receivers debugging)',
   usage: ['verify --secret S [--secret OLD] --header "t=…,v1=…" [--tolerance 300] < body.json'],
   details: `Reads the exact body bytes from stdin. Exit 0 and the event when the signature is valid,
-exit 1 and the reason (missing_header, malformed_header, no_matching_signature,
-timestamp_too_old, timestamp_in_future, invalid_body) when not.`,
+exit 1 and the reason on stderr (missing_header, malformed_header, no_matching_signature,
+timestamp_too_old, timestamp_in_future, invalid_body) when not: \`svc: invalid signature (<reason>): …\`,
+or with --json {"error":{"code":"invalid_request","message":"invalid signature (<reason>): …"}}.`,
   options: {
     secret: { type: 'string', multiple: true },
     header: { type: 'string' },
@@ -40,9 +42,10 @@ timestamp_too_old, timestamp_in_future, invalid_body) when not.`,
       return EXIT.ok;
     } catch (error) {
       if (!(error instanceof WebhookVerificationError)) throw error;
-      if (flags.json) printJson(io, { valid: false, reason: error.reason, message: error.message });
-      else io.stderr.write(`invalid (${error.reason}): ${error.message}\n`);
-      return EXIT.failure;
+      // A check that says no is the command's own failure: stderr, the error shape with --json.
+      throw new ServiceError('invalid_request', `invalid signature (${error.reason}): ${error.message}`, {
+        cause: error,
+      });
     }
   },
 };
