@@ -15,6 +15,14 @@ export interface SqliteStoreOptions {
    * @default 5000
    */
   busyTimeoutMs?: number;
+  /**
+   * better-sqlite3's `Database` class, for an app that depends on better-sqlite3 itself: pass
+   * `(await import('better-sqlite3')).default`. Needed where this package cannot see the app's
+   * copy: an optional peer resolves from this package's folder, and a global npm install puts
+   * the app's better-sqlite3 under the app, not beside this package (the svc CLI passes its own).
+   * @default the better-sqlite3 this package resolves, loaded on first use
+   */
+  driver?: typeof BetterSqlite3;
 }
 
 const SCHEMA = `
@@ -60,20 +68,27 @@ type OutboxRow = {
 };
 type ChunkRow = { job_id: string; chunk: number; start: number; end: number; attempts: number };
 
+// Loaded on first use, so apps on the memory store never need the native addon. The cause's
+// first line is kept in the message: a missing package and a missing native build need different fixes.
+async function loadBetterSqlite3(): Promise<typeof BetterSqlite3> {
+  try {
+    return (await import('better-sqlite3')).default;
+  } catch (error) {
+    const cause = String((error as Error).message ?? error).split('\n')[0];
+    throw new Error(
+      `the SQLite store needs better-sqlite3 (npm install better-sqlite3@12) where @svc/batch-runner resolves it, or passed as the \`driver\` option (${cause})`,
+      { cause: error },
+    );
+  }
+}
+
 /**
  * A Store in one SQLite file (better-sqlite3, WAL): the embedded default. Every method is one
  * transaction, so a process killed at any moment leaves either all or none of a chunk's results
  * and counters. better-sqlite3 is an optional peer dependency, loaded on first use.
  */
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<Store> {
-  let Database: typeof BetterSqlite3;
-  try {
-    Database = (await import('better-sqlite3')).default;
-  } catch (error) {
-    throw new Error('the SQLite store needs better-sqlite3 (npm install better-sqlite3@12)', {
-      cause: error,
-    });
-  }
+  const Database = options.driver ?? (await loadBetterSqlite3());
   let db: BetterSqlite3.Database;
   try {
     if (!options.mustExist) createPrivateDatabaseFile(options.path);
