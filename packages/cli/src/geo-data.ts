@@ -4,6 +4,7 @@ import {
   defaultGeoCacheDir,
   type GeoBackend,
   type GeoResolver,
+  type MmdbSchema,
   openDefaultBackends,
   openMmdbBackend,
 } from '@svc/geo-resolver';
@@ -11,13 +12,20 @@ import { installedCityPath, UPDATE_SOURCES } from './geo-update.js';
 import type { CliIo } from './io.js';
 
 /**
- * The resolver `svc geo` uses: the user's own .mmdb files when given (--db, in priority order),
- * else the openly licensed default data installed with the CLI.
+ * The resolver `svc geo` uses: the user's own .mmdb files when given (--db, in priority order,
+ * read with `schema` when given, else with the schema their database_type names), else the
+ * openly licensed default data installed with the CLI.
  */
-export async function openCliGeoResolver(io: CliIo, databases: string[]): Promise<GeoResolver> {
+export async function openCliGeoResolver(
+  io: CliIo,
+  databases: string[],
+  schema?: MmdbSchema,
+): Promise<GeoResolver> {
   let backends: GeoBackend[];
   if (databases.length > 0) {
-    backends = await Promise.all(databases.map((path) => openMmdbBackend({ source: path })));
+    backends = await Promise.all(
+      databases.map((path) => openMmdbBackend(schema ? { source: path, schema } : { source: path })),
+    );
   } else {
     // The data packages are found by @svc/geo-resolver (they are dependencies of this CLI).
     backends = await openDefaultBackends({

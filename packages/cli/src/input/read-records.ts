@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ServiceError } from '@svc/core';
+import { checkReadableFile } from '../fs/check-paths.js';
+import { fileError } from '../fs/describe-error.js';
 
 const HEADER_NAMES = new Set(['email', 'emails', 'ip', 'ips', 'address', 'record', 'records', 'domain']);
 
@@ -12,11 +12,7 @@ const HEADER_NAMES = new Set(['email', 'emails', 'ip', 'ips', 'address', 'record
  */
 export async function readRecords(path: string, cwd: string): Promise<string[]> {
   const full = resolve(cwd, path);
-  try {
-    await access(full);
-  } catch {
-    throw new ServiceError('invalid_request', `cannot read ${path}: no such file`);
-  }
+  await checkReadableFile(full, path);
   const csv = extname(full).toLowerCase() === '.csv';
   const records: string[] = [];
   const lines = createInterface({
@@ -24,16 +20,20 @@ export async function readRecords(path: string, cwd: string): Promise<string[]> 
     crlfDelay: Number.POSITIVE_INFINITY,
   });
   let first = true;
-  for await (const raw of lines) {
-    const line = (first ? raw.replace(/^\uFEFF/, '') : raw).trim();
-    if (line === '' || line.startsWith('#')) continue;
-    const value = csv ? firstCsvField(line) : line;
-    if (first && csv && HEADER_NAMES.has(value.toLowerCase())) {
+  try {
+    for await (const raw of lines) {
+      const line = (first ? raw.replace(/^\uFEFF/, '') : raw).trim();
+      if (line === '' || line.startsWith('#')) continue;
+      const value = csv ? firstCsvField(line) : line;
+      if (first && csv && HEADER_NAMES.has(value.toLowerCase())) {
+        first = false;
+        continue;
+      }
       first = false;
-      continue;
+      records.push(value);
     }
-    first = false;
-    records.push(value);
+  } catch (error) {
+    throw fileError('read', path, error);
   }
   return records;
 }

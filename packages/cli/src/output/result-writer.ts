@@ -1,7 +1,59 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import { finished, pipeline } from 'node:stream/promises';
 import { csvField, flatten } from '@svc/core';
+import { checkWritableFile } from '../fs/check-paths.js';
+import { fileError } from '../fs/describe-error.js';
 import { UsageError } from '../usage-error.js';
+
+/** An --out file whose path was checked before any work. */
+export interface OutputTarget {
+  /** As the user wrote it, for messages. */
+  shown: string;
+  full: string;
+  format: 'ndjson' | 'csv';
+}
+
+/**
+ * Checks `--out` before any work: the extension picks the format (.ndjson/.jsonl or .csv), and
+ * the file must be creatable or overwritable (its folder exists and is writable).
+ */
+export async function prepareOutput(path: string, cwd: string, command: string): Promise<OutputTarget> {
+  const extension = extname(path).toLowerCase();
+  if (!['.ndjson', '.jsonl', '.csv'].includes(extension)) {
+    throw new UsageError(`--out must end in .ndjson, .jsonl or .csv, got "${path}"`, command);
+  }
+  const full = resolve(cwd, path);
+  await checkWritableFile(full, path);
+  return { shown: path, full, format: extension === '.csv' ? 'csv' : 'ndjson' };
+}
+
+/**
+ * Creates (or truncates) a result file readable by its owner only, whatever the umask: results
+ * hold people's addresses. The mode is set again after opening because open() applies the umask
+ * and leaves an existing file's mode alone.
+ */
+export async function createPrivateFile(target: OutputTarget): Promise<Writable> {
+  try {
+    const handle = await open(target.full, 'w', 0o600);
+    // Only a regular file: a device or pipe given as --out keeps its own mode.
+    if ((await handle.stat()).isFile()) await handle.chmod(0o600);
+    return handle.createWriteStream();
+  } catch (error) {
+    throw fileError('write', target.shown, error);
+  }
+}
+
+/** Copies a stream of result lines into a private result file. */
+export async function writeResultFile(target: OutputTarget, lines: NodeJS.ReadableStream): Promise<void> {
+  const stream = await createPrivateFile(target);
+  try {
+    await pipeline(lines, stream);
+  } catch (error) {
+    throw fileError('write', target.shown, error);
+  }
+}
 
 /** Writes results to an .ndjson or .csv file as they come. */
 export interface ResultWriter {
@@ -9,32 +61,49 @@ export interface ResultWriter {
   close(): Promise<void>;
 }
 
-/** Opens `--out` for writing; the format follows the extension (.ndjson/.jsonl or .csv). */
-export function openResultWriter(path: string, cwd: string, command: string): ResultWriter {
-  const extension = extname(path).toLowerCase();
-  if (!['.ndjson', '.jsonl', '.csv'].includes(extension)) {
-    throw new UsageError(`--out must end in .ndjson, .jsonl or .csv, got "${path}"`, command);
-  }
-  const stream: WriteStream = createWriteStream(resolve(cwd, path));
+/**
+ * Opens a checked `--out` target. CSV rows are flattened by core's `flatten` (the batch export's
+ * too); the header is fixed by the first row that has more than the `leading` columns (rows with
+ * only those, e.g. errors, wait for it), so a failed first record does not hide the result columns.
+ */
+export async function openResultWriter(
+  target: OutputTarget,
+  options: { leading?: string[] } = {},
+): Promise<ResultWriter> {
+  const stream = await createPrivateFile(target);
+  let failure: unknown;
+  stream.on('error', (error) => {
+    failure ??= error;
+  });
+  const leading = options.leading ?? [];
   let columns: string[] | undefined;
+  let waiting: Record<string, string>[] = [];
+  const writeRow = (row: Record<string, string>) =>
+    stream.write(`${(columns as string[]).map((column) => csvField(row[column] ?? '')).join(',')}\n`);
+  const fixColumns = (rows: Record<string, string>[]) => {
+    columns = [...new Set([...leading, ...rows.flatMap(Object.keys)])];
+    stream.write(`${columns.map(csvField).join(',')}\n`);
+    for (const row of rows) writeRow(row);
+    waiting = [];
+  };
   return {
     write(result) {
-      if (extension !== '.csv') {
+      if (target.format === 'ndjson') {
         stream.write(`${JSON.stringify(result)}\n`);
         return;
       }
       const row = flatten(result);
-      // The first result fixes the columns; every result has the same shape.
-      if (!columns) {
-        columns = Object.keys(row);
-        stream.write(`${columns.map(csvField).join(',')}\n`);
-      }
-      stream.write(`${columns.map((column) => csvField(row[column] ?? '')).join(',')}\n`);
+      if (columns) writeRow(row);
+      else if (Object.keys(row).some((column) => !leading.includes(column))) fixColumns([...waiting, row]);
+      else waiting.push(row);
     },
-    close: () =>
-      new Promise((resolveClose, reject) => {
-        stream.once('error', reject);
-        stream.end(resolveClose);
-      }),
+    async close() {
+      if (target.format === 'csv' && !columns) fixColumns(waiting);
+      stream.end();
+      await finished(stream).catch((error: unknown) => {
+        failure ??= error;
+      });
+      if (failure) throw fileError('write', target.shown, failure);
+    },
   };
 }

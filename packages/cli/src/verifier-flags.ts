@@ -1,0 +1,65 @@
+import { createDns2Resolver, createVerifier, type VerifierOptions } from '@svc/email-verifier';
+import type { Command } from './command.js';
+import { UsageError } from './usage-error.js';
+
+/** The verifier's flags, shared by `svc verify` and `svc batch run --type verify_email`. */
+export const VERIFIER_FLAGS = {
+  probe: { type: 'boolean' },
+  'no-disposable': { type: 'boolean' },
+  dns: { type: 'string' },
+  'smtp-port': { type: 'string' },
+  helo: { type: 'string' },
+  from: { type: 'string' },
+  'allow-private-mx': { type: 'boolean' },
+} as const satisfies NonNullable<Command['options']>;
+
+/** Their help lines, in the same order. */
+export const VERIFIER_FLAGS_HELP = `  --probe             ask the domain's mail servers about the mailbox (sends no mail; needs port 25)
+  --no-disposable     do not flag disposable domains
+  --dns <host:port>   ask this DNS server instead of the system resolvers
+  --smtp-port <n>     dial MX hosts on this port (default 25)
+  --helo <name>       EHLO name (default: this host's name)
+  --from <address>    envelope sender (default: the null sender <>)
+  --allow-private-mx  also probe MX hosts on private addresses (intranets, tests)`;
+
+/** What the flags ask for: the verifier's options and the per-call checks. */
+export interface VerifierSettings {
+  options: VerifierOptions;
+  checks: { probe_mailbox: boolean; check_disposable: boolean };
+}
+
+/** Turns the verifier's flags into options; a bad value is a usage error of `command`. */
+export function verifierSettings(values: Record<string, unknown>, command: string): VerifierSettings {
+  const smtp: NonNullable<VerifierOptions['smtp']> = {};
+  if (values['smtp-port'] !== undefined) {
+    const port = Number(values['smtp-port']);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      throw new UsageError(`--smtp-port must be a port number, got "${values['smtp-port']}"`, command);
+    }
+    smtp.port = port;
+  }
+  if (typeof values.helo === 'string') smtp.heloName = values.helo;
+  if (typeof values.from === 'string') smtp.mailFrom = values.from;
+  if (values['allow-private-mx'] === true) smtp.allowPrivateAddresses = true;
+  const options: VerifierOptions = { smtp };
+  if (typeof values.dns === 'string') {
+    try {
+      options.dns = createDns2Resolver({ server: values.dns });
+    } catch (error) {
+      throw new UsageError(`--dns: ${(error as Error).message}`, command);
+    }
+  }
+  try {
+    // Constructing once here turns a bad --helo or --from into a usage error, not a crash later.
+    createVerifier(options);
+  } catch (error) {
+    throw new UsageError(
+      (error as Error).message.replace(/^smtp\.heloName/, '--helo').replace(/^smtp\.mailFrom/, '--from'),
+      command,
+    );
+  }
+  return {
+    options,
+    checks: { probe_mailbox: values.probe === true, check_disposable: values['no-disposable'] !== true },
+  };
+}
