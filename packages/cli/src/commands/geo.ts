@@ -1,6 +1,12 @@
 import { resolve } from 'node:path';
 import { ServiceError } from '@svc/core';
-import { DEFAULT_DATA_ATTRIBUTION, type GeoResult } from '@svc/geo-resolver';
+import {
+  DEFAULT_DATA_ATTRIBUTION,
+  type GeoResult,
+  MMDB_SCHEMAS,
+  type MmdbSchema,
+  mmdbSchemaByName,
+} from '@svc/geo-resolver';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { checkReadableFile } from '../fs/check-paths.js';
@@ -16,12 +22,23 @@ import { UsageError } from '../usage-error.js';
 
 type Row = GeoResult | { ip: string; error: { code: string; message: string } };
 
+const SCHEMA_NAMES = MMDB_SCHEMAS.map((schema) => schema.name).join(', ');
+
+/** `--schema`: a schema by name, for the --db files. */
+function schemaOption(name: unknown, databases: unknown): MmdbSchema | undefined {
+  if (name === undefined) return undefined;
+  if (databases === undefined) throw new UsageError('--schema applies to --db files; give --db too', 'geo');
+  const schema = mmdbSchemaByName(name as string);
+  if (!schema) throw new UsageError(`--schema must be one of ${SCHEMA_NAMES}`, 'geo');
+  return schema;
+}
+
 /** `svc geo`: geolocate addresses from arguments or a file. */
 export const geoCommand: Command = {
   name: 'geo',
   summary: 'Geolocate IP addresses (country, city, coordinates, timezone, ASN, flags)',
   usage: [
-    '<ip...> [--json] [--db file.mmdb ...]',
+    '<ip...> [--json] [--db file.mmdb ... [--schema NAME]]',
     '--file ips.txt [--out results.ndjson|csv]',
     '--sources',
     'update --source dbip-lite|geolite2 [--license-key K] [--url U]',
@@ -31,6 +48,8 @@ export const geoCommand: Command = {
   --out <path>    write results to .ndjson or .csv instead of the terminal (created private,
                   0600; CSV rows carry error_code and error_message for addresses not located)
   --db <path>     use this MaxMind-format file (repeat for several; first non-empty field wins)
+  --schema <name> read the --db files with this schema instead of the one their database_type
+                  names (for files of a type svc does not know): ${SCHEMA_NAMES}
   --sources       print where the default data comes from and its licence
   update          download, verify and install fresher city data (--source dbip-lite|geolite2,
                   --license-key for GeoLite2, --url to download from elsewhere); a corrupt or
@@ -41,6 +60,7 @@ exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC B
     file: { type: 'string' },
     out: { type: 'string' },
     db: { type: 'string', multiple: true },
+    schema: { type: 'string' },
     sources: { type: 'boolean' },
     source: { type: 'string' },
     'license-key': { type: 'string' },
@@ -62,12 +82,14 @@ exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC B
       throw new UsageError('give at least one IP address or --file', 'geo');
     if (values.out && !file) throw new UsageError('--out needs --file', 'geo');
     const target = values.out ? await prepareOutput(values.out as string, io.cwd, 'geo') : undefined;
+    const schema = schemaOption(values.schema, values.db);
     const inputs = file ? await readRecords(file, io.cwd) : positionals;
     const databases = (values.db as string[] | undefined) ?? [];
     for (const path of databases) await checkReadableFile(resolve(io.cwd, path), path);
     const resolver = await openCliGeoResolver(
       io,
       databases.map((path) => resolve(io.cwd, path)),
+      schema,
     );
     // The batch CSV's error columns, so a file row says why an address has no location.
     const writer = target ? await openResultWriter(target, { leading: GEO_LEADING_COLUMNS }) : undefined;
