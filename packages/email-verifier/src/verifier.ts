@@ -70,6 +70,13 @@ export interface Verifier {
   ): Promise<VerificationResult[]>;
 }
 
+/** What the DNS stage found for a domain. */
+interface DomainAnswer {
+  status: DomainStatus;
+  hosts: MailHosts['hosts'];
+  error?: DnsQueryError;
+}
+
 interface Prepared {
   input: string;
   address: ParsedAddress | null;
@@ -92,13 +99,12 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
 
   const prepare = (input: string): Prepared => prepareAddress(input, lists, settings);
 
-  async function domainStatus(
-    domain: string,
-  ): Promise<{ status: DomainStatus; hosts: MailHosts['hosts']; error?: DnsQueryError }> {
+  async function domainStatus(domain: string): Promise<DomainAnswer> {
     try {
       const found = await resolveMailHosts(domain, {
         resolver: settings.dns,
         isPublicAddress: settings.isPublicAddress,
+        allowPrivateAddresses: settings.smtp.allowPrivateAddresses,
       });
       return found;
     } catch (error) {
@@ -115,7 +121,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     syntheticLocalPart: settings.syntheticLocalPart,
     resolveAddresses: async (host) => {
       const addresses = await addressesOf(host, settings.dns);
-      return settings.smtp.allowPrivateAddresses ? addresses : addresses.filter(settings.isPublicAddress);
+      return addresses;
     },
   };
 
@@ -284,51 +290,59 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       const deadline = events.signal ? AbortSignal.any([timeout, events.signal]) : timeout;
       // Every probe group this call joins listens to this one signal; that is by design.
       setMaxListeners(0, deadline);
-      // DNS first, then one probe per set of MX hosts: domains hosted on the same servers (as
-      // hosting providers and the big mail services host thousands) share SMTP sessions.
-      const resolved = await Promise.all(
-        [...byDomain].map(async ([domainName, group]) => ({
-          domainName,
-          group,
-          domain: await domainStatus(domainName),
-        })),
-      );
-      const byHosts = new Map<string, { hosts: MailHosts['hosts']; domains: typeof resolved }>();
-      for (const entry of resolved) {
-        if (!checks.probe_mailbox || entry.domain.status !== 'accepts_mail') {
-          for (const [key, prepared] of entry.group)
-            complete(key, finish(prepared, checks, entry.domain, null));
-          continue;
-        }
-        const hostsKey = mailHostsKey(entry.domain.hosts);
-        const shared = byHosts.get(hostsKey) ?? { hosts: entry.domain.hosts, domains: [] };
-        shared.domains.push(entry);
-        byHosts.set(hostsKey, shared);
-      }
-      await Promise.all(
-        [...byHosts.values()].map(async ({ hosts, domains: sharing }) => {
-          const recipientsByDomain = new Map(
-            sharing.map(({ domainName, group }) => [
-              domainName,
-              group.map(([, prepared]) => (prepared.address as ParsedAddress).normalized),
-            ]),
-          );
-          const probe = await probeDomains(hosts, recipientsByDomain, deadline);
-          for (const { domainName, group, domain } of sharing) {
-            for (const [key, prepared] of group) {
-              const outcome = probe.results.get((prepared.address as ParsedAddress).normalized);
-              complete(
-                key,
-                finish(prepared, checks, domain, {
-                  verdict: outcome?.outcome ?? 'unreachable',
-                  detail: outcome?.detail ?? null,
-                  catchAll: probe.catchAll.get(domainName) ?? null,
-                }),
-              );
-            }
+      // Each domain is probed as soon as its DNS answers, not once the slowest domain has: the
+      // domains answered in one turn of the event loop join their MX hosts' probe together, and
+      // domains on the same servers (as hosting providers and the big mail services host
+      // thousands) share SMTP sessions, whichever turn they joined in.
+      type Resolved = { domainName: string; group: Array<[string, Prepared]>; domain: DomainAnswer };
+      const probeShared = async (hosts: MailHosts['hosts'], sharing: Resolved[]) => {
+        const recipientsByDomain = new Map(
+          sharing.map(({ domainName, group }) => [
+            domainName,
+            group.map(([, prepared]) => (prepared.address as ParsedAddress).normalized),
+          ]),
+        );
+        const probe = await probeDomains(hosts, recipientsByDomain, deadline);
+        for (const { domainName, group, domain } of sharing) {
+          for (const [key, prepared] of group) {
+            const outcome = probe.results.get((prepared.address as ParsedAddress).normalized);
+            complete(
+              key,
+              finish(prepared, checks, domain, {
+                verdict: outcome?.outcome ?? 'unreachable',
+                detail: outcome?.detail ?? null,
+                catchAll: probe.catchAll.get(domainName) ?? null,
+              }),
+            );
           }
+        }
+      };
+      const probes: Array<Promise<void>> = [];
+      let turn: Map<string, { hosts: MailHosts['hosts']; domains: Resolved[] }> | undefined;
+      const startTurn = () => {
+        const ready = turn;
+        turn = undefined;
+        for (const { hosts, domains } of ready?.values() ?? []) probes.push(probeShared(hosts, domains));
+      };
+      await Promise.all(
+        [...byDomain].map(async ([domainName, group]) => {
+          const domain = await domainStatus(domainName);
+          if (!checks.probe_mailbox || domain.status !== 'accepts_mail') {
+            for (const [key, prepared] of group) complete(key, finish(prepared, checks, domain, null));
+            return;
+          }
+          if (!turn) {
+            turn = new Map();
+            setImmediate(startTurn);
+          }
+          const hostsKey = mailHostsKey(domain.hosts);
+          const shared = turn.get(hostsKey) ?? { hosts: domain.hosts, domains: [] };
+          shared.domains.push({ domainName, group, domain });
+          turn.set(hostsKey, shared);
         }),
       );
+      startTurn();
+      await Promise.all(probes);
       // The probes end early when aborted; their `smtp_timeout` answers are not results.
       events.signal?.throwIfAborted();
       return keys.map((key, index) => {
