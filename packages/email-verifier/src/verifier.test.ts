@@ -49,12 +49,40 @@ const ZONES = {
   'nullmx.test': { MX: [{ priority: 0, exchange: '.' }] },
   'implicit.test': { A: ['93.184.216.34'] },
   'private-only.test': { A: ['10.1.2.3'] },
+  // The Postfix of issue 10: it refuses our sender's domain at RCPT, for every recipient.
+  'postfix.test': mx('pf.good.test'),
+  'catchall-pf.test': mx('pf.good.test'),
+  'pf.good.test': { A: ['127.0.0.11'] },
+  // A server that refuses every recipient alike: it is refusing the session, not the mailbox.
+  'refusing.test': mx('mx1.good.test'),
+  // Implicit MX (A/AAAA only) on the fleet's loopback address.
+  'imp-loopback.test': { A: ['127.0.0.2'] },
+  // MX hosts and implicit MX on every kind of non-public address (the security defaults).
+  'mx-loopback.test': mx('mx1.good.test'),
+  'mx-loopback6.test': mx('loopback6.mx.test'),
+  'loopback6.mx.test': { AAAA: ['::1'] },
+  'mx-private.test': mx('private.mx.test'),
+  'private.mx.test': { A: ['10.1.2.3'] },
+  'mx-linklocal.test': mx('linklocal.mx.test'),
+  'linklocal.mx.test': { A: ['169.254.10.20'] },
+  'mx-cgnat.test': mx('cgnat.mx.test'),
+  'cgnat.mx.test': { A: ['100.64.1.2'] },
+  'mx-nat64.test': mx('nat64.mx.test'),
+  'nat64.mx.test': { AAAA: ['64:ff9b::a01:203'] },
+  'imp-private.test': { A: ['192.168.1.20'] },
+  'imp-linklocal.test': { A: ['169.254.10.20'] },
+  'imp-cgnat.test': { A: ['100.64.1.2'] },
+  'imp-nat64.test': { AAAA: ['64:ff9b::7f00:2'] },
+  'imp-loopback6.test': { AAAA: ['::1'] },
   'servfail.test': 'SERVFAIL',
   'xn--bcher-kva.test': mx('mx1.good.test'),
   'mailinator.com': mx('mx1.good.test'),
   'gmail.com': mx('mx1.good.test'),
   'gmial.com': mx('mx1.good.test'),
 } as const;
+
+/** The sender the Postfix of issue 10 refused: its domain does not resolve. */
+const POSTFIX_SENDER = 'probe@unresolvable.test';
 
 let dns: FakeDnsServer;
 let fleet: SmtpFleet;
@@ -74,6 +102,20 @@ const base = (): VerifierOptions => ({
   },
 });
 
+/** The default security settings: only what reaching the fakes needs (DNS server, port, timeouts). */
+const secure = (): VerifierOptions => ({
+  dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 500, tries: 1 }),
+  dnsCache: false,
+  smtp: {
+    port: fleet.port,
+    heloName: 'verifier.test',
+    connectTimeoutMs: 500,
+    commandTimeoutMs: 2000,
+    timeoutMs: 3000,
+    catchAllCacheMs: 0,
+  },
+});
+
 beforeAll(async () => {
   dns = await startDnsServer({ zones: ZONES });
   fleet = await startSmtpFleet({
@@ -85,6 +127,18 @@ beforeAll(async () => {
       { host: '127.0.0.6', script: { ehlo: 'reject', banner: ['one', 'two', 'three'] } },
       { host: '127.0.0.7', script: { maxRcptsPerSession: 1 } },
       { host: '127.0.0.8', script: { tls: 'require' } },
+      {
+        host: '127.0.0.11',
+        script: {
+          // Postfix with smtpd_delay_reject (its default) checks the sender at RCPT, so with a
+          // sender whose domain it cannot resolve every RCPT gets this, whether alice exists or
+          // the domain takes any address.
+          defaultRcpt: {
+            code: 550,
+            text: `5.1.8 <${POSTFIX_SENDER}>: Sender address rejected: Domain not found`,
+          },
+        },
+      },
     ],
     script: {
       mailboxes: {
@@ -100,7 +154,7 @@ beforeAll(async () => {
         'b@onercpt.test': 'accept',
         'bob@tls.test': 'accept',
       },
-      domains: { 'catchall.test': 'accept' },
+      domains: { 'catchall.test': 'accept', 'refusing.test': 'blocked' },
     },
   });
   verifier = createVerifier(base());
@@ -230,8 +284,29 @@ describe('verify() DNS outcomes', () => {
     expect((await unprocessable('a@gone.test')).result.reasons).toContain('domain_not_found');
   });
 
-  it('no MX and only a private A record → 422 (no_mx_records)', async () => {
-    expect((await unprocessable('a@private-only.test')).result.reasons).toContain('no_mx_records');
+  it('no MX and only a private A record → 422 (no_mx_records) unless private addresses are allowed', async () => {
+    const error = await createVerifier(secure())
+      .verify('a@private-only.test')
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnprocessableAddressError);
+    expect((error as UnprocessableAddressError).result.reasons).toContain('no_mx_records');
+    // With smtp.allowPrivateAddresses (the shared verifier's setting) it is the implicit MX.
+    expect((await verifier.verify('a@private-only.test')).mx).toEqual({
+      accepts_mail: true,
+      records: ['private-only.test'],
+    });
+  });
+
+  it('probes an implicit MX on a private address when smtp.allowPrivateAddresses is on', async () => {
+    const result = await probe('alice@imp-loopback.test');
+    expect(result).toMatchObject({
+      state: 'undeliverable',
+      mx: { accepts_mail: true, records: ['imp-loopback.test'] },
+      smtp: { host: 'imp-loopback.test', code: 550, enhanced_status: '5.1.1' },
+    });
+    expect(
+      fleet.sessionsFor('127.0.0.2').flatMap((session) => session.rcpts.map((rcpt) => rcpt.address)),
+    ).toContain('alice@imp-loopback.test');
   });
 
   it('no MX but a public A record → the implicit MX is used', async () => {
@@ -252,6 +327,94 @@ describe('verify() DNS outcomes', () => {
     expect(result.normalized).toBe('joerg@xn--bcher-kva.test');
     expect(dns.queries.map((query) => query.name)).toContain('xn--bcher-kva.test');
   });
+});
+
+describe('reading refusals that are not about the mailbox, end to end', () => {
+  it('reports the Postfix sender refusal at RCPT (550 5.1.8) as unknown, for a mailbox and a catch-all domain', async () => {
+    const postfix = createVerifier({ ...base(), smtp: { ...base().smtp, mailFrom: POSTFIX_SENDER } });
+    const results = await postfix.verifyMany(['alice@postfix.test', 'whoever@catchall-pf.test'], {
+      probe_mailbox: true,
+    });
+    for (const result of results) {
+      expect(result.state).toBe('unknown');
+      expect(result.reasons[0]).toBe('sender_rejected');
+      expect(result.smtp).toMatchObject({ host: 'pf.good.test', code: 550, enhanced_status: '5.1.8' });
+      // Nothing was learnt about the domain either: not a catch-all, not "not a catch-all".
+      expect(result.is_catch_all).toBe(false);
+    }
+    expect(fleet.sessionsFor('127.0.0.11')[0]?.commands).toContain(`MAIL FROM:<${POSTFIX_SENDER}>`);
+  });
+
+  it('reads the same refusal for the real and the synthetic recipient as a refusal of the sender', async () => {
+    // refusing.test answers every RCPT `554 5.7.1 <rcpt>: Recipient address rejected: Access denied`.
+    const result = await probe('anyone@refusing.test');
+    expect(result).toMatchObject({ state: 'unknown', smtp: { code: 554, enhanced_status: '5.7.1' } });
+    expect(result.reasons).toEqual(['sender_rejected']);
+    const asked = fleet.sessions.flatMap((session) => session.rcpts.map((rcpt) => rcpt.address));
+    expect(asked).toHaveLength(2);
+    // The same refusal for one mailbox only (the synthetic one was told 5.1.1) stays a policy block.
+    expect((await probe('blocked@good.test')).reasons).toEqual(['blocked_by_policy']);
+  });
+});
+
+describe('security defaults: nothing private is ever contacted without smtp.allowPrivateAddresses', () => {
+  let secureVerifier: Verifier;
+  beforeAll(() => {
+    secureVerifier = createVerifier(secure());
+  });
+
+  it.each([
+    ['loopback (127.0.0.2, where the fake MTA listens)', 'mx-loopback.test'],
+    ['IPv6 loopback', 'mx-loopback6.test'],
+    ['private (10/8)', 'mx-private.test'],
+    ['link-local', 'mx-linklocal.test'],
+    ['CGNAT (100.64/10)', 'mx-cgnat.test'],
+    ['NAT64-wrapped private (64:ff9b::10.1.2.3)', 'mx-nat64.test'],
+  ])('never connects to an MX host on a %s address', async (_kind, domain) => {
+    const started = performance.now();
+    const result = await secureVerifier.verify(`alice@${domain}`, { probe_mailbox: true });
+    expect(result).toMatchObject({ state: 'unknown', mx: { accepts_mail: true } });
+    expect(result.reasons).toEqual(['smtp_unreachable']);
+    // Dropped before any connection: no connect error, no timeout, and no session at the fake MTA.
+    expect(result.smtp?.message).toBe('no usable address');
+    expect(performance.now() - started).toBeLessThan(400);
+    await fleet.waitForIdle();
+    expect(fleet.sessions).toHaveLength(0);
+  });
+
+  it.each([
+    ['loopback', 'imp-loopback.test'],
+    ['IPv6 loopback', 'imp-loopback6.test'],
+    ['private (192.168/16)', 'imp-private.test'],
+    ['link-local', 'imp-linklocal.test'],
+    ['CGNAT', 'imp-cgnat.test'],
+    ['NAT64-wrapped loopback (64:ff9b::127.0.0.2)', 'imp-nat64.test'],
+  ])('never takes an implicit MX (A/AAAA only) on a %s address', async (_kind, domain) => {
+    const error = await secureVerifier
+      .verify(`alice@${domain}`, { probe_mailbox: true })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnprocessableAddressError);
+    expect((error as UnprocessableAddressError).result.reasons).toEqual(['no_mx_records']);
+    const [many] = await secureVerifier.verifyMany([`bob@${domain}`], { probe_mailbox: true });
+    expect(many?.reasons).toEqual(['no_mx_records']);
+    await fleet.waitForIdle();
+    expect(fleet.sessions).toHaveLength(0);
+  });
+
+  it.each(['alice@[127.0.0.2]', 'alice@[IPv6:::1]', 'alice@[93.184.216.34]'])(
+    'never probes the address literal %s (nor looks it up)',
+    async (email) => {
+      const result = await secureVerifier.verify(email, { probe_mailbox: true });
+      expect(result).toMatchObject({ state: 'unknown', reasons: ['address_literal'], smtp: null });
+      const [many] = await secureVerifier.verifyMany([email], { probe_mailbox: true });
+      expect(many).toMatchObject({ state: 'unknown', reasons: ['address_literal'], smtp: null });
+      // Not even with private addresses allowed: a literal names no MX.
+      expect((await verifier.verify(email, { probe_mailbox: true })).reasons).toEqual(['address_literal']);
+      await fleet.waitForIdle();
+      expect(dns.queries).toHaveLength(0);
+      expect(fleet.sessions).toHaveLength(0);
+    },
+  );
 });
 
 describe('verify() lists and syntax', () => {

@@ -121,7 +121,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     syntheticLocalPart: settings.syntheticLocalPart,
     resolveAddresses: async (host) => {
       const addresses = await addressesOf(host, settings.dns);
-      return addresses;
+      return settings.smtp.allowPrivateAddresses ? addresses : addresses.filter(settings.isPublicAddress);
     },
   };
 

@@ -23,6 +23,12 @@ export interface ResolveMailHostsOptions {
   resolver: DnsResolver;
   /** Decides whether an A/AAAA address may serve as an implicit MX (public unicast only). */
   isPublicAddress: (ip: string) => boolean;
+  /**
+   * Lets a private, loopback or other non-public A/AAAA address serve as an implicit MX, as
+   * `smtp.allowPrivateAddresses` lets such MX hosts be probed (tests, intranets).
+   * @default false
+   */
+  allowPrivateAddresses?: boolean;
   /** Random source in [0, 1) used to order equal-preference MX hosts. @default Math.random */
   random?: () => number;
 }
@@ -30,7 +36,7 @@ export interface ResolveMailHostsOptions {
 /**
  * The mail hosts of a domain: MX sorted by preference (random within equal preference, RFC 5321
  * §5.1); a null MX (RFC 7505) means the domain accepts no mail; no MX falls back to the domain's
- * own public A/AAAA addresses. NXDOMAIN is an answer (not_found); SERVFAIL and timeouts throw
+ * own public A/AAAA addresses (any address with `allowPrivateAddresses`). NXDOMAIN is an answer (not_found); SERVFAIL and timeouts throw
  * DnsQueryError, since they say nothing about the domain.
  */
 export async function resolveMailHosts(domain: string, options: ResolveMailHostsOptions): Promise<MailHosts> {
@@ -63,7 +69,7 @@ export async function resolveMailHosts(domain: string, options: ResolveMailHosts
   }
 
   const addresses = await addressesOf(domain, resolver);
-  if (addresses.some(isPublicAddress)) {
+  if (options.allowPrivateAddresses === true ? addresses.length > 0 : addresses.some(isPublicAddress)) {
     return { status: 'accepts_mail', hosts: [{ host: normaliseHost(domain), priority: 0, implicit: true }] };
   }
   return { status: 'no_mx_records', hosts: [] };
