@@ -30,9 +30,12 @@ interface KillOutcome {
   after: JobProgress | null;
 }
 
-/** A kill interrupted the job when it left it running with some but not all records committed. */
-const interrupted = ({ after }: KillOutcome) =>
-  after?.status === 'running' && after.processed > 0 && after.processed < after.total;
+/**
+ * A kill interrupted the job when the killed worker had committed records of it and left it
+ * running with some but not all records committed.
+ */
+const interrupted = ({ before, after }: KillOutcome) =>
+  after?.status === 'running' && after.processed > before && after.processed < after.total;
 
 /**
  * Starts the worker `times` times and SIGKILLs it while the job runs: each kill waits until the
@@ -52,13 +55,17 @@ async function killWhileRunning(db: string, hookUrl: string, times: number): Pro
         exitCode = code;
       });
       const deadline = Date.now() + 60_000;
-      while ((progress.read()?.processed ?? 0) <= before) {
-        if (exitCode !== undefined) throw new Error(`the worker exited (code ${exitCode}) before committing`);
-        if (Date.now() > deadline) throw new Error('the worker committed nothing within 60 s');
-        await sleep(10);
+      try {
+        while ((progress.read()?.processed ?? 0) <= before) {
+          if (exitCode !== undefined)
+            throw new Error(`the worker exited (code ${exitCode}) before committing`);
+          if (Date.now() > deadline) throw new Error('the worker committed nothing within 60 s');
+          await sleep(10);
+        }
+        await sleep(Math.floor(Math.random() * 300));
+      } finally {
+        worker.process.kill('SIGKILL');
       }
-      await sleep(Math.floor(Math.random() * 300));
-      worker.process.kill('SIGKILL');
       await worker.exited;
       outcomes.push({ before, after: progress.read() });
     }
