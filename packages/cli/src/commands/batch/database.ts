@@ -10,6 +10,7 @@ import {
 } from '@svc/batch-runner';
 import { checkDatabase } from '../../fs/check-paths.js';
 import { fileError } from '../../fs/describe-error.js';
+import { cliSqliteDriver } from '../../sqlite-driver.js';
 
 /** A runner and its store over one job database. */
 export interface JobDatabase {
@@ -23,7 +24,7 @@ export async function openExisting(
   webhooks?: BatchRunnerOptions['webhooks'],
 ): Promise<JobDatabase> {
   await checkDatabase(dbPath, true);
-  const store = await createSqliteStore({ path: dbPath, mustExist: true });
+  const store = await createSqliteStore({ path: dbPath, mustExist: true, driver: await cliSqliteDriver() });
   return { runner: createBatchRunner({ store, processors: [], webhooks }), store };
 }
 
@@ -46,6 +47,6 @@ export async function openForRun(
   processors: Processor[],
   webhooks: BatchRunnerOptions['webhooks'],
 ): Promise<JobDatabase> {
-  const store = await createSqliteStore({ path: dbPath });
+  const store = await createSqliteStore({ path: dbPath, driver: await cliSqliteDriver() });
   return { runner: createBatchRunner({ store, processors, chunkSize: 250, webhooks }), store };
 }
