@@ -1,8 +1,11 @@
-/** Limits concurrent work per key (one MX address) and overall; waiters are served in order. */
+/**
+ * Limits concurrent work per key (one MX address) and overall; waiters are served in order,
+ * those that asked to go `first` before the others (in their own order).
+ */
 export class KeyedLimiter {
   private active = new Map<string, number>();
   private total = 0;
-  private queue: Array<{ key: string; grant: () => void }> = [];
+  private queue: Array<{ key: string; first: boolean; grant: () => void }> = [];
 
   constructor(
     readonly perKey: number,
@@ -15,11 +18,12 @@ export class KeyedLimiter {
   }
 
   /** Waits for a slot for `key`; resolves with the function that gives it back. */
-  acquire(key: string, signal?: AbortSignal): Promise<() => void> {
+  acquire(key: string, signal?: AbortSignal, { first = false } = {}): Promise<() => void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
       const waiter = {
         key,
+        first,
         grant: () => {
           signal?.removeEventListener('abort', onAbort);
           let released = false;
@@ -36,7 +40,9 @@ export class KeyedLimiter {
         reject(signal?.reason);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(waiter);
+      const behind = first ? this.queue.findIndex((queued) => !queued.first) : -1;
+      if (behind >= 0) this.queue.splice(behind, 0, waiter);
+      else this.queue.push(waiter);
       this.drain();
     });
   }

@@ -29,6 +29,24 @@ describe('node:dns backend: questions in flight', () => {
     }
   });
 
+  it('asks address questions before the MX questions waiting in line', async () => {
+    const names = Array.from({ length: 10 }, (_, index) => `d${index}.test`);
+    const zones: DnsZones = { 'mx.test': { A: ['192.0.2.1'] } };
+    for (const name of names) zones[name] = { MX: [{ priority: 10, exchange: 'mx.test' }] };
+    const dns = await startDnsServer({ zones, defaultDelayMs: 20 });
+    try {
+      const resolver = createNodeDnsResolver({ servers: [dns.address], maxInFlight: 1, tries: 1 });
+      const mx = names.map((name) => resolver.mx(name));
+      const address = await resolver.a('mx.test');
+      expect(address.records).toEqual(['192.0.2.1']);
+      await Promise.all(mx);
+      // The first MX question was already on its way; the address question went next.
+      expect(dns.queries.map((query) => query.type).indexOf('A')).toBe(1);
+    } finally {
+      await dns.close();
+    }
+  });
+
   it('refuses a cap that is not a positive integer', () => {
     expect(() => createNodeDnsResolver({ maxInFlight: 0 })).toThrow('maxInFlight must be a positive integer');
   });

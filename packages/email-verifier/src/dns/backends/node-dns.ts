@@ -61,7 +61,10 @@ export function createNodeDnsResolver(options: NodeDnsResolverOptions = {}): Dns
   if (options.servers) resolver.setServers(options.servers);
 
   async function ask<T>(type: DnsRecordType, domain: string, query: () => Promise<DnsAnswer<T>>) {
-    const release = await inFlight.acquire('dns');
+    // Address questions go before MX questions: they are few (one per mail server, then cached)
+    // and each one holds up the probe of every domain on that server, whereas MX questions come
+    // in bulk, one per domain of a batch.
+    const release = await inFlight.acquire('dns', undefined, { first: type !== 'MX' });
     try {
       return await query();
     } catch (error) {
