@@ -46,7 +46,13 @@ export {
   loadDomainListFile,
   parseDomainList,
 } from './lists/domain-list-file.js';
-export { classifyRcptReply, type RcptOutcome } from './smtp/classify-reply.js';
+export {
+  classifyRcptReply,
+  classifySessionRefusal,
+  type RcptOutcome,
+  SESSION_REFUSALS,
+  type SessionRefusal,
+} from './smtp/classify-reply.js';
 export type { SocketFactory } from './smtp/connection.js';
 export type { ProbeOutcome, SmtpDetail } from './smtp/probe.js';
 export type { StartTlsPolicy } from './smtp/session.js';

@@ -7,7 +7,6 @@ import {
   PROVIDER_MAILBOX_REPLIES,
   RETRY_LATER_TEXT,
   SERVER_TROUBLE_TEXT,
-  SESSION_REFUSALS,
   type SessionRefusal,
   TOO_MANY_RECIPIENTS_TEXT,
 } from './reply-patterns.js';
@@ -182,7 +181,6 @@ export interface ReplyDetail {
 
 // Outcomes a recipient can get that neither describe the mailbox nor already name our side.
 const RECIPIENT_REFUSALS: ReadonlySet<string> = new Set(['blocked_by_policy', 'rejected_unclear']);
-const SESSION_REFUSAL_SET: ReadonlySet<string> = new Set(SESSION_REFUSALS);
 
 /**
  * The catch-all probe as evidence: when a recipient and the synthetic address of its domain got
@@ -200,11 +198,6 @@ export function withSyntheticEvidence<T extends { outcome: string; detail: Reply
   if (detail.enhanced_status !== synthetic.enhanced_status) return result;
   if (withoutAddresses(detail.message) !== withoutAddresses(synthetic.message)) return result;
   return { ...result, outcome: 'sender_rejected' };
-}
-
-/** True for an outcome that is about our side of the session. */
-export function isSessionRefusal(outcome: string): outcome is SessionRefusal {
-  return SESSION_REFUSAL_SET.has(outcome);
 }
 
 function withoutAddresses(message: string | null): string {

@@ -114,7 +114,7 @@ export const MAILBOX_TEXTS: ReadonlyArray<
 export const GREYLIST_TEXT = /greylist|graylist|internal resources are temporarily unavailable/i;
 /** 4xx wordings of a server in trouble: temporary, but not greylisting. */
 export const SERVER_TROUBLE_TEXT =
-  /temporary (local |system |server )?(problem|failure|error)|server (is )?(busy|error)|system (is )?busy|resources? (are |is )?temporarily unavailable|service (is )?(temporarily )?(unavailable|not available|not active)|insufficient (system|disk)|internal (server )?error/i;
+  /temporary (local |system |server )?(problem|failure|error)|local problem|server (is )?(busy|error)|system (is )?busy|resources? (are |is )?temporarily unavailable|service (is )?(temporarily )?(unavailable|not available|not active)|insufficient (system|disk)|internal (server )?error/i;
 /** A 4xx without a status that only asks for a retry: how greylisting servers without one answer. */
 export const RETRY_LATER_TEXT = /try (again )?later|deferred|retry later/i;
 /** A 4xx that is a standing policy rather than anything temporary. */
