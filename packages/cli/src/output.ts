@@ -38,7 +38,7 @@ const VERBS: Record<string, string> = {
 
 /**
  * The message of an error; a raw Node system error that escaped (from a package's file access,
- * e.g. the data dir) is told as "cannot mkdir <path>: permission denied (EACCES)".
+ * e.g. the data dir) is told as "cannot create the folder <path>: permission denied (EACCES)".
  */
 function describeError(error: unknown): string {
   const { path, syscall } = (error ?? {}) as { path?: unknown; syscall?: unknown };
