@@ -67,7 +67,7 @@ describe('several processes sharing one cache dir', () => {
     expect(failures.map((failure) => String((failure as PromiseRejectedResult).reason))).toEqual([]);
     for (const result of results) {
       const { stdout } = (result as PromiseFulfilledResult<{ stdout: string }>).value;
-      expect(JSON.parse(stdout)).toEqual({ asn: 13335 });
+      expect(JSON.parse(stdout)).toMatchObject({ asn: 13335 });
     }
     // The created dirs are 0700, the files 0600, and no temporary file is left behind.
     expect((await stat(join(root, 'svc'))).mode & 0o777).toBe(0o700);

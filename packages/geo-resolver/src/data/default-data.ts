@@ -4,9 +4,9 @@ import type { GeoBackend } from '../backend.js';
 import { byFamily } from '../backends/by-family.js';
 import { openMmdbBackend } from '../backends/mmdb.js';
 import { ipLocationDbSchema, maxmindAsnSchema } from '../backends/mmdb-schemas.js';
-import { compileAsnCsv } from './compile-asn.js';
+import { compileAsnFileOffThread } from './compile-asn-off-thread.js';
 import { defaultGeoCacheDir, withDefaultFiles } from './default-location.js';
-import { makePrivateDir, writePrivateFileAtomic } from './private-files.js';
+import { makePrivateDir } from './private-files.js';
 import { VerificationStamps } from './stamps.js';
 
 /** Where the openly licensed default data lives; every path has a default. */
@@ -55,9 +55,12 @@ export async function openDefaultBackends(options: DefaultGeoDataOptions = {}): 
   const asnPath = join(cacheDir, `asn-${(await fingerprint(asnCsv)).replace(/\W/g, '')}.mmdb`);
   if (!(await exists(asnPath))) {
     progress('compiling the ASN data into an mmdb file (once, about 15 s)…');
-    const bytes = await compileAsnCsv(asnCsv, 'ASN data from ip-location-db (DB-IP ASN Lite, Route Views)');
     // Another process may be compiling the same file: both write complete files, one rename wins.
-    await writePrivateFileAtomic(asnPath, bytes);
+    await compileAsnFileOffThread(
+      asnCsv,
+      'ASN data from ip-location-db (DB-IP ASN Lite, Route Views)',
+      asnPath,
+    );
   }
 
   const open = async (path: string, schema: typeof ipLocationDbSchema, id: string) => {
