@@ -47,7 +47,8 @@ export async function main(
     if (error instanceof UsageError) {
       printError(io, flags, error);
       const target = commands.find((candidate) => candidate.name === (error.command ?? command?.name));
-      if (!flags.json) io.stderr.write(`\n${target ? commandHelp(target) : globalHelp(commands)}`);
+      if (!flags.json && error.showUsage)
+        io.stderr.write(`\n${target ? commandHelp(target) : globalHelp(commands)}`);
       return EXIT.usage;
     }
     printError(io, flags, error);

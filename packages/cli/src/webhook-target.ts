@@ -28,7 +28,7 @@ export async function privateWebhookTarget(
   }
   for (const { address } of answers) {
     const check = checkIp(address);
-    if (!check.ok) return { refused: `${host} resolves to ${check.message}` };
+    if (!check.ok) return { refused: `${host} resolves to ${address}: ${check.message}` };
   }
   return undefined;
 }

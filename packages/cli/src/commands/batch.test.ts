@@ -192,6 +192,7 @@ describe('svc batch on a SQLite file', () => {
         );
         expect(guarded.err()).toContain(`svc: --webhook-url is on a private or reserved address (${why}`);
         expect(guarded.err()).toContain('Pass --allow-private-webhook');
+        expect(guarded.err()).not.toContain('Usage:');
       }
       expect(receiver.deliveries).toHaveLength(0);
       await expect(readFile(db)).rejects.toThrow(/ENOENT/); // no job was created
@@ -242,7 +243,15 @@ describe('svc batch on a SQLite file', () => {
     expect(refused.err()).toContain(
       `svc: ${tooMany} has 50,001 records; a batch job takes at most 50,000 (split the file)\n`,
     );
+    expect(refused.err()).not.toContain('Usage:'); // the command line's form was fine
     expect(Date.now() - started).toBeLessThan(3000);
+    const empty = join(dir, 'empty.txt');
+    await writeFile(empty, '# nothing yet\n\n');
+    const none = io();
+    expect(
+      await main(['batch', 'run', '--type', 'geo_ip', '--file', empty, '--db', join(dir, 'x.db')], none),
+    ).toBe(EXIT.usage);
+    expect(none.err()).toBe(`svc: ${empty} has no records\n`);
 
     const one = join(dir, 'one-ip.txt');
     await writeFile(one, '8.8.8.8\n');

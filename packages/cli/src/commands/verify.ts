@@ -45,6 +45,7 @@ Exit code 1 when any address is undeliverable, or when DNS gave no answer for an
       throw new UsageError(
         `${file ?? 'the command line'} has ${emails.length.toLocaleString('en-US')} addresses; svc verify takes at most ${MAX_VERIFY_ADDRESSES.toLocaleString('en-US')} (use svc batch run --type verify_email for up to ${MAX_BATCH_RECORDS.toLocaleString('en-US')})`,
         'verify',
+        false,
       );
     }
     const progress = file ? createProgress(io, new Set(emails).size, 'verify') : undefined;

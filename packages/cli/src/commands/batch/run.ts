@@ -43,9 +43,10 @@ export async function runJob(
     throw new UsageError(
       `${values.file} has ${count(records.length)} records; a batch job takes at most ${count(MAX_BATCH_RECORDS)} (split the file)`,
       'batch',
+      false,
     );
   }
-  if (records.length === 0) throw new UsageError(`${values.file} has no records`, 'batch');
+  if (records.length === 0) throw new UsageError(`${values.file} has no records`, 'batch', false);
   // Refuse a bad job before loading processors (the geo data takes seconds on first use).
   validateSubmit({ type, records, webhook_url: webhook.url }, new Set([type]));
   await prepareRunDatabase(dbPath);

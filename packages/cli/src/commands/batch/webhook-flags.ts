@@ -49,6 +49,7 @@ export async function webhookSettings(
       throw new UsageError(
         `--webhook-url is on a private or reserved address (${problem.refused}); the delivery would refuse it. Pass --allow-private-webhook for an intranet or test receiver`,
         'batch',
+        false,
       );
     }
     if (problem)
