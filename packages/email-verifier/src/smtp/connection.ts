@@ -85,6 +85,8 @@ export class SmtpConnection {
   tls = false;
   /** The TLS session was resumed from an earlier connection's ticket (no full handshake). */
   tlsResumed = false;
+  /** QUIT went out pipelined with the last commands: close() only waits for the server. */
+  private quitSent = false;
 
   constructor(
     socket: net.Socket,
@@ -189,6 +191,7 @@ export class SmtpConnection {
       throw new SmtpConnectionError('protocol', 'refusing to send a command containing CR or LF');
     if (this.failure) throw this.failure;
     for (const line of lines) this.transcript.push(`C: ${line}`);
+    if (lines.at(-1)?.toUpperCase() === 'QUIT') this.quitSent = true;
     this.socket.write(lines.map((line) => `${line}\r\n`).join(''), 'latin1');
   }
 
@@ -243,7 +246,8 @@ export class SmtpConnection {
     this.signal.removeEventListener('abort', this.onAbort);
     this.failure ??= new SmtpConnectionError('dropped', 'connection closed by us');
     if (!open || socket.destroyed) return;
-    this.transcript.push('C: QUIT');
+    const quit = this.quitSent ? '' : 'QUIT\r\n';
+    if (quit) this.transcript.push('C: QUIT');
     await new Promise<void>((resolve) => {
       // Polite servers answer 221 and close; a rude one gets destroyed after a short wait.
       const timer = setTimeout(() => socket.destroy(), Math.min(this.commandTimeoutMs, 1000));
@@ -251,7 +255,7 @@ export class SmtpConnection {
         clearTimeout(timer);
         resolve();
       });
-      socket.end('QUIT\r\n');
+      socket.end(quit);
     });
   }
 }

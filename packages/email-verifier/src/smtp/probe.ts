@@ -379,7 +379,10 @@ export function createMailGroup(
         if (batch.length === 0) break;
         answered = 0;
         let refusedAll = false;
-        await session.rcptMany(batch, (reply) => {
+        // A batch that fills the session is its last: QUIT goes with it. (A smaller one leaves
+        // the session open, as its answers may make a catch-all question due.)
+        const quit = pipelining && asked + batch.length >= limit;
+        const onReply = (reply: SmtpReply) => {
           const recipient = batch[answered++] as string;
           const outcome = classifyRcptReply(reply);
           if (outcome === 'too_many_recipients') {
@@ -405,13 +408,15 @@ export function createMailGroup(
           } else {
             answer(recipient, { outcome, detail: detailOf(hostName, reply, session) });
           }
-        });
+        };
+        await session.rcptMany(batch, onReply, { quit });
         batch = [];
         settleReady();
         if (refusedAll) {
           await session.close();
           return 'dropped';
         }
+        if (quit) break;
       }
       await session.close();
       return 'ok';

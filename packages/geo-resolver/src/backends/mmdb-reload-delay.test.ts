@@ -48,3 +48,32 @@ describe('opening and reloading a large file keeps the event loop responsive', (
     expect(answered).toBeGreaterThan(10);
   }, 60_000);
 });
+
+describe('overlapping reloads', () => {
+  it('apply in call order: a slow reload started first never replaces a newer file', async () => {
+    const { copyFile, mkdtemp, rename, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { testDatabase } = await import('../testing/fixtures.js');
+    const dir = await mkdtemp(join(tmpdir(), 'geo-reload-order-'));
+    const path = join(dir, 'city.mmdb');
+    try {
+      await copyFile(testDatabase('GeoIP2-City-Test.mmdb'), path);
+      const backend = await openMmdbBackend({ source: path });
+      // First reload: the 63 MB file (verifying it takes most of a second).
+      await copyFile(cityFile, join(dir, 'big.tmp'));
+      await rename(join(dir, 'big.tmp'), path);
+      const slow = backend.reload?.();
+      // Once it has read the file, a small file replaces it and a second reload starts.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await copyFile(testDatabase('GeoLite2-City-Test.mmdb'), join(dir, 'small.tmp'));
+      await rename(join(dir, 'small.tmp'), path);
+      const fast = backend.reload?.();
+      await Promise.all([slow, fast]);
+      expect(backend.databaseType).toBe('GeoLite2-City');
+      expect(backend.generation).toBe(2);
+      backend.close?.();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -70,7 +70,16 @@ export async function openMmdbBackend(options: MmdbBackendOptions): Promise<Mmdb
   const openedType = current.reader.metadata.databaseType;
   const id = options.id ?? openedType.toLowerCase();
 
-  async function reload() {
+  // Reloads run one at a time, in call order: verification yields to the event loop, so two
+  // overlapping reloads could otherwise finish out of order and leave the older file serving.
+  let reloading: Promise<void> = Promise.resolve();
+  function reload(): Promise<void> {
+    const run = reloading.then(reloadNow);
+    reloading = run.catch(() => {});
+    return run;
+  }
+
+  async function reloadNow() {
     if (!path) throw new Error(`${id}: a backend opened from a Buffer cannot reload`);
     // The new reader replaces the old one only after it passed every check.
     const next = await load(path, options.schema, verify);

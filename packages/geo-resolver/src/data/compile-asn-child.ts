@@ -1,4 +1,4 @@
-// Child-process entry of compileAsnFileOffThread: `<target> <description> <csv>...`; compiles the
+// Child-process entry of compileAsnFileInChild: `<target> <description> <csv>...`; compiles the
 // CSVs and writes the mmdb file to target (0600, atomically). Exits non-zero with the error on stderr.
 import { compileAsnCsv } from './compile-asn.js';
 import { writePrivateFileAtomic } from './private-files.js';

@@ -4,7 +4,7 @@ import type { GeoBackend } from '../backend.js';
 import { byFamily } from '../backends/by-family.js';
 import { openMmdbBackend } from '../backends/mmdb.js';
 import { ipLocationDbSchema, maxmindAsnSchema } from '../backends/mmdb-schemas.js';
-import { compileAsnFileOffThread } from './compile-asn-off-thread.js';
+import { compileAsnFileInChild } from './compile-asn-in-child.js';
 import { defaultGeoCacheDir, withDefaultFiles } from './default-location.js';
 import { makePrivateDir } from './private-files.js';
 import { VerificationStamps } from './stamps.js';
@@ -56,7 +56,7 @@ export async function openDefaultBackends(options: DefaultGeoDataOptions = {}): 
   if (!(await exists(asnPath))) {
     progress('compiling the ASN data into an mmdb file (once, about 15 s)…');
     // Another process may be compiling the same file: both write complete files, one rename wins.
-    await compileAsnFileOffThread(
+    await compileAsnFileInChild(
       asnCsv,
       'ASN data from ip-location-db (DB-IP ASN Lite, Route Views)',
       asnPath,

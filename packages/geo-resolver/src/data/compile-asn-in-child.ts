@@ -8,10 +8,10 @@ import { writePrivateFileAtomic } from './private-files.js';
  * CPU, and the writer's final `toBuffer()` alone holds its thread for over a second, which on the
  * main thread would stall a server starting on a fresh cache dir. (A worker thread still stalled
  * the main thread for about a second when it finished; a process shares nothing.) When the child
- * cannot load this module's TypeScript source (a test runner whose loader child processes do not
- * inherit), it compiles here instead.
+ * fails, for instance because it cannot load this module's TypeScript source (a test runner whose
+ * loader child processes do not inherit), it compiles here instead.
  */
-export async function compileAsnFileOffThread(
+export async function compileAsnFileInChild(
   paths: readonly string[],
   description: string,
   target: string,
@@ -22,23 +22,13 @@ export async function compileAsnFileOffThread(
   );
   try {
     await new Promise<void>((resolve, reject) => {
-      execFile(
-        process.execPath,
-        [...nodeOptions(), entry, target, description, ...paths],
-        { maxBuffer: 1 << 20 },
-        (error, _stdout, stderr) => {
-          if (!error) resolve();
-          else
-            reject(
-              Object.assign(new Error(`compiling the ASN data failed: ${stderr.trim() || error.message}`), {
-                stderr,
-              }),
-            );
-        },
+      execFile(process.execPath, [...nodeOptions(), entry, target, description, ...paths], (error) =>
+        error ? reject(error) : resolve(),
       );
     });
-  } catch (error) {
-    if (!String((error as { stderr?: string }).stderr).includes('ERR_UNKNOWN_FILE_EXTENSION')) throw error;
+  } catch {
+    // The child could not run (no TypeScript loader, a bundled copy without the entry file) or
+    // the compile failed: compiling here either works or throws the compile's own error.
     await writePrivateFileAtomic(target, await compileAsnCsv(paths, description));
   }
 }
