@@ -89,6 +89,27 @@ describe('the labelled corpus of real-world replies (test-data/smtp-replies.json
   });
 });
 
+describe('the README describes the rules the code applies', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('### Reading replies'));
+
+  it('names every reason about our side of the session in its table, in the order they are tried', () => {
+    const table = section.slice(section.indexOf('Texts about our side of the session'));
+    const positions = ABOUT_US_TEXTS.map(([, reason]) => table.indexOf(`| \`${reason}\` |`));
+    for (const [index, position] of positions.entries()) {
+      expect(position, ABOUT_US_TEXTS[index]?.[1]).toBeGreaterThan(-1);
+      if (index > 0) expect(position).toBeGreaterThan(positions[index - 1] as number);
+    }
+  });
+
+  it('names every provider reply read as a mailbox answer, with its status', () => {
+    for (const [status] of PROVIDER_MAILBOX_REPLIES) {
+      if (status !== null) expect(section, status).toContain(status);
+    }
+    expect(section).toContain("dd This user doesn't have a yahoo.com account");
+  });
+});
+
 describe('the enhanced status decides', () => {
   const reply = (code: number, text: string): SmtpReply => parse([`${code} ${text}`]);
   // Statuses RFC 3463 gives to senders, syntax, size, system, network, protocol, content and
