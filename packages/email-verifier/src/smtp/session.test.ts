@@ -25,3 +25,35 @@ it('resumes the TLS session on the next connection to the same MX, saving it a f
   // Tickets are kept per MX address: another host gets a full handshake.
   expect(await open('127.0.0.3')).toMatchObject({ tls: true, resumed: false });
 });
+
+it('sends QUIT in the same write as the last RCPTs when asked to: one round trip, not two', async () => {
+  // Network latency of 300 ms on the RCPT and QUIT replies: QUIT sent with the RCPTs is answered
+  // with them; sent after their replies, it would take another 300 ms.
+  fleet = await startSmtpFleet({
+    hosts: ['127.0.0.2'],
+    script: { defaultRcpt: 'accept', replyDelayMs: { rcpt: 300, quit: 300 }, replyDelayModel: 'latency' },
+  });
+  const opened = await openSession(
+    '127.0.0.2',
+    'mx.quit.test',
+    testSessionSettings(fleet.port),
+    AbortSignal.timeout(5000),
+  );
+  if (!('session' in opened)) throw new Error('no session');
+  const replies: number[] = [];
+  const started = performance.now();
+  await opened.session.rcptMany(['a@quit.test', 'b@quit.test'], (reply) => replies.push(reply.code), {
+    quit: true,
+  });
+  await opened.session.close();
+  const elapsed = performance.now() - started;
+  await fleet.waitForIdle();
+  expect(replies).toEqual([250, 250]);
+  expect(elapsed).toBeGreaterThanOrEqual(290);
+  expect(elapsed).toBeLessThan(550);
+  // One QUIT, answered 221, and the server closed the session as after any QUIT.
+  const record = fleet.sessions[0];
+  expect(record?.commands.filter((command) => command === 'QUIT')).toHaveLength(1);
+  expect(record?.replies.at(-1)?.code).toBe(221);
+  expect(record?.end).toBe('quit');
+});
