@@ -82,6 +82,22 @@ describe('svc verify', () => {
     expect(io.out()).toBe('');
   });
 
+  it('writes a CSV whose header fits every row (a first row without SMTP details hides none)', async () => {
+    const input = join(dir, 'mixed.txt');
+    await writeFile(input, 'bob@nullmx.test\nalice@good.test\n');
+    const out = join(dir, 'mixed.csv');
+    expect(await main(['verify', '--file', input, '--out', out, '--probe', ...flags()], captureIo())).toBe(
+      EXIT.failure,
+    );
+    const [header, bob, alice] = (await readFile(out, 'utf8')).trim().split('\n');
+    const columns = header?.split(',') ?? [];
+    expect(columns).toContain('smtp.code');
+    expect(columns).not.toContain('smtp');
+    const cell = (row: string | undefined, name: string) => (row ?? '').split(',')[columns.indexOf(name)];
+    expect([cell(bob, 'state'), cell(bob, 'smtp.code')]).toEqual(['undeliverable', '']);
+    expect([cell(alice, 'state'), cell(alice, 'smtp.code')]).toEqual(['deliverable', '250']);
+  });
+
   it('checks --out before verifying anything, and refuses an over-long list in its own words', async () => {
     const input = join(dir, 'two.txt');
     await writeFile(input, 'alice@good.test\nbob@good.test\n');

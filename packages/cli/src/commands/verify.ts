@@ -5,7 +5,7 @@ import { EXIT } from '../exit-codes.js';
 import { readRecords } from '../input/read-records.js';
 import { dnsFailureMessage } from '../output/dns-warning.js';
 import { createProgress } from '../output/progress.js';
-import { openResultWriter, prepareOutput } from '../output/result-writer.js';
+import { csvColumns, openResultWriter, prepareOutput } from '../output/result-writer.js';
 import { renderTable } from '../output/table.js';
 import { printError, printJson } from '../output.js';
 import { UsageError } from '../usage-error.js';
@@ -57,7 +57,9 @@ Exit code 1 when any address is undeliverable, or when DNS gave no answer for an
       progress?.done();
     }
     if (target) {
-      const writer = await openResultWriter(target);
+      // The header fits every result: one not probed has `smtp: null`, a probed one smtp.code….
+      const all = results as unknown as Record<string, unknown>[];
+      const writer = await openResultWriter(target, { leading: csvColumns(all) });
       for (const result of results) writer.write(result as unknown as Record<string, unknown>);
       await writer.close();
     }

@@ -81,7 +81,7 @@ export async function openResultWriter(
   const writeRow = (row: Record<string, string>) =>
     stream.write(`${(columns as string[]).map((column) => csvField(row[column] ?? '')).join(',')}\n`);
   const fixColumns = (rows: Record<string, string>[]) => {
-    columns = [...new Set([...leading, ...rows.flatMap(Object.keys)])];
+    columns = withoutEmptyParents([...new Set([...leading, ...rows.flatMap(Object.keys)])]);
     stream.write(`${columns.map(csvField).join(',')}\n`);
     for (const row of rows) writeRow(row);
     waiting = [];
@@ -106,4 +106,15 @@ export async function openResultWriter(
       if (failure) throw fileError('write', target.shown, failure);
     },
   };
+}
+
+/** Every CSV column of `results` (core's flatten), for a header that fits them all. */
+export function csvColumns(results: readonly Record<string, unknown>[]): string[] {
+  return withoutEmptyParents([...new Set(results.flatMap((result) => Object.keys(flatten(result))))]);
+}
+
+// A field null in one result and an object in another (`smtp`) flattens to `smtp` and to
+// `smtp.code`…; the bare column would only ever be empty.
+function withoutEmptyParents(columns: string[]): string[] {
+  return columns.filter((column) => !columns.some((other) => other.startsWith(`${column}.`)));
 }
