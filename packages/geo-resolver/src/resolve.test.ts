@@ -7,7 +7,7 @@ import { createGeoResolver, type GeoResolver } from './resolver.js';
 import { sourceRecords, testDatabase } from './testing/fixtures.js';
 import { randomIpv4, randomIpv6, seeded } from './testing/random.js';
 
-// The same backend without its fast path: the resolver then merges its answers key by key.
+// The same backend without its fast path: the resolver then wraps each answer of lookup().
 const withoutFastPath = (backend: GeoBackend): GeoBackend => ({
   id: backend.id,
   provides: backend.provides,
@@ -22,7 +22,7 @@ const outcome = (resolver: GeoResolver, input: string) => {
   }
 };
 
-describe('resolve: the fast path (shared answers, sources memo) gives what the key-by-key merge gives', () => {
+describe('resolve: backends give the same results through the fast path as through lookup()', () => {
   let fast: GeoResolver;
   let generic: GeoResolver;
   beforeAll(async () => {
@@ -30,6 +30,7 @@ describe('resolve: the fast path (shared answers, sources memo) gives what the k
       await openMmdbBackend({ source: testDatabase('GeoIP2-City-Test.mmdb') }),
       await openMmdbBackend({ source: testDatabase('GeoLite2-ASN-Test.mmdb') }),
       await openMmdbBackend({ source: testDatabase('GeoIP2-Anonymous-IP-Test.mmdb') }),
+      await openMmdbBackend({ source: testDatabase('GeoIP2-Enterprise-Test.mmdb') }),
     ];
     fast = await createGeoResolver({ backends, cacheSize: 0 });
     generic = await createGeoResolver({ backends: backends.map(withoutFastPath), cacheSize: 0 });
@@ -39,9 +40,14 @@ describe('resolve: the fast path (shared answers, sources memo) gives what the k
     generic.close();
   });
 
-  it('on every network of the City, ASN and Anonymous-IP sources, random addresses and tunnels', () => {
+  it('on every network of the City, ASN, Anonymous-IP and Enterprise sources, random addresses and tunnels', () => {
     const inputs = new Set<string>();
-    for (const file of ['GeoIP2-City-Test.json', 'GeoLite2-ASN-Test.json', 'GeoIP2-Anonymous-IP-Test.json']) {
+    for (const file of [
+      'GeoIP2-City-Test.json',
+      'GeoLite2-ASN-Test.json',
+      'GeoIP2-Anonymous-IP-Test.json',
+      'GeoIP2-Enterprise-Test.json',
+    ]) {
       for (const [network] of sourceRecords(file))
         inputs.add((network.split('/')[0] as string).replace(/^::(\d+\.)/, '$1'));
     }
@@ -101,7 +107,7 @@ describe('resolve: the fast path (shared answers, sources memo) gives what the k
     expect(errors).toEqual(['broken: tree exploded']);
   });
 
-  it('mixes fast and key-by-key backends in priority order', async () => {
+  it('mixes fast-path and lookup-only backends in priority order', async () => {
     const lists = await openCidrListBackend({ lists: [{ flag: 'is_vpn', networks: ['81.2.69.0/24'] }] });
     const resolver = await createGeoResolver({
       backends: [lists, await openMmdbBackend({ source: testDatabase('GeoIP2-Anonymous-IP-Test.mmdb') })],
@@ -111,6 +117,43 @@ describe('resolve: the fast path (shared answers, sources memo) gives what the k
       is_vpn: true,
       is_tor: true,
       sources: { is_vpn: 'cidr-lists', is_tor: 'geoip2-anonymous-ip', network: 'geoip2-anonymous-ip' },
+    });
+  });
+
+  it('lists region_code after region, with its source, and a lookup-only network in its place', async () => {
+    const resolver = await createGeoResolver({
+      backends: [
+        {
+          id: 'own',
+          provides: ['network', 'is_hosting'],
+          lookup: (ip) => (ip === '81.2.69.161' ? { network: '81.2.69.0/24', is_hosting: true } : null),
+        },
+        await openMmdbBackend({ source: testDatabase('GeoIP2-Enterprise-Test.mmdb') }),
+      ],
+      cacheSize: 0,
+    });
+    const result = resolver.lookup('81.2.69.161');
+    expect(Object.keys(result).slice(0, 7)).toEqual([
+      'ip',
+      'continent',
+      'country',
+      'country_name',
+      'region',
+      'region_code',
+      'city',
+    ]);
+    expect(result).toMatchObject({
+      region: 'England',
+      region_code: 'GB-ENG',
+      network: '81.2.69.0/24',
+      is_hosting: true,
+      isp: 'Andrews & Arnold Ltd',
+      sources: { network: 'own', region_code: 'geoip2-enterprise', isp: 'geoip2-enterprise' },
+    });
+    // Where the lookup-only backend has nothing, the tree's network is reported.
+    expect(resolver.lookup('81.2.69.170')).toMatchObject({
+      network: '81.2.69.160/27',
+      sources: { network: 'geoip2-enterprise' },
     });
   });
 });
