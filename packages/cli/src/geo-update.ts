@@ -29,8 +29,16 @@ export function sourceUrl(source: UpdateSource, licenseKey: string | undefined, 
   return `https://download.maxmind.com/app/geoip_download?${query}`;
 }
 
+/** What `svc geo update` installed (printed as is with --json: snake_case, ISO 8601). */
+export interface InstalledGeoData {
+  source: UpdateSource;
+  database_type: string;
+  built_at: string;
+  path: string;
+}
+
 /** Downloads, verifies and atomically installs a city database; the old file stays on any failure. */
-export async function updateGeoData(io: CliIo, source: UpdateSource, url: string): Promise<string> {
+export async function updateGeoData(io: CliIo, source: UpdateSource, url: string): Promise<InstalledGeoData> {
   let response: Response;
   try {
     response = await fetch(url, { signal: AbortSignal.timeout(300_000) });
@@ -51,7 +59,12 @@ export async function updateGeoData(io: CliIo, source: UpdateSource, url: string
   const target = installedCityPath(io.env, source);
   try {
     const info = await installMmdb(bytes, target);
-    return `installed ${info.databaseType} built ${info.buildEpoch.toISOString().slice(0, 10)} → ${target}`;
+    return {
+      source,
+      database_type: info.databaseType,
+      built_at: info.buildEpoch.toISOString(),
+      path: target,
+    };
   } catch (error) {
     throw new ServiceError(
       'unprocessable',

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import { installedCityPath } from '../geo-update.js';
 import { main } from '../main.js';
+import { expectApiJson, ISO_8601 } from '../testing/api-json.js';
 import { captureIo } from '../testing/capture-io.js';
 
 const fixtures = fileURLToPath(new URL('../../../../../shared/fixtures/maxmind-db/', import.meta.url));
@@ -44,6 +45,21 @@ describe('svc geo update against a download server on loopback', () => {
       await main(['geo', 'update', '--source', 'dbip-lite', '--url', `${site.url}/good.mmdb.gz`], update),
     ).toBe(EXIT.ok);
     expect(update.out()).toContain('installed GeoIP2-City');
+    const json = io();
+    expect(
+      await main(
+        ['geo', 'update', '--json', '--source', 'dbip-lite', '--url', `${site.url}/good.mmdb.gz`],
+        json,
+      ),
+    ).toBe(EXIT.ok);
+    const report = JSON.parse(json.out());
+    expect(report).toEqual({
+      source: 'dbip-lite',
+      database_type: 'GeoIP2-City',
+      built_at: expect.stringMatching(ISO_8601),
+      path: installedCityPath({ SVC_DATA_DIR: dataDir }, 'dbip-lite'),
+    });
+    expectApiJson(report);
     const installed = await readFile(installedCityPath({ SVC_DATA_DIR: dataDir }, 'dbip-lite'));
 
     const lookup = io();

@@ -75,7 +75,7 @@ exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC B
       );
       return EXIT.ok;
     }
-    if (positionals[0] === 'update') return update(io, values, positionals.slice(1));
+    if (positionals[0] === 'update') return update(io, flags.json, values, positionals.slice(1));
     const file = values.file as string | undefined;
     if (file && positionals.length > 0) throw new UsageError('give addresses or --file, not both', 'geo');
     if (!file && positionals.length === 0)
@@ -133,7 +133,7 @@ function csvRow(row: Row): Record<string, unknown> {
   return { ip, error_code: '', error_message: '', ...fields };
 }
 
-async function update(io: CliIo, values: Record<string, unknown>, extra: string[]) {
+async function update(io: CliIo, json: boolean, values: Record<string, unknown>, extra: string[]) {
   if (extra.length > 0) throw new UsageError(`unexpected arguments after update: ${extra.join(' ')}`, 'geo');
   const source = values.source as string | undefined;
   if (!source || !(UPDATE_SOURCES as readonly string[]).includes(source)) {
@@ -143,7 +143,12 @@ async function update(io: CliIo, values: Record<string, unknown>, extra: string[
     (values.url as string | undefined) ??
     sourceUrl(source as UpdateSource, values['license-key'] as string | undefined, new Date());
   io.stderr.write(`geo update: downloading ${source}…\n`);
-  io.stdout.write(`${await updateGeoData(io, source as UpdateSource, url)}\n`);
+  const installed = await updateGeoData(io, source as UpdateSource, url);
+  if (json) printJson(io, installed);
+  else
+    io.stdout.write(
+      `installed ${installed.database_type} built ${installed.built_at.slice(0, 10)} → ${installed.path}\n`,
+    );
   return EXIT.ok;
 }
 
