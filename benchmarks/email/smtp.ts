@@ -35,6 +35,12 @@ const RCPTS_PER_SESSION = numbers(process.env.EMAIL_SMTP_RCPTS ?? '20,100');
 /** Replies in one of our sessions besides the RCPTs: greeting, EHLO, STARTTLS, EHLO, MAIL, QUIT. */
 const FIXED_REPLIES_PER_SESSION = 6;
 /**
+ * Round trips of a session under the latency model: greeting, EHLO, STARTTLS, EHLO, then MAIL,
+ * the RCPTs and QUIT pipelined as one (RFC 2920 lets QUIT end a group); the session is over when
+ * those are answered, so no client can take fewer.
+ */
+const ROUND_TRIPS_PIPELINED = 5;
+/**
  * deep-email-validator opens one connection per address and has no concurrency control of its own;
  * a caller runs it with Promise.all over batches. 40 is the connection budget ours uses
  * (20 MX × 2), 10 a typical hand-picked batch.
@@ -172,21 +178,22 @@ async function runModel(
     }
 
     // The floor (see verificationFloor): what no client can beat under our per-MX and global limits.
+    const fixed = model === 'latency' ? ROUND_TRIPS_PIPELINED : FIXED_REPLIES_PER_SESSION;
     const floors = RCPTS_PER_SESSION.map((rcpts) => {
       const floor = verificationFloor({
         addresses: addresses.length,
         domains: DOMAINS,
         mxHosts: MX_HOSTS,
         rcptsPerSession: rcpts,
-        fixedReplies: FIXED_REPLIES_PER_SESSION,
+        fixedReplies: fixed,
         replyDelayMs: REPLY_DELAY_MS,
         perMx: PER_MX_CONCURRENCY,
         global: GLOBAL_CONCURRENCY,
         pipelined: model === 'latency',
       });
-      // Pipelined, MAIL FROM and the RCPTs are one round trip, counted among the fixed ones.
+      // Pipelined, MAIL FROM, the RCPTs and QUIT are one round trip, counted among the fixed ones.
       const rcptTrips = model === 'latency' ? 0 : rcpts;
-      const sessionSeconds = ((FIXED_REPLIES_PER_SESSION + rcptTrips) * REPLY_DELAY_MS) / 1000;
+      const sessionSeconds = ((fixed + rcptTrips) * REPLY_DELAY_MS) / 1000;
       rows.push({
         name: `theoretical floor, ${rcpts} RCPTs/session`,
         operations: addresses.length,
@@ -194,7 +201,7 @@ async function runModel(
         rssMb: 0,
         note:
           model === 'latency'
-            ? `${floor.sessionsPerMx} sessions × ${FIXED_REPLIES_PER_SESSION} round trips (MAIL + RCPTs pipelined as one) × ${REPLY_DELAY_MS} ms / C=${PER_MX_CONCURRENCY}, per MX`
+            ? `${floor.sessionsPerMx} sessions × ${fixed} round trips (MAIL + RCPTs + QUIT pipelined as one) × ${REPLY_DELAY_MS} ms / C=${PER_MX_CONCURRENCY}, per MX`
             : `(${floor.sessionsPerMx} sessions × ${FIXED_REPLIES_PER_SESSION} + ${floor.rcptsPerMx} RCPTs) × ${REPLY_DELAY_MS} ms / C=${PER_MX_CONCURRENCY}, per MX`,
       });
       return { rcpts, sessionsPerMx: floor.sessionsPerMx, sessionSeconds, seconds: floor.seconds };
@@ -215,12 +222,10 @@ async function runModel(
     const rate = (row: Measurement) => row.operations / row.seconds;
     console.log(
       `\nFloor: C=${PER_MX_CONCURRENCY} connections per MX, R RCPTs per session, d=${REPLY_DELAY_MS} ms per reply. ` +
-        `A full session is (greeting + EHLO + STARTTLS + EHLO + ${model === 'latency' ? 'MAIL and its R RCPTs pipelined in one round trip' : 'MAIL + R×RCPT'} + QUIT) × d. ` +
+        `A full session is (greeting + EHLO + STARTTLS + EHLO + ${model === 'latency' ? 'MAIL, its R RCPTs and QUIT pipelined in one round trip' : 'MAIL + R×RCPT + QUIT'}) × d. ` +
         `Each MX serves ${addressesPerMx} addresses + ${rcptsPerMx - addressesPerMx} catch-all probes = ${rcptsPerMx} RCPTs ` +
         `in S = ⌈${rcptsPerMx}/R⌉ sessions, so it needs at least ${
-          model === 'latency'
-            ? `S × ${FIXED_REPLIES_PER_SESSION}`
-            : `(S × ${FIXED_REPLIES_PER_SESSION} + ${rcptsPerMx})`
+          model === 'latency' ? `S × ${fixed}` : `(S × ${fixed} + ${rcptsPerMx})`
         } × d / C.`,
     );
     for (const [index, floor] of floors.entries()) {
