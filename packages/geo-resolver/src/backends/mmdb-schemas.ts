@@ -223,7 +223,7 @@ export function mmdbSchemaByName(name: string): MmdbSchema | undefined {
 /** The database types we recognise, as the unknown-type error lists them. */
 const SUPPORTED_TYPES = [
   'GeoIP2/GeoLite2 City, Country, Enterprise (also -Shield, Precision- and regional editions) → city',
-  'DBIP-City-Lite, DBIP-Country-Lite (and DB-IP files marked "(compat=City|Country|Enterprise|ISP|ASN)") → city, isp or asn',
+  'DBIP-City-Lite, DBIP-Country-Lite, DBIP-Country (and DB-IP files marked "(compat=City)", "(compat=GeoLite2-ASN)", …: read as that type)',
   'GeoLite2-ASN, GeoIP2-ASN, DBIP-ASN-Lite → asn',
   'GeoIP2-ISP → isp',
   'GeoIP2-Anonymous-IP, GeoIP-Anonymous-Plus → anonymous-ip',
@@ -250,9 +250,10 @@ function maxmindProductSchema(product: string): MmdbSchema | undefined {
  */
 export function schemaForDatabaseType(databaseType: string): MmdbSchema | undefined {
   const type = databaseType.trim().toLowerCase();
-  // DB-IP's commercial files name the MaxMind layout they follow: "DBIP-Location-ISP (compat=Enterprise)".
-  const compat = /\(compat=([a-z-]+)\)/.exec(type);
-  if (compat) return maxmindProductSchema(compat[1] as string);
+  // DB-IP's files may name the MaxMind layout they follow: "DBIP-Location (compat=City)",
+  // "DBIP-ASN-Lite (compat=GeoLite2-ASN)".
+  const compat = /\(compat=([a-z0-9-]+)\)/.exec(type)?.[1];
+  if (compat) return schemaForDatabaseType(compat) ?? maxmindProductSchema(compat);
   if (type === COMPILED_ASN_DATABASE_TYPE.toLowerCase()) return maxmindAsnSchema;
   // ip-location-db's writer names its files "<country|asn|city> ipv<4|6>".
   if (/^(city|country|asn) ipv[46]$/.test(type) || type.startsWith('ip-location-db'))
