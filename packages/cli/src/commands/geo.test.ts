@@ -134,7 +134,7 @@ describe('svc geo with MaxMind test databases (--db)', () => {
         `cannot read ${join(dir, 'nope.mmdb')}: no such file or directory (ENOENT)`,
       ],
       [['8.8.8.8', '--db', dir], `cannot read ${dir}: is a directory (EISDIR)`],
-      [['8.8.8.8', '--db', text], text],
+      [['8.8.8.8', '--db', text], `${text} is not a valid MaxMind DB file`],
       [['--file', dir, ...dbs], `cannot read ${dir}: is a directory (EISDIR)`],
     ];
     for (const [argv, message] of cases) {
