@@ -249,6 +249,8 @@ export function createMailGroup(
         workers: number;
         /** Sessions connecting: each claims up to a session's worth of questions once ready. */
         opening: number;
+        /** Questions the sessions already asking can still take (they claim more after each batch). */
+        spare: number;
         verdict: 'next_address' | 'next_host' | null;
         allDone: () => void;
       }
@@ -284,11 +286,14 @@ export function createMailGroup(
         return;
       }
       try {
-        // Another session may have finished the work while this one waited for its slot, and
-        // sessions still connecting will claim up to a session's worth each: open one more only
-        // for work beyond that. (Two slots freed at once with a few questions left used to open
-        // two sessions, one of which greeted, negotiated TLS and quit with nothing to ask.)
-        if (state.verdict !== null || unclaimed() <= state.opening * rcptLimit(address)) return;
+        // Another session may have finished the work while this one waited for its slot, sessions
+        // still connecting will claim up to a session's worth each, and sessions asking with room
+        // left claim more after each batch, a round trip away (opening one takes four): open one
+        // more only for work beyond all that. (Two slots freed at once with a few questions left
+        // used to open two sessions, one of which greeted, negotiated TLS and quit with nothing
+        // to ask; so did a catch-all question falling due while a half-full session was asking.)
+        const spoken = state.opening * rcptLimit(address) + state.spare;
+        if (state.verdict !== null || unclaimed() <= spoken) return;
         state.opening++;
         let opened: Awaited<ReturnType<typeof openSession>>;
         try {
@@ -306,7 +311,7 @@ export function createMailGroup(
               : 'next_host';
           return;
         }
-        if ((await runSession(opened.session, hostName, address)) === 'dropped')
+        if ((await runSession(opened.session, hostName, address, state)) === 'dropped')
           state.verdict ??= 'next_host';
       } finally {
         // A short pause lets the server process its side of the close before the slot is
@@ -328,6 +333,7 @@ export function createMailGroup(
       address,
       workers: 0,
       opening: 0,
+      spare: 0,
       verdict: null,
       allDone: () => {},
     };
@@ -367,16 +373,25 @@ export function createMailGroup(
     session: OpenSession,
     hostName: string,
     address: string,
+    state: NonNullable<typeof current>,
   ): Promise<'ok' | 'dropped'> {
     let limit = rcptLimit(address);
     const pipelining = session.capabilities.has('PIPELINING');
     let asked = 0;
     let batch: string[] = [];
     let answered = 0;
+    // What this session may still claim, counted in state.spare while it runs.
+    let room = limit;
+    state.spare += room;
+    const shrinkRoom = (to: number) => {
+      state.spare -= room - to;
+      room = to;
+    };
     try {
       while (asked < limit) {
         batch = claim(pipelining ? limit - asked : 1);
         if (batch.length === 0) break;
+        shrinkRoom(room - batch.length);
         answered = 0;
         let refusedAll = false;
         // A batch that fills the session is its last: QUIT goes with it. (A smaller one leaves
@@ -390,6 +405,7 @@ export function createMailGroup(
             // The server caps recipients per session: remember the cap (at least 1), reconnect.
             if (limit > asked) context.learnedLimits.set(address, Math.max(1, asked));
             limit = asked;
+            shrinkRoom(0);
             if (asked === 0) {
               // Not even one recipient: the host is refusing us, not counting recipients.
               refusedAll = true;
@@ -413,14 +429,17 @@ export function createMailGroup(
         batch = [];
         settleReady();
         if (refusedAll) {
+          shrinkRoom(0);
           await session.close();
           return 'dropped';
         }
         if (quit) break;
       }
+      shrinkRoom(0);
       await session.close();
       return 'ok';
     } catch (error) {
+      shrinkRoom(0);
       // Questions sent but not answered go back to the queue (in their order) for another session.
       for (const recipient of batch.slice(answered).reverse()) giveBack(recipient);
       settleReady();
@@ -442,6 +461,8 @@ export function createMailGroup(
         },
       };
       return 'dropped';
+    } finally {
+      shrinkRoom(0);
     }
   }
 
