@@ -23,6 +23,9 @@ export class SmtpConnectionError extends Error {
   }
 }
 
+/** What a connection we closed answers to any later read (one shared error: nothing to trace). */
+const CLOSED_BY_US = new SmtpConnectionError('dropped', 'connection closed by us');
+
 /** Opens a TCP socket (or one handed over by a proxy) to an MX. */
 export type SocketFactory = (host: string, port: number, signal: AbortSignal) => Promise<net.Socket>;
 
@@ -80,8 +83,6 @@ export class SmtpConnection {
   private replies: SmtpReply[] = [];
   private waiting: { resolve: (reply: SmtpReply) => void; reject: (error: Error) => void } | undefined;
   private failure: SmtpConnectionError | undefined;
-  /** Every line sent and received, for the result's detail block and debugging. */
-  readonly transcript: string[] = [];
   tls = false;
   /** The TLS session was resumed from an earlier connection's ticket (no full handshake). */
   tlsResumed = false;
@@ -106,12 +107,14 @@ export class SmtpConnection {
   private attach(socket: net.Socket) {
     socket.setEncoding('latin1');
     socket.on('data', (chunk: string) => this.onData(chunk));
-    socket.on('error', (error) =>
-      this.fail(new SmtpConnectionError('dropped', error.message, { cause: error })),
-    );
-    socket.on('close', () =>
-      this.fail(new SmtpConnectionError('dropped', 'connection closed by the server')),
-    );
+    // Errors are built only when they are news: an Error captures a stack trace, and every
+    // session ends with a 'close' after we have already closed it ourselves.
+    socket.on('error', (error) => {
+      if (!this.failure) this.fail(new SmtpConnectionError('dropped', error.message, { cause: error }));
+    });
+    socket.on('close', () => {
+      if (!this.failure) this.fail(new SmtpConnectionError('dropped', 'connection closed by the server'));
+    });
   }
 
   private onData(chunk: string) {
@@ -120,7 +123,6 @@ export class SmtpConnection {
     while (end >= 0) {
       const line = this.buffered.slice(0, end).replace(/\r$/, '');
       this.buffered = this.buffered.slice(end + 1);
-      this.transcript.push(`S: ${line}`);
       try {
         const reply = this.reader.push(line);
         if (reply) this.deliver(reply);
@@ -190,7 +192,6 @@ export class SmtpConnection {
     if (lines.some((line) => /[\r\n]/.test(line)))
       throw new SmtpConnectionError('protocol', 'refusing to send a command containing CR or LF');
     if (this.failure) throw this.failure;
-    for (const line of lines) this.transcript.push(`C: ${line}`);
     if (lines.at(-1)?.toUpperCase() === 'QUIT') this.quitSent = true;
     this.socket.write(lines.map((line) => `${line}\r\n`).join(''), 'latin1');
   }
@@ -244,10 +245,9 @@ export class SmtpConnection {
     const socket = this.socket;
     const open = !this.failure;
     this.signal.removeEventListener('abort', this.onAbort);
-    this.failure ??= new SmtpConnectionError('dropped', 'connection closed by us');
+    this.failure ??= CLOSED_BY_US;
     if (!open || socket.destroyed) return;
     const quit = this.quitSent ? '' : 'QUIT\r\n';
-    if (quit) this.transcript.push('C: QUIT');
     await new Promise<void>((resolve) => {
       // Polite servers answer 221 and close; a rude one gets destroyed after a short wait.
       const timer = setTimeout(() => socket.destroy(), Math.min(this.commandTimeoutMs, 1000));
