@@ -46,7 +46,12 @@ try {
       ...targets(manifest.types),
     ];
     for (const target of pointed) {
-      if (!existsSync(join(root, target))) say(`points at ${target}, which is not in the tarball`);
+      if (!existsSync(join(root, target))) {
+        const hint = target.includes('dist/')
+          ? " (is the package in tsconfig.json's references, so that `tsc --build` builds it?)"
+          : '';
+        say(`points at ${target}, which is not in the tarball${hint}`);
+      }
     }
     for (const map of files.filter((file) => file.endsWith('.map'))) {
       const { sources = [], sourceRoot = '' } = JSON.parse(readFileSync(join(root, map), 'utf8'));
