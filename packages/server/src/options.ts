@@ -1,0 +1,170 @@
+import type { Plan } from './control-plane/store.js';
+
+/**
+ * The server's settings. One shape for the config file (JSON, see README), the `SVC_*`
+ * environment overrides (`config.ts`) and `createServer(options)`; defaults are resolved once,
+ * in `resolveServerOptions`.
+ */
+export interface ServerOptions {
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** @default 8080 */
+  port?: number;
+  /** Where the SQLite files, the secret key and the geo cache live. @default './svc-data' */
+  dataDir?: string;
+  /**
+   * Addresses or CIDR ranges of reverse proxies whose `X-Forwarded-For` is believed (for
+   * `/geo/me` and the per-client auth-failure limit). @default [] (the peer address is the client)
+   */
+  trustedProxies?: string[];
+  /** Plans by id; merged over the defaults of DESIGN §8 (free, pro, enterprise, self_hosted). */
+  plans?: Record<string, Partial<Omit<Plan, 'id'>>>;
+  /** The plan of the owner account created on first start. @default 'self_hosted' */
+  ownerPlan?: string;
+  limits?: {
+    /** Largest JSON body, bytes. @default 1_048_576 */
+    jsonBodyBytes?: number;
+    /** Largest uploaded list (`text/csv`, `text/plain` to POST /batch), bytes. @default 8_388_608 */
+    uploadBodyBytes?: number;
+    /** Deadline of a request that does not probe SMTP, ms. @default 15_000 */
+    requestTimeoutMs?: number;
+    /** Deadline of a request that probes SMTP, ms. @default 60_000 */
+    probeRequestTimeoutMs?: number;
+    /** Failed authentications allowed per client address per minute before 429. @default 20 */
+    authFailuresPerMinute?: number;
+  };
+  /** The identity of SMTP probes (HELO name, MAIL FROM), and where DNS is asked. */
+  smtp?: {
+    heloName?: string;
+    mailFrom?: string;
+    port?: number;
+    /** Probe MX hosts on private addresses (tests, intranets). @default false */
+    allowPrivateMx?: boolean;
+  };
+  /** `host:port` of a DNS server to use instead of the system resolver. */
+  dns?: string;
+  webhooks?: {
+    /** CIDR ranges webhook URLs may point into although private (intranets, tests). @default [] */
+    allowPrivateTargets?: string[];
+  };
+  tls?: {
+    /** PEM files; when both are given the server speaks HTTPS only. */
+    certFile?: string;
+    keyFile?: string;
+  };
+  cors?: {
+    /** Origins allowed to call the API from a browser (with tokens). @default [] (none) */
+    origins?: string[];
+  };
+  metrics?: {
+    /** Serve Prometheus metrics at this path (no key; bind to a private interface). @default null */
+    path?: string | null;
+  };
+  geo?: {
+    /** `.mmdb` files to use instead of the bundled open data. */
+    databases?: string[];
+    /** Reload the geo data every so many seconds (0 = only when `svc geo update` signals). @default 0 */
+    reloadIntervalSeconds?: number;
+  };
+  /** pino log level. @default 'info' */
+  logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+/** Every option with its default applied. */
+export interface ResolvedServerOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  trustedProxies: string[];
+  plans: Record<string, Plan>;
+  ownerPlan: string;
+  limits: Required<NonNullable<ServerOptions['limits']>>;
+  smtp: { heloName: string | null; mailFrom: string | null; port: number; allowPrivateMx: boolean };
+  dns: string | null;
+  webhooks: { allowPrivateTargets: string[] };
+  tls: { certFile: string; keyFile: string } | null;
+  cors: { origins: string[] };
+  metrics: { path: string | null };
+  geo: { databases: string[]; reloadIntervalSeconds: number };
+  logLevel: NonNullable<ServerOptions['logLevel']>;
+}
+
+/** The plans of DESIGN §8; spec §8 gives the free and pro rates. */
+export const DEFAULT_PLANS: Record<string, Plan> = {
+  free: {
+    id: 'free',
+    name: 'Free',
+    rate_per_second: 1,
+    burst: 10,
+    monthly_allowance: 1_000,
+    endpoints: null,
+  },
+  pro: {
+    id: 'pro',
+    name: 'Pro',
+    rate_per_second: 25,
+    burst: 100,
+    monthly_allowance: 100_000,
+    endpoints: null,
+  },
+  enterprise: {
+    id: 'enterprise',
+    name: 'Enterprise',
+    rate_per_second: 200,
+    burst: 200,
+    monthly_allowance: 1_000_000,
+    endpoints: null,
+  },
+  self_hosted: {
+    id: 'self_hosted',
+    name: 'Self-hosted',
+    rate_per_second: 1_000,
+    burst: 1_000,
+    monthly_allowance: null,
+    endpoints: null,
+  },
+};
+
+/** Applies the defaults (the one place they are decided). */
+export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
+  const plans: Record<string, Plan> = { ...DEFAULT_PLANS };
+  for (const [id, patch] of Object.entries(options.plans ?? {})) {
+    const base = plans[id] ?? { ...DEFAULT_PLANS.free, id, name: id };
+    plans[id] = { ...base, ...patch, id } as Plan;
+  }
+  const tls =
+    options.tls?.certFile && options.tls.keyFile
+      ? { certFile: options.tls.certFile, keyFile: options.tls.keyFile }
+      : null;
+  return {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 8080,
+    dataDir: options.dataDir ?? './svc-data',
+    trustedProxies: options.trustedProxies ?? [],
+    plans,
+    ownerPlan: options.ownerPlan ?? 'self_hosted',
+    limits: {
+      jsonBodyBytes: options.limits?.jsonBodyBytes ?? 1_048_576,
+      uploadBodyBytes: options.limits?.uploadBodyBytes ?? 8_388_608,
+      requestTimeoutMs: options.limits?.requestTimeoutMs ?? 15_000,
+      probeRequestTimeoutMs: options.limits?.probeRequestTimeoutMs ?? 60_000,
+      authFailuresPerMinute: options.limits?.authFailuresPerMinute ?? 20,
+    },
+    smtp: {
+      heloName: options.smtp?.heloName ?? null,
+      mailFrom: options.smtp?.mailFrom ?? null,
+      port: options.smtp?.port ?? 25,
+      allowPrivateMx: options.smtp?.allowPrivateMx ?? false,
+    },
+    dns: options.dns ?? null,
+    webhooks: { allowPrivateTargets: options.webhooks?.allowPrivateTargets ?? [] },
+    tls,
+    cors: { origins: options.cors?.origins ?? [] },
+    metrics: { path: options.metrics?.path ?? null },
+    geo: {
+      databases: options.geo?.databases ?? [],
+      reloadIntervalSeconds: options.geo?.reloadIntervalSeconds ?? 0,
+    },
+    logLevel: options.logLevel ?? 'info',
+  };
+}
