@@ -1,4 +1,4 @@
-import { type DnsZones, startDnsServer } from '@svc/testkit';
+import { type DnsZoneEntry, startDnsServer } from '@svc/testkit';
 import { describe, expect, it } from 'vitest';
 import { createNodeDnsResolver } from './node-dns.js';
 
@@ -7,7 +7,7 @@ describe('node:dns backend: questions in flight', () => {
     // 300 domains asked at once (a batch chunk's domains), every answer 60 ms late: without a cap
     // all 300 reach the server within a few milliseconds.
     const names = Array.from({ length: 300 }, (_, index) => `d${index}.test`);
-    const zones: DnsZones = {};
+    const zones: Record<string, DnsZoneEntry> = {};
     for (const name of names) zones[name] = { MX: [{ priority: 10, exchange: `mx.${name}` }] };
     const dns = await startDnsServer({ zones, defaultDelayMs: 60 });
     try {
@@ -31,7 +31,7 @@ describe('node:dns backend: questions in flight', () => {
 
   it('asks address questions before the MX questions waiting in line', async () => {
     const names = Array.from({ length: 10 }, (_, index) => `d${index}.test`);
-    const zones: DnsZones = { 'mx.test': { A: ['192.0.2.1'] } };
+    const zones: Record<string, DnsZoneEntry> = { 'mx.test': { A: ['192.0.2.1'] } };
     for (const name of names) zones[name] = { MX: [{ priority: 10, exchange: 'mx.test' }] };
     const dns = await startDnsServer({ zones, defaultDelayMs: 20 });
     try {
