@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startWebhookReceiver, type WebhookReceiver } from '@svc/testkit';
+import { skipWithout, startWebhookReceiver, type WebhookReceiver } from '@svc/testkit';
 import { verifyPayload } from '@svc/webhooks';
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../src/store.js';
@@ -125,8 +125,15 @@ function expectOneEvent(receiver: WebhookReceiver, jobId: string): string {
   return events[0]?.id as string;
 }
 
-// The child imports the built package, as a user's process would; `pnpm test` builds first.
-describe.runIf(built)('crash safety: a 50,000-record job on SQLite survives SIGKILL', () => {
+// The child imports the built package, as a user's process would; `pnpm test` builds first. A
+// bare `vitest run` before any build says so instead of passing quietly (and CI fails).
+const unbuilt = skipWithout({
+  name: 'a build of @svc/batch-runner (dist/)',
+  available: built,
+  howToGet: 'npx -y pnpm@10 build',
+  what: 'the SIGKILL crash-safety tests',
+});
+describe.skipIf(unbuilt)('crash safety: a 50,000-record job on SQLite survives SIGKILL', () => {
   it('ends with every record exactly once, counters equal to the results, and the webhook delivered', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'crash-')), 'jobs.db');
     const receiver = await startWebhookReceiver();
