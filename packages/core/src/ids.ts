@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 
-/** The id kinds of the API and their prefixes. */
-export const ID_PREFIXES = ['req', 'batch', 'evt', 'tok'] as const;
+/**
+ * The id kinds of the API and their prefixes: requests, batch jobs, webhook events, tokens, and
+ * the server's accounts, API keys and webhook signing secrets (ids to manage them by, never the
+ * secrets themselves).
+ */
+export const ID_PREFIXES = ['req', 'batch', 'evt', 'tok', 'acct', 'key', 'wsec'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 // Crockford base32, lowercase: URL-safe, unambiguous, and ASCII-ascending so ids sort by time.
