@@ -1,3 +1,11 @@
+export {
+  ConfigError,
+  environmentVariables,
+  type LoadConfigInput,
+  type LoadedConfig,
+  loadServerConfig,
+  printableConfig,
+} from './config.js';
 export type { AuthContext, ServerContext } from './context.js';
 export type {
   Account,

@@ -1,0 +1,608 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { type ParsedIp, parseIp } from '@svc/ip-address';
+import { PLAN_GATED_ENDPOINTS } from './endpoints.js';
+import { DEFAULT_PLANS, type ResolvedServerOptions, type ServerOptions } from './options.js';
+
+/**
+ * `svc serve`'s configuration: one JSON file in the shape of `ServerOptions`, then `SVC_*`
+ * environment variables over it, then the command line's `--host`/`--port` over both. Every
+ * value is checked here, so a typo stops the server at start with a message naming the key and
+ * the value instead of surfacing later as a strange behaviour.
+ */
+
+/** A bad configuration value; `key` is the file path (`limits.jsonBodyBytes`) or the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(
+    message: string,
+    readonly key: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface LoadConfigInput {
+  /** The config file (`--config`); else `SVC_CONFIG`; else none. */
+  file?: string | null;
+  /** @default process.env */
+  env?: Record<string, string | undefined>;
+  /** What relative paths from the environment and flags are resolved against. @default process.cwd() */
+  cwd?: string;
+  /** Highest precedence: the command line's `--host` and `--port`. */
+  overrides?: Pick<ServerOptions, 'host' | 'port'>;
+}
+
+export interface LoadedConfig {
+  options: ServerOptions;
+  /** The absolute path of the file read, or null. */
+  file: string | null;
+  /** Where each set value came from, by key (`port` → `SVC_PORT`). Unlisted keys are defaults. */
+  sources: Record<string, string>;
+  /** Things worth telling the operator that do not stop the start (an unknown `SVC_` variable). */
+  warnings: string[];
+}
+
+/** `SVC_` variables that belong to other parts of svc, not to a server setting. */
+const OTHER_SVC_VARIABLES = new Set([
+  'SVC_CONFIG',
+  'SVC_SECRET_KEY',
+  'SVC_REQUIRE_EXTERNAL',
+  'SVC_WEBHOOK_SECRET',
+]);
+
+type Kind =
+  | { type: 'integer'; min: number; max: number }
+  | { type: 'boolean' }
+  | { type: 'enum'; values: readonly string[] }
+  | { type: 'string'; check: (value: string) => string | null }
+  | { type: 'list'; check: (value: string) => string | null }
+  | { type: 'path' }
+  | { type: 'paths' }
+  | { type: 'optional-path'; check: (value: string) => string | null };
+
+interface Setting {
+  path: readonly string[];
+  kind: Kind;
+}
+
+const MAX_INT = Number.MAX_SAFE_INTEGER;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Every leaf of ServerOptions except `plans` (a map, handled on its own). */
+const SETTINGS: readonly Setting[] = [
+  { path: ['host'], kind: { type: 'string', check: checkHost } },
+  { path: ['port'], kind: { type: 'integer', min: 0, max: 65_535 } },
+  { path: ['dataDir'], kind: { type: 'path' } },
+  { path: ['trustedProxies'], kind: { type: 'list', check: checkCidr } },
+  { path: ['ownerPlan'], kind: { type: 'string', check: checkPlanId } },
+  { path: ['limits', 'jsonBodyBytes'], kind: { type: 'integer', min: 1, max: MAX_INT } },
+  { path: ['limits', 'uploadBodyBytes'], kind: { type: 'integer', min: 1, max: MAX_INT } },
+  { path: ['limits', 'requestTimeoutMs'], kind: { type: 'integer', min: 1, max: MAX_INT } },
+  { path: ['limits', 'probeRequestTimeoutMs'], kind: { type: 'integer', min: 1, max: MAX_INT } },
+  { path: ['limits', 'authFailuresPerMinute'], kind: { type: 'integer', min: 1, max: MAX_INT } },
+  { path: ['smtp', 'heloName'], kind: { type: 'string', check: checkHostname } },
+  { path: ['smtp', 'mailFrom'], kind: { type: 'string', check: checkMailFrom } },
+  { path: ['smtp', 'port'], kind: { type: 'integer', min: 1, max: 65_535 } },
+  { path: ['smtp', 'allowPrivateMx'], kind: { type: 'boolean' } },
+  { path: ['dns'], kind: { type: 'string', check: checkHostPort } },
+  { path: ['webhooks', 'allowPrivateTargets'], kind: { type: 'list', check: checkCidr } },
+  { path: ['tls', 'certFile'], kind: { type: 'path' } },
+  { path: ['tls', 'keyFile'], kind: { type: 'path' } },
+  { path: ['cors', 'origins'], kind: { type: 'list', check: checkOrigin } },
+  { path: ['metrics', 'path'], kind: { type: 'optional-path', check: checkMetricsPath } },
+  { path: ['geo', 'databases'], kind: { type: 'paths' } },
+  { path: ['geo', 'reloadIntervalSeconds'], kind: { type: 'integer', min: 0, max: MAX_INT } },
+  { path: ['logLevel'], kind: { type: 'enum', values: LOG_LEVELS } },
+];
+
+const PLAN_FIELDS = ['name', 'rate_per_second', 'burst', 'monthly_allowance', 'endpoints'] as const;
+type PlanField = (typeof PLAN_FIELDS)[number];
+
+/** `limits.jsonBodyBytes` → `SVC_LIMITS_JSON_BODY_BYTES`. */
+export function envName(path: readonly string[]): string {
+  return `SVC_${path.map((part) => part.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()).join('_')}`;
+}
+
+/** Every environment variable the server reads, with the option it sets (for the README and tests). */
+export function environmentVariables(): { name: string; key: string }[] {
+  return [
+    ...SETTINGS.map((setting) => ({ name: envName(setting.path), key: setting.path.join('.') })),
+    ...PLAN_FIELDS.map((field) => ({
+      name: `SVC_PLAN_<ID>_${field.toUpperCase()}`,
+      key: `plans.<id>.${field}`,
+    })),
+  ];
+}
+
+/** Reads the file (if any), the environment and the overrides into checked ServerOptions. */
+export async function loadServerConfig(input: LoadConfigInput = {}): Promise<LoadedConfig> {
+  const env = input.env ?? process.env;
+  const cwd = input.cwd ?? process.cwd();
+  const sources: Record<string, string> = {};
+  const fileName = input.file ?? (env.SVC_CONFIG || null);
+  let options: ServerOptions = {};
+  let file: string | null = null;
+  if (fileName !== null) {
+    file = resolve(cwd, fileName);
+    options = parseServerOptions(await readJson(file), { label: file, baseDir: dirname(file) });
+    for (const key of setKeys(options)) sources[key] = file;
+  }
+  const fromEnv = environmentOverrides(env, cwd);
+  options = mergeOptions(options, fromEnv.options);
+  Object.assign(sources, fromEnv.sources);
+  if (input.overrides) {
+    const flags = parseServerOptions(input.overrides, { label: 'command line', baseDir: cwd });
+    options = mergeOptions(options, flags);
+    for (const key of setKeys(flags)) sources[key] = `--${key}`;
+  }
+  checkCombination(options, (key) => sources[key] ?? 'config');
+  return { options, file, sources, warnings: fromEnv.warnings };
+}
+
+async function readJson(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(error);
+    throw new ConfigError(`cannot read the config file ${file}: ${why}`, 'config');
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ConfigError(`the config file ${file} is not valid JSON: ${(error as Error).message}`, 'config');
+  }
+}
+
+interface ParseContext {
+  /** Names where the value came from in messages: the file's path, or `command line`. */
+  label: string;
+  /** Relative paths are resolved against this folder (the config file's). */
+  baseDir: string;
+}
+
+/** Checks a config object (the file's content) and returns it with paths made absolute. */
+export function parseServerOptions(value: unknown, context: ParseContext): ServerOptions {
+  if (!isPlainObject(value))
+    throw new ConfigError(`${context.label}: the configuration must be a JSON object`, 'config');
+  const out: Record<string, unknown> = {};
+  checkKeys(value, [], context);
+  for (const setting of SETTINGS) {
+    const raw = getPath(value, setting.path);
+    if (raw === undefined) continue;
+    const key = setting.path.join('.');
+    const problem = (why: string) =>
+      new ConfigError(`${context.label}: ${key} ${why}, got ${show(raw)}`, key);
+    setPath(out, setting.path, checkValue(setting.kind, raw, problem, context.baseDir));
+  }
+  if (value.plans !== undefined) out.plans = parsePlans(value.plans, context.label);
+  return out as ServerOptions;
+}
+
+/** Unknown keys are refused: a misspelt option would otherwise be ignored in silence. */
+function checkKeys(value: Record<string, unknown>, prefix: string[], context: ParseContext): void {
+  for (const [name, child] of Object.entries(value)) {
+    const path = [...prefix, name];
+    const key = path.join('.');
+    if (prefix.length === 0 && name === 'plans') continue;
+    const leaf = SETTINGS.some((setting) => samePath(setting.path, path));
+    const group = SETTINGS.some(
+      (setting) => setting.path.length > path.length && startsWith(setting.path, path),
+    );
+    if (leaf) continue;
+    if (!group) {
+      const known = SETTINGS.filter((s) => samePath(s.path.slice(0, prefix.length), prefix))
+        .map((s) => s.path[prefix.length])
+        .filter((part, index, all) => all.indexOf(part) === index);
+      if (prefix.length === 0) known.push('plans');
+      throw new ConfigError(`${context.label}: unknown option ${key} (known here: ${known.join(', ')})`, key);
+    }
+    if (!isPlainObject(child))
+      throw new ConfigError(`${context.label}: ${key} must be an object, got ${show(child)}`, key);
+    checkKeys(child, path, context);
+  }
+}
+
+function checkValue(
+  kind: Kind,
+  raw: unknown,
+  problem: (why: string) => ConfigError,
+  baseDir: string,
+): unknown {
+  switch (kind.type) {
+    case 'integer':
+      if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < kind.min || raw > kind.max)
+        throw problem(
+          kind.max === MAX_INT
+            ? `must be an integer of at least ${kind.min}`
+            : `must be an integer from ${kind.min} to ${kind.max}`,
+        );
+      return raw;
+    case 'boolean':
+      if (typeof raw !== 'boolean') throw problem('must be true or false');
+      return raw;
+    case 'enum':
+      if (typeof raw !== 'string' || !kind.values.includes(raw))
+        throw problem(`must be one of ${kind.values.join(', ')}`);
+      return raw;
+    case 'string': {
+      if (typeof raw !== 'string') throw problem('must be a string');
+      const why = kind.check(raw);
+      if (why) throw problem(why);
+      return raw;
+    }
+    case 'list': {
+      if (!Array.isArray(raw) || raw.some((item) => typeof item !== 'string'))
+        throw problem('must be an array of strings');
+      for (const item of raw as string[]) {
+        const why = kind.check(item);
+        if (why) throw problem(`has ${show(item)}, which ${why}`);
+      }
+      return [...(raw as string[])];
+    }
+    case 'path':
+      if (typeof raw !== 'string' || raw === '') throw problem('must be a non-empty path');
+      return absolute(baseDir, raw);
+    case 'paths':
+      if (!Array.isArray(raw) || raw.some((item) => typeof item !== 'string' || item === ''))
+        throw problem('must be an array of non-empty paths');
+      return (raw as string[]).map((item) => absolute(baseDir, item));
+    case 'optional-path': {
+      if (raw === null) return null;
+      if (typeof raw !== 'string') throw problem('must be a string or null');
+      const why = kind.check(raw);
+      if (why) throw problem(why);
+      return raw;
+    }
+  }
+}
+
+function parsePlans(raw: unknown, label: string): NonNullable<ServerOptions['plans']> {
+  if (!isPlainObject(raw)) throw new ConfigError(`${label}: plans must be an object of plans by id`, 'plans');
+  const plans: NonNullable<ServerOptions['plans']> = {};
+  for (const [id, patch] of Object.entries(raw)) {
+    const idProblem = checkPlanId(id);
+    if (idProblem) throw new ConfigError(`${label}: plans.${id}: the plan id ${idProblem}`, `plans.${id}`);
+    if (!isPlainObject(patch))
+      throw new ConfigError(`${label}: plans.${id} must be an object, got ${show(patch)}`, `plans.${id}`);
+    const plan: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(patch)) {
+      const key = `plans.${id}.${field}`;
+      if (!(PLAN_FIELDS as readonly string[]).includes(field))
+        throw new ConfigError(`${label}: unknown option ${key} (known here: ${PLAN_FIELDS.join(', ')})`, key);
+      const why = checkPlanField(field as PlanField, value);
+      if (why) throw new ConfigError(`${label}: ${key} ${why}, got ${show(value)}`, key);
+      plan[field] = Array.isArray(value) ? [...value] : value;
+    }
+    plans[id] = plan;
+  }
+  return plans;
+}
+
+function checkPlanField(field: PlanField, value: unknown): string | null {
+  switch (field) {
+    case 'name':
+      return typeof value === 'string' && value.trim() !== '' ? null : 'must be a non-empty string';
+    case 'rate_per_second':
+      return typeof value === 'number' && Number.isFinite(value) && value > 0
+        ? null
+        : 'must be a number above 0';
+    case 'burst':
+      return typeof value === 'number' && Number.isInteger(value) && value >= 1
+        ? null
+        : 'must be an integer of at least 1';
+    case 'monthly_allowance':
+      return value === null || (typeof value === 'number' && Number.isInteger(value) && value >= 0)
+        ? null
+        : 'must be an integer of at least 0, or null for unlimited';
+    case 'endpoints': {
+      if (value === null) return null;
+      if (!Array.isArray(value)) return 'must be an array of endpoint ids, or null for all';
+      const bad = value.find((item) => !(PLAN_GATED_ENDPOINTS as readonly unknown[]).includes(item));
+      return bad === undefined
+        ? null
+        : `has ${show(bad)}, which is not an endpoint a plan can limit (${PLAN_GATED_ENDPOINTS.join(', ')})`;
+    }
+  }
+}
+
+/** Options set by `SVC_*` variables, checked with the same rules as the file's. */
+export function environmentOverrides(
+  env: Record<string, string | undefined>,
+  cwd: string,
+): { options: ServerOptions; sources: Record<string, string>; warnings: string[] } {
+  const out: Record<string, unknown> = {};
+  const sources: Record<string, string> = {};
+  const warnings: string[] = [];
+  const known = new Set(OTHER_SVC_VARIABLES);
+  for (const setting of SETTINGS) {
+    const name = envName(setting.path);
+    known.add(name);
+    const text = env[name];
+    if (text === undefined) continue;
+    const key = setting.path.join('.');
+    const problem = (why: string) => new ConfigError(`${name}=${show(text)}: ${key} ${why}`, name);
+    setPath(out, setting.path, checkValue(setting.kind, fromText(setting.kind, text, problem), problem, cwd));
+    sources[key] = name;
+  }
+  const plans: Record<string, Record<string, unknown>> = {};
+  for (const [name, text] of Object.entries(env)) {
+    if (!name.startsWith('SVC_PLAN_') || text === undefined) continue;
+    const field = PLAN_FIELDS.find((candidate) => name.endsWith(`_${candidate.toUpperCase()}`));
+    const id = field ? name.slice('SVC_PLAN_'.length, -(field.length + 1)).toLowerCase() : '';
+    if (!field || id === '') {
+      throw new ConfigError(
+        `${name}: not a plan setting; use SVC_PLAN_<ID>_<FIELD> with FIELD one of ${PLAN_FIELDS.map((f) => f.toUpperCase()).join(', ')}`,
+        name,
+      );
+    }
+    known.add(name);
+    const key = `plans.${id}.${field}`;
+    const idProblem = checkPlanId(id);
+    if (idProblem) throw new ConfigError(`${name}: the plan id ${show(id)} ${idProblem}`, name);
+    const value = planFieldFromText(field, text);
+    const why = checkPlanField(field, value);
+    if (why) throw new ConfigError(`${name}=${show(text)}: ${key} ${why}`, name);
+    const plan = plans[id] ?? {};
+    plan[field] = value;
+    plans[id] = plan;
+    sources[key] = name;
+  }
+  if (Object.keys(plans).length > 0) out.plans = plans;
+  for (const name of Object.keys(env)) {
+    if (name.startsWith('SVC_') && !known.has(name))
+      warnings.push(`${name} is not a setting svc serve knows; it is ignored`);
+  }
+  return { options: out as ServerOptions, sources, warnings };
+}
+
+/** Turns a variable's text into the JSON value the file would hold. */
+function fromText(kind: Kind, text: string, problem: (why: string) => ConfigError): unknown {
+  const trimmed = text.trim();
+  switch (kind.type) {
+    case 'integer':
+      if (!/^\d+$/.test(trimmed)) throw problem('must be a whole number');
+      return Number(trimmed);
+    case 'boolean': {
+      const lower = trimmed.toLowerCase();
+      if (['true', '1', 'yes', 'on'].includes(lower)) return true;
+      if (['false', '0', 'no', 'off'].includes(lower)) return false;
+      throw problem('must be true or false (or 1/0, yes/no, on/off)');
+    }
+    case 'list':
+    case 'paths':
+      return trimmed === '' ? [] : trimmed.split(',').map((item) => item.trim());
+    case 'optional-path':
+      return trimmed === '' || trimmed === 'off' ? null : trimmed;
+    default:
+      return trimmed;
+  }
+}
+
+function planFieldFromText(field: PlanField, text: string): unknown {
+  const trimmed = text.trim();
+  switch (field) {
+    case 'name':
+      return trimmed;
+    case 'rate_per_second':
+    case 'burst':
+      return trimmed === '' ? Number.NaN : Number(trimmed);
+    case 'monthly_allowance':
+      return trimmed === 'unlimited' ? null : /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
+    case 'endpoints':
+      return trimmed === 'all' ? null : trimmed === '' ? [] : trimmed.split(',').map((item) => item.trim());
+  }
+}
+
+/** Rules between settings, checked after every source is merged. */
+function checkCombination(options: ServerOptions, sourceOf: (key: string) => string): void {
+  const cert = options.tls?.certFile;
+  const key = options.tls?.keyFile;
+  if ((cert === undefined) !== (key === undefined)) {
+    const given = cert === undefined ? 'tls.keyFile' : 'tls.certFile';
+    const missing = cert === undefined ? 'tls.certFile' : 'tls.keyFile';
+    throw new ConfigError(
+      `${given} is set (${sourceOf(given)}) but ${missing} is not: HTTPS needs both the certificate and its key`,
+      missing,
+    );
+  }
+  const owner = options.ownerPlan;
+  if (
+    owner !== undefined &&
+    !Object.hasOwn(DEFAULT_PLANS, owner) &&
+    !Object.hasOwn(options.plans ?? {}, owner)
+  ) {
+    const ids = [...new Set([...Object.keys(DEFAULT_PLANS), ...Object.keys(options.plans ?? {})])];
+    throw new ConfigError(
+      `ownerPlan ${show(owner)} (${sourceOf('ownerPlan')}) is not a plan; plans: ${ids.join(', ')}`,
+      'ownerPlan',
+    );
+  }
+  const limits = options.limits;
+  if (limits?.probeRequestTimeoutMs !== undefined && limits.requestTimeoutMs !== undefined) {
+    if (limits.probeRequestTimeoutMs < limits.requestTimeoutMs)
+      throw new ConfigError(
+        `limits.probeRequestTimeoutMs (${limits.probeRequestTimeoutMs}) is shorter than limits.requestTimeoutMs (${limits.requestTimeoutMs}): a probing request needs the longer deadline`,
+        'limits.probeRequestTimeoutMs',
+      );
+  }
+}
+
+/** Deep merge: objects merge key by key, anything else (arrays included) is replaced. */
+export function mergeOptions(base: ServerOptions, over: ServerOptions): ServerOptions {
+  return mergeObjects(base as Record<string, unknown>, over as Record<string, unknown>) as ServerOptions;
+}
+
+function mergeObjects(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key];
+    out[key] = isPlainObject(current) && isPlainObject(value) ? mergeObjects(current, value) : value;
+  }
+  return out;
+}
+
+const MASK = '********';
+
+/**
+ * The effective configuration as `svc serve --print-config` shows it: every option with its
+ * default applied, where the set ones came from, and secrets masked (the secret key itself
+ * never appears; only where it comes from).
+ */
+export function printableConfig(
+  resolved: ResolvedServerOptions,
+  loaded: Pick<LoadedConfig, 'file' | 'sources'>,
+  env: Record<string, string | undefined> = process.env,
+): Record<string, unknown> {
+  return {
+    config_file: loaded.file,
+    options: maskSecrets(resolved),
+    secret_key: env.SVC_SECRET_KEY
+      ? `${MASK} (SVC_SECRET_KEY)`
+      : `kept in ${resolve(resolved.dataDir, 'secret.key')}`,
+    sources: loaded.sources,
+  };
+}
+
+/** Masks values under secret-looking names and passwords inside URLs, at any depth. */
+export function maskSecrets(value: unknown, name = ''): unknown {
+  if (typeof value === 'string') {
+    if (/secret|password|passphrase|token|licen[cs]e_?key|api_?key/i.test(name) && value !== '') return MASK;
+    return value.replace(/(\/\/[^/:@\s]*:)[^@/\s]+@/g, `$1${MASK}@`);
+  }
+  if (Array.isArray(value)) return value.map((item) => maskSecrets(item, name));
+  if (isPlainObject(value))
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskSecrets(item, key)]));
+  return value;
+}
+
+// --- value checks: each returns why a value is refused, or null ---
+
+function checkHost(value: string): string | null {
+  if (value === '') return 'must not be empty';
+  if (value === '::' || value === '0.0.0.0' || parseOrNull(value)) return null;
+  return checkHostname(value) === null ? null : 'must be an IP address or a host name';
+}
+
+function checkHostname(value: string): string | null {
+  return /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(
+    value,
+  )
+    ? null
+    : 'must be a host name (letters, digits, hyphens and dots)';
+}
+
+function checkMailFrom(value: string): string | null {
+  const at = value.lastIndexOf('@');
+  return at > 0 && checkHostname(value.slice(at + 1)) === null && !/\s/.test(value)
+    ? null
+    : 'must be an address such as probe@example.com';
+}
+
+function checkHostPort(value: string): string | null {
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(value);
+  const host = match?.[1] ?? match?.[2];
+  const port = Number(match?.[3]);
+  if (!host || !Number.isInteger(port) || port < 1 || port > 65_535)
+    return 'must be host:port ([ipv6]:port for IPv6), port from 1 to 65535';
+  return parseOrNull(host) || checkHostname(host) === null ? null : 'must name an IP address or host';
+}
+
+function checkCidr(value: string): string | null {
+  const [address, prefix, extra] = value.split('/');
+  const ip = address === undefined ? null : parseOrNull(address);
+  if (!ip || extra !== undefined) return 'is not an IP address or CIDR range (such as 10.0.0.0/8)';
+  if (prefix === undefined) return null;
+  const max = ip.family === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= max
+    ? null
+    : `has a prefix length that is not from 0 to ${max}`;
+}
+
+function checkOrigin(value: string): string | null {
+  try {
+    const url = new URL(value);
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value) return null;
+  } catch {
+    // refused below
+  }
+  return 'is not an origin (scheme://host[:port], no path or trailing slash)';
+}
+
+function checkMetricsPath(value: string): string | null {
+  if (!/^\/[A-Za-z0-9/_.-]*$/.test(value)) return 'must be a URL path starting with /';
+  return value === '/v2' || value.startsWith('/v2/') ? 'must not be under /v2 (the API)' : null;
+}
+
+function checkPlanId(value: string): string | null {
+  return /^[a-z][a-z0-9_]{0,63}$/.test(value)
+    ? null
+    : 'must be lowercase letters, digits and underscores, starting with a letter';
+}
+
+// --- small helpers ---
+
+/** The strict parser's answer without its exception (any address, private ones included). */
+function parseOrNull(value: string): ParsedIp | null {
+  try {
+    return parseIp(value);
+  } catch {
+    return null;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function getPath(value: Record<string, unknown>, path: readonly string[]): unknown {
+  let current: unknown = value;
+  for (const part of path) {
+    if (!isPlainObject(current)) return undefined;
+    current = current[part];
+  }
+  return current;
+}
+
+function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let current = target;
+  for (const part of path.slice(0, -1)) {
+    const next = current[part];
+    if (isPlainObject(next)) current = next;
+    else {
+      const created: Record<string, unknown> = {};
+      current[part] = created;
+      current = created;
+    }
+  }
+  current[path[path.length - 1] as string] = value;
+}
+
+function setKeys(options: ServerOptions): string[] {
+  const keys = SETTINGS.filter((s) => getPath(options as Record<string, unknown>, s.path) !== undefined).map(
+    (s) => s.path.join('.'),
+  );
+  for (const [id, plan] of Object.entries(options.plans ?? {}))
+    for (const field of Object.keys(plan)) keys.push(`plans.${id}.${field}`);
+  return keys;
+}
+
+function samePath(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((part, index) => part === b[index]);
+}
+
+function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.every((part, index) => path[index] === part);
+}
+
+function absolute(baseDir: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(baseDir, path);
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) return String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
