@@ -7,6 +7,29 @@ export {
   printableConfig,
 } from './config.js';
 export type { AuthContext, ServerContext } from './context.js';
+export {
+  CURSOR_TTL_MS,
+  type CursorOptions,
+  createServerSecrets,
+  generateApiKey,
+  generateTokenSecret,
+  generateWebhookSecret,
+  hashSecret,
+  isWebhookSecret,
+  last4,
+  type PresentedSecret,
+  parseSecret,
+  SERVER_KEY_BYTES,
+  type ServerSecrets,
+  safeEqual,
+  webhookSecretPrefix,
+} from './control-plane/secrets.js';
+export {
+  type LoadedServerKey,
+  type LoadServerKeyOptions,
+  loadServerKey,
+  SERVER_KEY_FILE,
+} from './control-plane/server-key.js';
 export type {
   Account,
   ApiKey,
@@ -17,6 +40,7 @@ export type {
   UsageLine,
   WebhookSecret,
 } from './control-plane/store.js';
+export { createMemoryControlPlaneStore } from './control-plane/stores/memory.js';
 export {
   type AuthRequirement,
   ENDPOINT_IDS,

@@ -1,0 +1,26 @@
+// Argument checks and orderings every ControlPlaneStore shares, so the stores cannot drift apart.
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/** Usage months are UTC calendar months written `YYYY-MM`; anything else is a caller's bug. */
+export function assertMonth(month: string): void {
+  if (typeof month !== 'string' || !MONTH.test(month)) {
+    throw new TypeError(`month must be YYYY-MM, got ${JSON.stringify(month)}`);
+  }
+}
+
+/** Units are whole and positive: a call that bills nothing is not recorded at all. */
+export function assertUnits(units: number): void {
+  if (!Number.isSafeInteger(units) || units < 1) {
+    throw new TypeError(`units must be a positive integer, got ${units}`);
+  }
+}
+
+/** Oldest first; the id breaks ties between records made in the same millisecond. */
+export function byCreation(
+  a: { created_at: number; id: string },
+  b: { created_at: number; id: string },
+): number {
+  if (a.created_at !== b.created_at) return a.created_at - b.created_at;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
