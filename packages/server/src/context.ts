@@ -2,6 +2,7 @@ import type { BatchRunner, Store as BatchStore } from '@svc/batch-runner';
 import type { Verifier } from '@svc/email-verifier';
 import type { GeoResolver } from '@svc/geo-resolver';
 import type {} from 'fastify';
+import type { ServerSecrets } from './control-plane/secrets.js';
 import type { Account, ApiKey, ControlPlaneStore, Environment, Plan, Token } from './control-plane/store.js';
 import type { EndpointId } from './endpoints.js';
 import type { RateLimiter } from './limiter/limiter.js';
@@ -24,6 +25,11 @@ export interface AuthContext {
 export interface ServerContext {
   options: ResolvedServerOptions;
   controlPlane: ControlPlaneStore;
+  /**
+   * Seals webhook secrets and signs cursors under the server secret key
+   * (`createServerSecrets(loadServerKey({ dataDir }).key)`).
+   */
+  secrets: ServerSecrets;
   limiter: RateLimiter;
   /** Live verifier (real DNS/SMTP); test keys use the sandbox instead. */
   verifier: Verifier;
