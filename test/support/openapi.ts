@@ -1,10 +1,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import ajvFormats from 'ajv-formats';
 
-// ajv-formats is CommonJS whose default export is the function; under NodeNext it arrives wrapped.
-const addFormats =
-  (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+// ajv-formats is CommonJS (`module.exports = formatsPlugin`, and `.default` the same function);
+// under NodeNext TypeScript types the default import as the module object, so take `.default`.
+const addFormats = ajvFormats.default;
 
 type Json = Record<string, unknown>;
 
