@@ -8,6 +8,33 @@ export {
 } from './config.js';
 export type { AuthContext, ServerContext } from './context.js';
 export {
+  type AccountDeps,
+  authenticate,
+  type CreateAccountInput,
+  type CreateKeyInput,
+  createAccount,
+  createKey,
+  DEFAULT_TOKEN_TTL_SECONDS,
+  type IssuedKey,
+  type IssuedWebhookSecret,
+  isKeyUsable,
+  MAX_GRACE_SECONDS,
+  MAX_TOKEN_TTL_SECONDS,
+  MIN_TOKEN_TTL_SECONDS,
+  type MintTokenInput,
+  mintToken,
+  type RotateKeyInput,
+  revokeKey,
+  rotateKey,
+  rotateWebhookSecret,
+  setAccountDisabled,
+  setAccountPlan,
+  syncPlans,
+  TOKEN_SCOPES,
+  TOUCH_INTERVAL_MS,
+  webhookSigningSecrets,
+} from './control-plane/accounts.js';
+export {
   CURSOR_TTL_MS,
   type CursorOptions,
   createServerSecrets,

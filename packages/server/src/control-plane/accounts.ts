@@ -1,0 +1,407 @@
+import { createId, ServiceError } from '@svc/core';
+import type { AuthContext } from '../context.js';
+import { ENDPOINTS, type EndpointId, isEndpointId } from '../endpoints.js';
+import {
+  generateApiKey,
+  generateTokenSecret,
+  generateWebhookSecret,
+  hashSecret,
+  last4,
+  parseSecret,
+  type ServerSecrets,
+  safeEqual,
+  webhookSecretPrefix,
+} from './secrets.js';
+import type { Account, ApiKey, ControlPlaneStore, Environment, Plan, Token, WebhookSecret } from './store.js';
+
+/*
+ * The account operations the HTTP routes and the operator CLI share, so both enforce the same
+ * rules. Failures a caller can fix are ServiceErrors (the routes render them; the CLI prints the
+ * message); plaintext secrets are returned once and never stored.
+ */
+
+/** What the operations need: the store, the server secrets (for webhook secrets) and a clock. */
+export interface AccountDeps {
+  controlPlane: ControlPlaneStore;
+  secrets: ServerSecrets;
+  /** ms since the epoch. */
+  now(): number;
+}
+
+/** A key with its secret, which exists only in this value: show it once. */
+export interface IssuedKey {
+  key: ApiKey;
+  secret: string;
+}
+
+/** A webhook signing secret with its plaintext, which exists only in this value: show it once. */
+export interface IssuedWebhookSecret {
+  record: WebhookSecret;
+  secret: string;
+}
+
+/** Tokens live 1 h unless asked otherwise, 24 h at most (DESIGN §8), 60 s at least. */
+export const DEFAULT_TOKEN_TTL_SECONDS = 3_600;
+export const MAX_TOKEN_TTL_SECONDS = 86_400;
+export const MIN_TOKEN_TTL_SECONDS = 60;
+/** Longest grace period of a rotated key or webhook secret: 30 days. */
+export const MAX_GRACE_SECONDS = 30 * 86_400;
+/** How often a key's `last_used_at` is written: at most once a minute, not on every request. */
+export const TOUCH_INTERVAL_MS = 60_000;
+const MAX_NAME_LENGTH = 200;
+
+/** Endpoints a token may be scoped to: those any credential may call (not minting, not key management). */
+export const TOKEN_SCOPES: readonly EndpointId[] = (Object.keys(ENDPOINTS) as EndpointId[]).filter(
+  (id) => ENDPOINTS[id].auth === 'any',
+);
+
+const invalid = (message: string) => new ServiceError('invalid_request', message);
+
+function checkName(name: unknown, field: string): void {
+  if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME_LENGTH) {
+    throw invalid(`${field} must be a non-empty string of at most ${MAX_NAME_LENGTH} characters`);
+  }
+}
+
+function checkGrace(graceSeconds: unknown): number {
+  if (
+    !Number.isSafeInteger(graceSeconds) ||
+    (graceSeconds as number) < 0 ||
+    (graceSeconds as number) > MAX_GRACE_SECONDS
+  ) {
+    throw invalid(`grace_seconds must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS} (30 days)`);
+  }
+  return graceSeconds as number;
+}
+
+async function requirePlan(store: ControlPlaneStore, planId: string): Promise<Plan> {
+  const plan = typeof planId === 'string' ? await store.getPlan(planId) : null;
+  if (plan) return plan;
+  const known =
+    (await store.listPlans()).map((p) => p.id).join(', ') || 'none (start the server once to load them)';
+  throw invalid(`unknown plan ${JSON.stringify(planId)}; plans: ${known}`);
+}
+
+async function requireAccount(store: ControlPlaneStore, accountId: string): Promise<Account> {
+  const account = await store.getAccount(accountId);
+  if (!account) throw new ServiceError('not_found', `no account ${accountId}`);
+  return account;
+}
+
+async function requireKey(store: ControlPlaneStore, accountId: string, keyId: string): Promise<ApiKey> {
+  const key = await store.getKey(accountId, keyId);
+  // Another account's key is "not found" too: its existence is not the caller's business.
+  if (!key) throw new ServiceError('not_found', `no key ${keyId} on this account`);
+  return key;
+}
+
+/** True while a key may authenticate at `now`. */
+export function isKeyUsable(key: ApiKey, now: number): boolean {
+  return (
+    (key.revoked_at === null || key.revoked_at > now) && (key.expires_at === null || key.expires_at > now)
+  );
+}
+
+/**
+ * Writes the configured plans into the store (at server start, and before the CLI creates an
+ * account), so accounts can only be put on plans that exist.
+ */
+export async function syncPlans(store: ControlPlaneStore, plans: Record<string, Plan>): Promise<void> {
+  for (const plan of Object.values(plans)) await store.upsertPlan(plan);
+}
+
+/** Makes a key record and its secret (not stored yet). */
+function issueKey(
+  accountId: string,
+  environment: Environment,
+  name: string | null,
+  now: number,
+  rotatedFrom: string | null = null,
+): IssuedKey {
+  const secret = generateApiKey(environment);
+  return {
+    secret,
+    key: {
+      id: createId('key', now),
+      account_id: accountId,
+      environment,
+      name,
+      hash: hashSecret(secret),
+      last4: last4(secret),
+      created_at: now,
+      last_used_at: null,
+      expires_at: null,
+      revoked_at: null,
+      rotated_from: rotatedFrom,
+    },
+  };
+}
+
+function issueWebhookSecret(secrets: ServerSecrets, accountId: string, now: number): IssuedWebhookSecret {
+  const secret = generateWebhookSecret();
+  return {
+    secret,
+    record: {
+      id: createId('wsec', now),
+      account_id: accountId,
+      // Bound to the account: a sealed secret copied to another account's row will not unseal.
+      sealed: secrets.seal(secret, accountId),
+      prefix: webhookSecretPrefix(secret),
+      created_at: now,
+      expires_at: null,
+    },
+  };
+}
+
+/** Options of `createAccount`. */
+export interface CreateAccountInput {
+  name: string;
+  planId: string;
+  /** @default deps.now() */
+  now?: number;
+}
+
+/** A new account on a plan, with its first test key, first live key and first webhook secret. */
+export async function createAccount(
+  deps: AccountDeps,
+  input: CreateAccountInput,
+): Promise<{ account: Account; testKey: IssuedKey; liveKey: IssuedKey; webhookSecret: IssuedWebhookSecret }> {
+  const store = deps.controlPlane;
+  checkName(input.name, 'name');
+  await requirePlan(store, input.planId);
+  const now = input.now ?? deps.now();
+  const account: Account = {
+    id: createId('acct', now),
+    name: input.name.trim(),
+    plan_id: input.planId,
+    created_at: now,
+    disabled_at: null,
+  };
+  const testKey = issueKey(account.id, 'test', 'default', now);
+  const liveKey = issueKey(account.id, 'live', 'default', now);
+  const webhookSecret = issueWebhookSecret(deps.secrets, account.id, now);
+  await store.createAccount(account);
+  await store.createKey(testKey.key);
+  await store.createKey(liveKey.key);
+  await store.addWebhookSecret(webhookSecret.record);
+  return { account, testKey, liveKey, webhookSecret };
+}
+
+/** Moves an account to another plan (which must exist). */
+export async function setAccountPlan(
+  store: ControlPlaneStore,
+  input: { accountId: string; planId: string },
+): Promise<Account> {
+  await requirePlan(store, input.planId);
+  const account = await store.updateAccount(input.accountId, { plan_id: input.planId });
+  if (!account) throw new ServiceError('not_found', `no account ${input.accountId}`);
+  return account;
+}
+
+/** Disables an account (its keys and tokens stop working at once) or, with `disabled: false`, enables it again. */
+export async function setAccountDisabled(
+  store: ControlPlaneStore,
+  input: { accountId: string; disabled: boolean; now?: number },
+): Promise<Account> {
+  const current = await requireAccount(store, input.accountId);
+  // Disabling twice keeps the first time: it is when the account stopped working.
+  const disabledAt = input.disabled ? (current.disabled_at ?? input.now ?? Date.now()) : null;
+  return (await store.updateAccount(input.accountId, { disabled_at: disabledAt })) as Account;
+}
+
+/** Options of `createKey`. */
+export interface CreateKeyInput {
+  accountId: string;
+  environment: Environment;
+  name?: string | null;
+  /** @default Date.now() */
+  now?: number;
+}
+
+/** A new key for the account; its secret is in the result only. */
+export async function createKey(store: ControlPlaneStore, input: CreateKeyInput): Promise<IssuedKey> {
+  if (input.environment !== 'live' && input.environment !== 'test') {
+    throw invalid(`environment must be "live" or "test", got ${JSON.stringify(input.environment)}`);
+  }
+  const name = input.name ?? null;
+  if (name !== null) checkName(name, 'name');
+  await requireAccount(store, input.accountId);
+  const issued = issueKey(input.accountId, input.environment, name, input.now ?? Date.now());
+  await store.createKey(issued.key);
+  return issued;
+}
+
+/** Options of `rotateKey`. */
+export interface RotateKeyInput {
+  accountId: string;
+  keyId: string;
+  /** How long the old key keeps working (0 = it stops now). */
+  graceSeconds: number;
+  /** @default Date.now() */
+  now?: number;
+}
+
+/**
+ * Replaces a key: a new key of the same environment and name now, and the old one stops after
+ * the grace period (never later than it would have anyway).
+ */
+export async function rotateKey(
+  store: ControlPlaneStore,
+  input: RotateKeyInput,
+): Promise<IssuedKey & { previous: ApiKey }> {
+  const grace = checkGrace(input.graceSeconds);
+  const now = input.now ?? Date.now();
+  const old = await requireKey(store, input.accountId, input.keyId);
+  if (!isKeyUsable(old, now)) {
+    throw invalid(
+      `key ${old.id} is ${old.revoked_at !== null ? 'revoked' : 'expired'}; create a new key instead`,
+    );
+  }
+  const issued = issueKey(old.account_id, old.environment, old.name, now, old.id);
+  await store.createKey(issued.key);
+  const end = Math.min(now + grace * 1000, old.expires_at ?? Number.POSITIVE_INFINITY);
+  const previous = (await store.updateKey(old.account_id, old.id, { expires_at: end })) as ApiKey;
+  return { ...issued, previous };
+}
+
+/**
+ * Revokes a key now. Every token it minted stops with it (`authenticate` checks a token's key).
+ * Revoking a revoked key changes nothing and returns it.
+ */
+export async function revokeKey(
+  store: ControlPlaneStore,
+  input: { accountId: string; keyId: string; now?: number },
+): Promise<ApiKey> {
+  const key = await requireKey(store, input.accountId, input.keyId);
+  if (key.revoked_at !== null) return key;
+  return (await store.updateKey(key.account_id, key.id, { revoked_at: input.now ?? Date.now() })) as ApiKey;
+}
+
+/** Options of `mintToken`. */
+export interface MintTokenInput {
+  /** @default DEFAULT_TOKEN_TTL_SECONDS (1 h); 60 s to 24 h */
+  ttlSeconds?: number;
+  /** Endpoint ids (from TOKEN_SCOPES); null or absent = every endpoint a token may call. */
+  scopes?: readonly string[] | null;
+}
+
+/**
+ * Exchanges the caller's key for a `tok_…` token on the same account and environment. A token
+ * never outlives its key, and a token cannot mint another.
+ */
+export async function mintToken(
+  deps: Pick<AccountDeps, 'controlPlane' | 'now'>,
+  auth: AuthContext,
+  input: MintTokenInput = {},
+): Promise<{ token: Token; secret: string }> {
+  if (auth.token) throw new ServiceError('invalid_api_key', 'a token cannot mint tokens; use an API key');
+  const ttl = input.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
+  if (!Number.isSafeInteger(ttl) || ttl < MIN_TOKEN_TTL_SECONDS || ttl > MAX_TOKEN_TTL_SECONDS) {
+    throw invalid(
+      `ttl_seconds must be a whole number from ${MIN_TOKEN_TTL_SECONDS} to ${MAX_TOKEN_TTL_SECONDS} (24 hours)`,
+    );
+  }
+  let scopes: EndpointId[] | null = null;
+  if (input.scopes !== undefined && input.scopes !== null) {
+    if (!Array.isArray(input.scopes) || input.scopes.length === 0) {
+      throw invalid('scopes must list at least one endpoint, or be left out for all of them');
+    }
+    scopes = [];
+    for (const [index, scope] of input.scopes.entries()) {
+      if (!isEndpointId(scope) || !TOKEN_SCOPES.includes(scope)) {
+        throw invalid(
+          `scopes[${index}]: ${JSON.stringify(scope)} is not an endpoint a token may call; use ${TOKEN_SCOPES.join(', ')}`,
+        );
+      }
+      if (!scopes.includes(scope)) scopes.push(scope);
+    }
+  }
+  const now = deps.now();
+  const secret = generateTokenSecret();
+  const token: Token = {
+    id: createId('tok', now),
+    account_id: auth.account.id,
+    key_id: auth.key.id,
+    environment: auth.key.environment,
+    hash: hashSecret(secret),
+    scopes,
+    created_at: now,
+    expires_at: Math.min(now + ttl * 1000, auth.key.expires_at ?? Number.POSITIVE_INFINITY),
+  };
+  await deps.controlPlane.createToken(token);
+  return { token, secret };
+}
+
+/**
+ * A new webhook signing secret for the account; the older ones keep signing until the grace
+ * period ends (deliveries carry one signature per active secret). `previousExpiresAt` is when
+ * they stop, or null when the account had none.
+ */
+export async function rotateWebhookSecret(
+  deps: AccountDeps,
+  input: { accountId: string; graceSeconds: number; now?: number },
+): Promise<IssuedWebhookSecret & { previousExpiresAt: number | null }> {
+  const grace = checkGrace(input.graceSeconds);
+  const now = input.now ?? deps.now();
+  await requireAccount(deps.controlPlane, input.accountId);
+  const before = await deps.controlPlane.activeWebhookSecrets(input.accountId, now);
+  const issued = issueWebhookSecret(deps.secrets, input.accountId, now);
+  await deps.controlPlane.addWebhookSecret(issued.record);
+  const end = now + grace * 1000;
+  await deps.controlPlane.expireWebhookSecrets(input.accountId, issued.record.id, end);
+  return { ...issued, previousExpiresAt: before.length > 0 ? end : null };
+}
+
+/**
+ * The account's webhook signing secrets in plaintext, newest first: what the webhook dispatcher
+ * signs each delivery with (one signature per secret during a rotation's grace period).
+ */
+export async function webhookSigningSecrets(
+  deps: AccountDeps,
+  accountId: string,
+  now: number = deps.now(),
+): Promise<string[]> {
+  const active = await deps.controlPlane.activeWebhookSecrets(accountId, now);
+  return active.map((secret) => deps.secrets.unseal(secret.sealed, accountId));
+}
+
+/**
+ * Who presents `presented` (an `X-API-Key` value): a live or test key, or a token, with its
+ * account and plan; null when it is missing, malformed, unknown, revoked, expired, or its
+ * account is disabled. One indexed read for a key, two for a token, plus the account and plan.
+ */
+export async function authenticate(
+  deps: Pick<AccountDeps, 'controlPlane' | 'now'>,
+  presented: unknown,
+): Promise<AuthContext | null> {
+  const shape = parseSecret(presented);
+  if (!shape) return null;
+  const store = deps.controlPlane;
+  const now = deps.now();
+  const hash = hashSecret(presented as string);
+  let key: ApiKey | null;
+  let token: Token | null = null;
+  if (shape.kind === 'token') {
+    token = await store.findTokenByHash(hash);
+    if (!token || !safeEqual(token.hash, hash) || token.expires_at <= now) return null;
+    key = await store.getKey(token.account_id, token.key_id);
+  } else {
+    key = await store.findKeyByHash(hash);
+    if (key && (!safeEqual(key.hash, hash) || key.environment !== shape.environment)) return null;
+  }
+  if (!key || !isKeyUsable(key, now)) return null;
+  const account = await store.getAccount(key.account_id);
+  if (!account || (account.disabled_at !== null && account.disabled_at <= now)) return null;
+  const plan = await store.getPlan(account.plan_id);
+  // A plan removed from the configuration while accounts use it is the operator's error: a 500
+  // that names it, rather than a 401 that would send the customer looking at their key.
+  if (!plan)
+    throw new Error(
+      `account ${account.id} is on plan ${JSON.stringify(account.plan_id)}, which is not configured`,
+    );
+  if (key.last_used_at === null || now - key.last_used_at >= TOUCH_INTERVAL_MS) {
+    await store.touchKey(key.id, now);
+    key = { ...key, last_used_at: now };
+  }
+  return { account, plan, environment: key.environment, key, token };
+}
