@@ -1,7 +1,9 @@
 // Where the time of the SMTP benchmark's latency model goes: one verifyMany over the same fakes,
 // recording per session when it asked for a connection, connected and closed, how long each
 // reply took to arrive, and the client's event-loop delay. A diagnostic, not part of `pnpm bench`:
-//   node --conditions=source --import tsx email/timeline.ts        (R=100 RUNS=3 MODEL=service)
+//   node --conditions=source --import tsx email/timeline.ts
+// Settings: R (RCPTs per session, 20), RUNS (2), MODEL (latency | service), ADDRESSES (the first
+// n addresses only; ADDRESSES=1 times a lone session on an otherwise idle client).
 import { connect } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createNodeDnsResolver, createVerifier, type SocketFactory } from '@svc/email-verifier';
@@ -105,10 +107,18 @@ for (let run = 1; run <= RUNS; run++) {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   t0 = performance.now();
-  await verifier.verifyMany(world.addresses, { probe_mailbox: true });
+  await verifier.verifyMany(
+    world.addresses.slice(0, Number(process.env.ADDRESSES ?? Number.POSITIVE_INFINITY)),
+    {
+      probe_mailbox: true,
+    },
+  );
   const total = now();
   delay.disable();
   await fakes.stats();
+  // Callers are answered before their sessions say QUIT: wait for the last sessions to close.
+  for (let waited = 0; sessions.some((session) => !session.closed) && waited < 2000; waited += 5)
+    await new Promise((resolve) => setTimeout(resolve, 5));
 
   const byHost = new Map<string, Session[]>();
   for (const session of sessions) byHost.set(session.host, [...(byHost.get(session.host) ?? []), session]);
