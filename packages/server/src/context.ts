@@ -37,6 +37,23 @@ export interface ServerContext {
   batch: { store: BatchStore; runner: BatchRunner | null };
   /** ms since the epoch; injectable for tests. */
   now(): number;
+  /**
+   * The geo databases serving now, for GET /v2/health (re-read on every call, so a reload
+   * shows). Optional: without it health lists none.
+   */
+  geoDatabases?(): GeoDatabaseInfo[];
+}
+
+/** One geo database as GET /v2/health reports it. */
+export interface GeoDatabaseInfo {
+  /** The backend's id (e.g. `dbip-city-lite`). */
+  id: string;
+  /** The database type from its metadata (e.g. `DBIP-City-Lite`, `GeoLite2-ASN`). */
+  type: string;
+  /** Build time from its metadata; null when the data has none. ms since the epoch. */
+  built_at: number | null;
+  /** Where it was loaded from (a file path or a package name). */
+  source: string;
 }
 
 declare module 'fastify' {

@@ -6,7 +6,7 @@ export {
   loadServerConfig,
   printableConfig,
 } from './config.js';
-export type { AuthContext, ServerContext } from './context.js';
+export type { AuthContext, GeoDatabaseInfo, ServerContext } from './context.js';
 export {
   type AccountDeps,
   authenticate,
@@ -68,6 +68,12 @@ export type {
   WebhookSecret,
 } from './control-plane/store.js';
 export { createMemoryControlPlaneStore } from './control-plane/stores/memory.js';
+export {
+  CONTROL_PLANE_DB_FILE,
+  createSqliteControlPlaneStore,
+  MIGRATIONS as CONTROL_PLANE_MIGRATIONS,
+  type SqliteControlPlaneStoreOptions,
+} from './control-plane/stores/sqlite.js';
 export {
   type AuthRequirement,
   ENDPOINT_IDS,
