@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PLANS } from '../../options.js';
+import { authenticate, createAccount, mintToken, rotateWebhookSecret, syncPlans } from '../accounts.js';
+import { createServerSecrets } from '../secrets.js';
+import { createSqliteControlPlaneStore, MIGRATIONS } from './sqlite.js';
+
+const fresh = () => join(mkdtempSync(join(tmpdir(), 'svc-cp-sqlite-')), 'control-plane.db');
+
+describe('SQLite control-plane store', () => {
+  it('creates its file and the WAL files readable by the owner only, whatever the umask', async () => {
+    const path = fresh();
+    const umask = process.umask(0o022);
+    try {
+      const store = await createSqliteControlPlaneStore({ path });
+      await store.recordUsage('acct_x', 'geo_ip', '2026-11', 1);
+      for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+        expect(existsSync(file)).toBe(true);
+        expect((statSync(file).mode & 0o777).toString(8)).toBe('600');
+      }
+      await store.close();
+    } finally {
+      process.umask(umask);
+    }
+  });
+
+  it('keeps no plaintext key, token or webhook secret anywhere in its files', async () => {
+    const path = fresh();
+    const deps = {
+      controlPlane: await createSqliteControlPlaneStore({ path }),
+      secrets: createServerSecrets(randomBytes(32)),
+      now: () => Date.now(),
+    };
+    await syncPlans(deps.controlPlane, DEFAULT_PLANS);
+    const { liveKey, testKey, webhookSecret, account } = await createAccount(deps, {
+      name: 'Acme',
+      planId: 'free',
+    });
+    const auth = await authenticate(deps, liveKey.secret);
+    expect(auth?.account.id).toBe(account.id);
+    const { secret: token } = await mintToken(deps, auth as NonNullable<typeof auth>);
+    const rotated = await rotateWebhookSecret(deps, { accountId: account.id, graceSeconds: 60 });
+    const bytes = [path, `${path}-wal`]
+      .filter((file) => existsSync(file))
+      .map((file) => readFileSync(file).toString('latin1'))
+      .join('');
+    // The data is there (the test would be empty otherwise): the account id and key hashes.
+    expect(bytes).toContain(account.id);
+    expect(bytes).toContain(liveKey.key.hash);
+    for (const secret of [liveKey.secret, testKey.secret, token, webhookSecret.secret, rotated.secret]) {
+      expect(bytes).not.toContain(secret);
+      expect(bytes).not.toContain(secret.slice(-24));
+    }
+    await deps.controlPlane.close();
+  });
+
+  it('migrates a new file to the newest schema version, once, and reopens it as it is', async () => {
+    const path = fresh();
+    await (await createSqliteControlPlaneStore({ path })).close();
+    const raw = new Database(path);
+    expect(raw.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(
+      raw
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .all()
+        .map((row) => (row as { name: string }).name),
+    ).toEqual(['accounts', 'api_keys', 'plans', 'tokens', 'usage', 'webhook_secrets']);
+    raw.close();
+    // Reopening applies nothing again (a second CREATE TABLE would throw).
+    await (await createSqliteControlPlaneStore({ path })).close();
+  });
+
+  it('refuses a file written by a newer version, naming both versions', async () => {
+    const path = fresh();
+    await (await createSqliteControlPlaneStore({ path })).close();
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    raw.close();
+    await expect(createSqliteControlPlaneStore({ path })).rejects.toThrow(
+      `has control-plane schema version ${MIGRATIONS.length + 1}, newer than this @svc/server knows (${MIGRATIONS.length})`,
+    );
+  });
+
+  it('says which file it could not open', async () => {
+    const path = join(fresh(), 'missing-dir', 'control-plane.db');
+    await expect(createSqliteControlPlaneStore({ path })).rejects.toThrow(
+      `cannot open the control-plane database ${path}`,
+    );
+  });
+
+  it('uses the driver it is given', async () => {
+    let opened = 0;
+    const Counting = function (this: unknown, ...args: ConstructorParameters<typeof Database>) {
+      opened++;
+      return new Database(...args);
+    } as unknown as typeof Database;
+    await (await createSqliteControlPlaneStore({ path: fresh(), driver: Counting })).close();
+    expect(opened).toBe(1);
+  });
+});
