@@ -1,5 +1,5 @@
 import { ERROR_TABLE, type ErrorCode, isErrorCode } from './errors-table.js';
-import type { ErrorBody } from './types/error.js';
+import type { ErrorBody } from './schemas/error.js';
 
 // A registered symbol, so two copies of @svc/core in one process still recognise each other's errors.
 const MARKER = Symbol.for('@svc/core/ServiceError');

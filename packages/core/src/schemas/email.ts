@@ -1,0 +1,116 @@
+import { type Static, Type } from 'typebox';
+import { Nullable, TimestampSchema } from './common.js';
+
+/** The verification states in a stable order (summaries, CSV columns). */
+export const VERIFICATION_STATES = ['deliverable', 'undeliverable', 'risky', 'unknown'] as const;
+
+/** Verification `state` (spec §3): a classification of the result, not a lifecycle. */
+export const VerificationStateSchema = Type.Enum([...VERIFICATION_STATES], {
+  description: 'A classification of the result, not a lifecycle',
+});
+export type VerificationState = Static<typeof VerificationStateSchema>;
+
+/** Options inside the body of POST /verify/email (spec §2.2). */
+export const VerifyEmailOptionsSchema = Type.Object(
+  {
+    probe_mailbox: Type.Optional(
+      Type.Boolean({ default: false, description: 'Probe the mailbox over SMTP without sending mail' }),
+    ),
+    check_disposable: Type.Optional(
+      Type.Boolean({ default: true, description: 'Treat disposable domains as risky' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+/** Options inside the body of POST /verify/email (spec §2.2); both default as documented. */
+export type VerifyEmailOptions = Static<typeof VerifyEmailOptionsSchema>;
+
+/** The body of POST /verify/email (spec §2.2). */
+export const VerifyEmailRequestSchema = Type.Object(
+  {
+    email: Type.String({ description: 'The address to check', examples: ['alice@example.com'] }),
+    options: Type.Optional(VerifyEmailOptionsSchema),
+  },
+  { additionalProperties: false },
+);
+export type VerifyEmailRequest = Static<typeof VerifyEmailRequestSchema>;
+
+/** The MX part of a verification result. */
+export const MxSummarySchema = Type.Object({
+  accepts_mail: Type.Boolean(),
+  records: Type.Array(Type.String(), { description: 'MX host names in the order they would be tried' }),
+});
+export type MxSummary = Static<typeof MxSummarySchema>;
+
+/** The last SMTP exchange about a mailbox (the server's reply to RCPT TO). */
+export const SmtpDetailSchema = Type.Object({
+  host: Nullable(Type.String({ description: 'The MX host that answered' })),
+  code: Nullable(Type.Integer({ description: 'SMTP reply code, e.g. 250 or 550' })),
+  enhanced_status: Nullable(Type.String({ description: 'RFC 3463 status, e.g. 5.1.1' })),
+  message: Nullable(Type.String()),
+  tls: Type.Boolean({ description: 'Whether the session ran over STARTTLS' }),
+});
+export type SmtpDetail = Static<typeof SmtpDetailSchema>;
+
+/**
+ * The result of POST /verify/email (spec §2.1). The optional fields are additions of ours that
+ * `@svc/email-verifier` always fills (and so the server always returns); packages may add fields,
+ * never rename these.
+ */
+export const EmailVerificationResultSchema = Type.Object(
+  {
+    email: Type.String({ description: 'The address checked, as given' }),
+    deliverable: Type.Boolean({ description: 'True when the mailbox is safe to send to' }),
+    state: VerificationStateSchema,
+    quality_score: Type.Number({ minimum: 0, maximum: 1 }),
+    reasons: Type.Array(Type.String(), { description: 'Stable snake_case reasons; empty when none' }),
+    is_disposable: Type.Boolean(),
+    is_catch_all: Type.Boolean(),
+    mx: MxSummarySchema,
+    checked_at: TimestampSchema,
+    request_id: Type.String({ pattern: '^req_', description: 'The request that produced this result' }),
+    normalized: Type.Optional(
+      Nullable(Type.String({ description: '`local@a-label-domain`; null when not an address' })),
+    ),
+    suggestion: Type.Optional(
+      Nullable(Type.String({ description: 'A likely intended domain (gmial.com → gmail.com)' })),
+    ),
+    is_role_account: Type.Optional(Type.Boolean()),
+    is_free_provider: Type.Optional(Type.Boolean()),
+    smtp: Type.Optional(Nullable(SmtpDetailSchema)),
+  },
+  { description: 'An email verification result (spec §2.1)' },
+);
+export type EmailVerificationResult = Static<typeof EmailVerificationResultSchema>;
+
+/** The most addresses one POST /verify/email/bulk takes (spec §4). */
+export const MAX_BULK_VERIFY_EMAILS = 10_000;
+
+/** The body of POST /verify/email/bulk (the spec leaves it open; DESIGN §8 decides). */
+export const BulkVerifyRequestSchema = Type.Object(
+  {
+    emails: Type.Array(Type.String(), { minItems: 1, maxItems: MAX_BULK_VERIFY_EMAILS }),
+    options: Type.Optional(VerifyEmailOptionsSchema),
+  },
+  { additionalProperties: false },
+);
+export type BulkVerifyRequest = Static<typeof BulkVerifyRequestSchema>;
+
+/** Counts by state of a bulk verification. */
+export const BulkVerifySummarySchema = Type.Object({
+  total: Type.Integer({ minimum: 0 }),
+  deliverable: Type.Integer({ minimum: 0 }),
+  undeliverable: Type.Integer({ minimum: 0 }),
+  risky: Type.Integer({ minimum: 0 }),
+  unknown: Type.Integer({ minimum: 0 }),
+});
+export type BulkVerifySummary = Static<typeof BulkVerifySummarySchema>;
+
+/** The result of POST /verify/email/bulk: results in input order plus counts by state. */
+export const BulkVerifyResultSchema = Type.Object({
+  results: Type.Array(EmailVerificationResultSchema, {
+    description: 'One per input address, in input order',
+  }),
+  summary: BulkVerifySummarySchema,
+});
+export type BulkVerifyResult = Static<typeof BulkVerifyResultSchema>;
