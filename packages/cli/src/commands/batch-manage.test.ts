@@ -23,7 +23,9 @@ describe('svc batch list, cancel, deliver, and its file errors', () => {
     const store = await createSqliteStore({ path: db });
     const runner = createBatchRunner({
       store,
-      processors: [createGeoIpProcessor({ lookup: (ip) => ({ ip }) })],
+      processors: [
+        createGeoIpProcessor({ lookup: () => ({ country: null, latitude: null, longitude: null }) }),
+      ],
     });
     const job = await runner.submit({
       type: 'geo_ip',
