@@ -1,8 +1,13 @@
 export { toApiJob } from './api-job.js';
 export {
   createWebhookDispatcher,
+  type SendWebhookOptions,
+  sendWebhookEvent,
   type WebhookDispatcher,
   type WebhookDispatcherOptions,
+  type WebhookEnvelope,
+  type WebhookSecretsQuery,
+  webhookHeaders,
 } from './delivery/dispatcher.js';
 export {
   type AttemptResult,
@@ -13,6 +18,11 @@ export {
   type WebhookLookup,
 } from './delivery/post.js';
 export { DELIVERY_WINDOW_MS, nextAttemptAt, parseRetryAfter, RETRY_OFFSETS_MS } from './delivery/schedule.js';
+export {
+  STANDARD_WEBHOOK_HEADERS,
+  signStandardWebhook,
+  standardWebhookKey,
+} from './delivery/standard-webhooks.js';
 export { createGeoIpProcessor, type IpLocator } from './processors/geo-ip.js';
 export { type BulkVerifier, createVerifyEmailProcessor } from './processors/verify-email.js';
 export { type ChunkDispatcher, storeDispatcher } from './runner/chunk-dispatcher.js';
@@ -29,7 +39,10 @@ export type {
   Delivery,
   DeliveryAttempt,
   DeliveryOutcome,
+  DeliveryState,
+  EventView,
   JobRecord,
+  JobScope,
   NewJob,
   Page,
   RecordResult,

@@ -6,13 +6,26 @@ import type { BatchJob, BatchJobType } from '@svc/core';
  * from a different one reusing the key).
  */
 export type JobRecord = Omit<BatchJob, 'object' | 'results_url'> & {
+  /** The account that owns the job (the server's `acct_…`), or null for a job without one (library, CLI). */
+  account_id: string | null;
   idempotency_key: string | null;
   request_hash: string | null;
 };
 
+/**
+ * Whose jobs a read may see. Omitted: every job (a library or the CLI, which have no accounts).
+ * Given: only the jobs of that account; another account's job (or one without an owner) reads
+ * as missing, so a server can answer 404 without telling whether the id exists.
+ */
+export interface JobScope {
+  accountId?: string;
+}
+
 /** What a job is created from. */
 export interface NewJob {
   id: string;
+  /** The owning account; idempotency keys are unique per account. @default null (no owner) */
+  account_id?: string | null;
   type: BatchJobType;
   records: readonly string[];
   webhook_url: string | null;
@@ -66,6 +79,30 @@ export interface Delivery {
   /** When the first attempt was made (ms), or null before it. */
   firstAttemptAt: number | null;
   owner: string;
+  /** The job's owning account (whose webhook secrets sign), or null. */
+  accountId: string | null;
+  /**
+   * Set when the event was leased by `claimEvent` for a resend: its state before the resend,
+   * which a failed resend attempt keeps (a resend is one more attempt, not a new schedule).
+   */
+  resendOf?: DeliveryState;
+}
+
+/** Where an event stands: waiting for its next attempt, or finished one way or another. */
+export type DeliveryState = 'pending' | 'delivered' | 'gone' | 'failed';
+
+/** A webhook event of a job with every delivery attempt (oldest first). */
+export interface EventView {
+  eventId: string;
+  jobId: string;
+  type: Delivery['type'];
+  url: string;
+  /** Unix seconds (the envelope's `created`). */
+  created: number;
+  state: DeliveryState;
+  /** When the next scheduled attempt is due (ms), or null when none is. */
+  nextAttemptAt: number | null;
+  attempts: DeliveryAttempt[];
 }
 
 /** One logged delivery attempt. */
@@ -74,6 +111,8 @@ export interface DeliveryAttempt {
   status: number | null;
   latencyMs: number;
   error: string | null;
+  /** `resend` for an attempt asked for by `resendEvent`; absent for the schedule's own. */
+  trigger?: 'schedule' | 'resend';
 }
 
 /** What happens to an event after an attempt. */
@@ -100,11 +139,15 @@ export interface Page<T> {
  * dispatcher (BullMQ, pg-boss) hands out chunk ids and still commits through this interface.
  */
 export interface Store {
-  /** Creates a job and its chunks; with an idempotency key already used, returns that job instead. */
+  /**
+   * Creates a job and its chunks; with an idempotency key already used by the same account (or,
+   * for a job without an account, by another job without one), returns that job instead.
+   */
   createJob(job: NewJob): Promise<{ job: JobRecord; created: boolean }>;
-  getJob(id: string): Promise<JobRecord | null>;
-  /** Newest first. */
-  listJobs(options: { cursor?: string | null; limit: number }): Promise<Page<JobRecord>>;
+  /** The job, or null when there is none (or it is outside `scope`). */
+  getJob(id: string, scope?: JobScope): Promise<JobRecord | null>;
+  /** Newest first; with `accountId`, only that account's jobs. */
+  listJobs(options: { cursor?: string | null; limit: number } & JobScope): Promise<Page<JobRecord>>;
   /**
    * Leases the next chunk that is unclaimed, or whose lease expired, of a queued or running job,
    * and marks the job running; only jobs of `types` when given (a runner without a processor for a
@@ -132,26 +175,35 @@ export interface Store {
    * `failed` false (a clean shutdown) does not count the claim as a failed attempt.
    */
   releaseChunk(lease: ChunkLease, retryAt: number, failed?: boolean): Promise<void>;
-  /** Cancels a queued or running job: unclaimed chunks are never handed out again. */
-  cancelJob(id: string, now: number): Promise<JobRecord | null>;
+  /**
+   * Cancels a queued or running job: unclaimed chunks are never handed out again. Null when there
+   * is no such job (or it is outside `scope`, which then stays untouched).
+   */
+  cancelJob(id: string, now: number, scope?: JobScope): Promise<JobRecord | null>;
   /**
    * Leases the next outbox event due at `now`. Events are written by commitChunk (the last
    * chunk of a job with a webhook_url) and cancelJob in the same transaction as the state
    * change, so a crash can delay an event but never lose it.
    */
   claimDelivery(owner: string, now: number, leaseMs: number): Promise<Delivery | null>;
+  /**
+   * Leases one event for a resend, whatever its state (a resend is asked for by a person): null
+   * when there is no such event (or its job is outside `scope`), `busy` while another deliverer
+   * holds it. The attempt is logged with recordAttempt like any other.
+   */
+  claimEvent(
+    eventId: string,
+    owner: string,
+    now: number,
+    leaseMs: number,
+    scope?: JobScope,
+  ): Promise<Delivery | 'busy' | null>;
   /** Logs an attempt and moves the event on; ignored when the lease was lost. */
   recordAttempt(delivery: Delivery, attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void>;
   /** Every event of a job with its attempts, oldest first. */
-  deliveries(jobId: string): Promise<
-    Array<{
-      eventId: string;
-      type: string;
-      state: string;
-      nextAttemptAt: number | null;
-      attempts: DeliveryAttempt[];
-    }>
-  >;
+  deliveries(jobId: string): Promise<EventView[]>;
+  /** One event with its attempts, or null (also when its job is outside `scope`). */
+  getEvent(eventId: string, scope?: JobScope): Promise<EventView | null>;
   /** Results in record order, page by page. */
   results(jobId: string, options: { cursor?: string | null; limit: number }): Promise<Page<RecordResult>>;
   close(): Promise<void>;

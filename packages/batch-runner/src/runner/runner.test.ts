@@ -166,6 +166,39 @@ describe.each(stores)('batch runner on the %s store', (_name, makeStore) => {
     expect((await runner.submit(unkeyed)).id).not.toBe((await runner.submit(unkeyed)).id);
   });
 
+  it("keeps each account's jobs to itself: another account's job is not_found everywhere", async () => {
+    runner = createBatchRunner({ store: await makeStore(), processors: [testProcessor()] });
+    const request = { type: 'verify_email', records: ['a@x.test'], idempotency_key: 'same-key' };
+    const a = await runner.submitJob({ ...request, account_id: 'acct_a' });
+    const b = await runner.submitJob({ ...request, account_id: 'acct_b' });
+    // One idempotency key, two accounts: two jobs; a retry by A gets A's job back, not new.
+    expect([a.created, b.created]).toEqual([true, true]);
+    expect(a.job.id).not.toBe(b.job.id);
+    expect(await runner.submitJob({ ...request, account_id: 'acct_a' })).toEqual({
+      job: a.job,
+      created: false,
+    });
+    expect(a.job).not.toHaveProperty('account_id');
+    runner.start();
+    await runner.idle();
+    const asA = { accountId: 'acct_a' };
+    expect((await runner.get(a.job.id, asA)).status).toBe('completed');
+    expect((await runner.list(asA)).data.map((job) => job.id)).toEqual([a.job.id]);
+    expect((await runner.results(a.job.id, asA)).data).toHaveLength(1);
+    for (const read of [
+      () => runner!.get(b.job.id, asA),
+      () => runner!.results(b.job.id, asA),
+      () => runner!.export(b.job.id, 'csv', asA),
+      () => runner!.cancel(b.job.id, asA),
+      () => runner!.events(b.job.id, asA),
+    ]) {
+      await expect(read()).rejects.toMatchObject({ code: 'not_found' });
+    }
+    // Unscoped (the CLI): every job.
+    expect((await runner.list()).data.map((job) => job.id).sort()).toEqual([a.job.id, b.job.id].sort());
+    expect((await runner.get(b.job.id)).id).toBe(b.job.id);
+  });
+
   it('finds work through a custom dispatcher: woken by submitted() instead of polling', async () => {
     const store = await makeStore();
     const base = storeDispatcher(store);

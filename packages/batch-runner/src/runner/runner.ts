@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { type BatchJob, createId, isTerminalBatchStatus, ServiceError } from '@svc/core';
 import { toApiJob } from '../api-job.js';
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from '../delivery/dispatcher.js';
-import type { ChunkLease, JobRecord, Page, RecordResult, Store } from '../store.js';
+import type { ChunkLease, EventView, JobRecord, JobScope, Page, RecordResult, Store } from '../store.js';
 import { type ChunkDispatcher, storeDispatcher } from './chunk-dispatcher.js';
 import { exportLines } from './export.js';
 import type { Processor, ProcessorOutcome } from './processor.js';
@@ -49,14 +49,31 @@ export interface BatchRunnerOptions {
   webhooks?: Omit<WebhookDispatcherOptions, 'store'>;
 }
 
-/** Submits, runs and reads batch jobs. */
+/**
+ * Submits, runs and reads batch jobs. Every read takes an optional scope: with `accountId` it
+ * sees only that account's jobs (another account's job is `not_found`, as if it did not exist);
+ * without one it sees every job (a library or the CLI, which have no accounts).
+ */
 export interface BatchRunner {
+  /** With `account_id`, the job belongs to that account and its idempotency key is that account's. */
   submit(request: SubmitRequest): Promise<BatchJob>;
-  get(id: string): Promise<BatchJob>;
-  list(options?: { cursor?: string | null; limit?: number }): Promise<Page<BatchJob>>;
-  results(id: string, options?: { cursor?: string | null; limit?: number }): Promise<Page<RecordResult>>;
-  export(id: string, format: 'ndjson' | 'csv'): Promise<Readable>;
-  cancel(id: string): Promise<BatchJob>;
+  /** Like submit, and says whether the job is new or an earlier one returned for its idempotency key. */
+  submitJob(request: SubmitRequest): Promise<{ job: BatchJob; created: boolean }>;
+  get(id: string, scope?: JobScope): Promise<BatchJob>;
+  list(options?: { cursor?: string | null; limit?: number } & JobScope): Promise<Page<BatchJob>>;
+  results(
+    id: string,
+    options?: { cursor?: string | null; limit?: number } & JobScope,
+  ): Promise<Page<RecordResult>>;
+  export(id: string, format: 'ndjson' | 'csv', scope?: JobScope): Promise<Readable>;
+  cancel(id: string, scope?: JobScope): Promise<BatchJob>;
+  /** The job's webhook events, each with every delivery attempt, oldest first. */
+  events(id: string, scope?: JobScope): Promise<EventView[]>;
+  /**
+   * Delivers one event again now (same event id, one more attempt; see WebhookDispatcher.resend);
+   * `not_found` for an unknown event or another account's. Needs the `webhooks` option.
+   */
+  resendEvent(eventId: string, scope?: JobScope): Promise<EventView>;
   /** Starts claiming work (idempotent). */
   start(): void;
   /** Resolves once nothing is claimable and nothing is in flight. */
@@ -130,8 +147,8 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   let idleWorkers = 0;
 
   const toApi = (job: JobRecord): BatchJob => toApiJob(job, options.resultsUrl);
-  const mustGet = async (id: string) => {
-    const job = await store.getJob(id);
+  const mustGet = async (id: string, scope?: JobScope) => {
+    const job = await store.getJob(id, scope);
     if (!job) throw new ServiceError('not_found', `no batch job ${JSON.stringify(id)}`);
     return job;
   };
@@ -238,52 +255,68 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
     }
   }
 
+  async function submitJob(request: SubmitRequest): Promise<{ job: BatchJob; created: boolean }> {
+    const valid = validateSubmit(request, new Set(processors.keys()));
+    const requestHash = valid.idempotency_key
+      ? createHash('sha256')
+          .update(JSON.stringify([valid.type, valid.webhook_url, valid.records]))
+          .digest('hex')
+      : null;
+    const { job, created } = await store.createJob({
+      ...valid,
+      account_id: request.account_id ?? null,
+      request_hash: requestHash,
+      id: createId('batch'),
+      chunkSize: processors.get(valid.type)?.chunkSize ?? chunkSize,
+      now: new Date(now()),
+    });
+    // A retried request gets its job back; a different request reusing the key is a mistake
+    // the caller must hear about (jobs written before hashes were kept have none: accepted).
+    if (!created && job.request_hash !== null && job.request_hash !== requestHash) {
+      throw new ServiceError(
+        'invalid_request',
+        `the idempotency key ${JSON.stringify(valid.idempotency_key)} was already used for a different request (job ${job.id})`,
+      );
+    }
+    if (created) await dispatcher.submitted?.(job);
+    return { job: toApi(job), created };
+  }
+
   return {
     async submit(request) {
-      const valid = validateSubmit(request, new Set(processors.keys()));
-      const requestHash = valid.idempotency_key
-        ? createHash('sha256')
-            .update(JSON.stringify([valid.type, valid.webhook_url, valid.records]))
-            .digest('hex')
-        : null;
-      const { job, created } = await store.createJob({
-        ...valid,
-        request_hash: requestHash,
-        id: createId('batch'),
-        chunkSize: processors.get(valid.type)?.chunkSize ?? chunkSize,
-        now: new Date(now()),
-      });
-      // A retried request gets its job back; a different request reusing the key is a mistake
-      // the caller must hear about (jobs written before hashes were kept have none: accepted).
-      if (!created && job.request_hash !== null && job.request_hash !== requestHash) {
-        throw new ServiceError(
-          'invalid_request',
-          `the idempotency key ${JSON.stringify(valid.idempotency_key)} was already used for a different request (job ${job.id})`,
-        );
-      }
-      if (created) await dispatcher.submitted?.(job);
-      return toApi(job);
+      return (await submitJob(request)).job;
     },
-    async get(id) {
-      return toApi(await mustGet(id));
+    submitJob,
+    async get(id, scope) {
+      return toApi(await mustGet(id, scope));
     },
-    async list({ cursor = null, limit = 20 } = {}) {
+    async list({ cursor = null, limit = 20, accountId } = {}) {
       checkPaging(cursor, limit, /^batch_[0-9a-z]+$/);
-      const page = await store.listJobs({ cursor, limit: Math.min(100, Math.max(1, limit)) });
+      const page = await store.listJobs({ cursor, limit: Math.min(100, Math.max(1, limit)), accountId });
       return { ...page, data: page.data.map(toApi) };
     },
-    async results(id, { cursor = null, limit = 100 } = {}) {
+    async results(id, { cursor = null, limit = 100, accountId } = {}) {
       checkPaging(cursor, limit, /^\d{1,6}$/);
-      await mustGet(id);
+      await mustGet(id, { accountId });
       return store.results(id, { cursor, limit: Math.min(1000, Math.max(1, limit)) });
     },
-    async export(id, format) {
-      const job = await mustGet(id);
+    async export(id, format, scope) {
+      const job = await mustGet(id, scope);
       return Readable.from(exportLines(store, job, format));
     },
-    async cancel(id) {
-      const before = await mustGet(id);
-      const job = (await store.cancelJob(id, now())) as JobRecord;
+    async events(id, scope) {
+      await mustGet(id, scope);
+      return store.deliveries(id);
+    },
+    async resendEvent(eventId, scope) {
+      if (!deliveries) throw new Error('this runner delivers no webhooks: give it the webhooks option');
+      const event = await deliveries.resend(eventId, scope);
+      if (!event) throw new ServiceError('not_found', `no event ${JSON.stringify(eventId)}`);
+      return event;
+    },
+    async cancel(id, scope) {
+      const before = await mustGet(id, scope);
+      const job = (await store.cancelJob(id, now(), scope)) as JobRecord;
       for (const [lease, controller] of inFlight)
         if (lease.jobId === id) controller.abort(new Error('job cancelled'));
       if (before.status !== 'cancelled' && job.status === 'cancelled')

@@ -15,6 +15,8 @@ export interface SubmitRequest {
   records: unknown;
   webhook_url?: string | null;
   idempotency_key?: string | null;
+  /** The owning account (a server's `acct_…`). @default null: a job without an owner */
+  account_id?: string | null;
 }
 
 /** Checks a submission; every problem is an invalid_request with a message naming the field. */
@@ -59,6 +61,9 @@ export function validateSubmit(
     if (url.username || url.password) throw fail('"webhook_url" must not contain credentials');
     webhook = url.toString();
   }
+  const account = request.account_id ?? null;
+  if (account !== null && (typeof account !== 'string' || account.length === 0))
+    throw new TypeError('account_id must be a non-empty string or null');
   const key = request.idempotency_key ?? null;
   if (key !== null && (typeof key !== 'string' || key.length === 0 || key.length > 255)) {
     throw fail('the idempotency key must be 1..255 characters');

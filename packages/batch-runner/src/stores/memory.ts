@@ -1,5 +1,15 @@
 import { createId } from '@svc/core';
-import type { Delivery, DeliveryAttempt, JobRecord, NewJob, RecordResult, Store } from '../store.js';
+import type {
+  Delivery,
+  DeliveryAttempt,
+  DeliveryState,
+  EventView,
+  JobRecord,
+  JobScope,
+  NewJob,
+  RecordResult,
+  Store,
+} from '../store.js';
 import { abandonedJobError, addCounts, tallyChunk } from './tally.js';
 
 interface Chunk {
@@ -18,7 +28,7 @@ interface OutboxEntry {
   type: Delivery['type'];
   url: string;
   created: number;
-  state: 'pending' | 'delivered' | 'gone' | 'failed';
+  state: DeliveryState;
   nextAttemptAt: number;
   firstAttemptAt: number | null;
   owner: string | null;
@@ -36,12 +46,48 @@ interface Entry {
   results: Array<RecordResult | undefined>;
 }
 
+const inScope = (job: JobRecord, scope?: JobScope) =>
+  scope?.accountId === undefined || job.account_id === scope.accountId;
+
 /** A Store in process memory: the default for embedding and tests. Nothing survives a restart. */
 export function createMemoryStore(): Store {
   const entries = new Map<string, Entry>();
+  // Idempotency keys are unique per owning account: the key is `<account>\0<key>`.
   const byKey = new Map<string, string>();
+  const keyOf = (accountId: string | null | undefined, key: string) => `${accountId ?? ''}\0${key}`;
   const outbox: OutboxEntry[] = [];
   const clone = (job: JobRecord): JobRecord => structuredClone(job);
+  const scoped = (id: string, scope?: JobScope) => {
+    const entry = entries.get(id);
+    return entry && inScope(entry.job, scope) ? entry : undefined;
+  };
+  const accountOf = (jobId: string) => entries.get(jobId)?.job.account_id ?? null;
+  const view = (event: OutboxEntry): EventView => ({
+    eventId: event.eventId,
+    jobId: event.jobId,
+    type: event.type,
+    url: event.url,
+    created: event.created,
+    state: event.state,
+    nextAttemptAt: event.state === 'pending' ? event.nextAttemptAt : null,
+    attempts: structuredClone(event.attempts),
+  });
+  const lease = (event: OutboxEntry, owner: string, now: number, leaseMs: number): Delivery => {
+    event.owner = owner;
+    event.leaseUntil = now + leaseMs;
+    const { eventId, jobId, type, url, created, firstAttemptAt } = event;
+    return {
+      eventId,
+      jobId,
+      type,
+      url,
+      created,
+      firstAttemptAt,
+      attempts: event.attempts.length,
+      owner,
+      accountId: accountOf(jobId),
+    };
+  };
   const enqueue = (job: JobRecord, type: Delivery['type'], now: number) => {
     if (!job.webhook_url) return;
     outbox.push({
@@ -61,7 +107,9 @@ export function createMemoryStore(): Store {
 
   return {
     async createJob(input: NewJob) {
-      const existing = input.idempotency_key ? byKey.get(input.idempotency_key) : undefined;
+      const existing = input.idempotency_key
+        ? byKey.get(keyOf(input.account_id, input.idempotency_key))
+        : undefined;
       if (existing) return { job: clone((entries.get(existing) as Entry).job), created: false };
       const chunks: Chunk[] = [];
       for (let start = 0; start < input.records.length; start += input.chunkSize) {
@@ -78,6 +126,7 @@ export function createMemoryStore(): Store {
       }
       const job: JobRecord = {
         id: input.id,
+        account_id: input.account_id ?? null,
         type: input.type,
         status: 'queued',
         total: input.records.length,
@@ -100,17 +149,21 @@ export function createMemoryStore(): Store {
         chunks,
         results: new Array(job.total),
       });
-      if (input.idempotency_key) byKey.set(input.idempotency_key, job.id);
+      if (input.idempotency_key) byKey.set(keyOf(input.account_id, input.idempotency_key), job.id);
       return { job: clone(job), created: true };
     },
 
-    async getJob(id) {
-      const entry = entries.get(id);
+    async getJob(id, scope) {
+      const entry = scoped(id, scope);
       return entry ? clone(entry.job) : null;
     },
 
-    async listJobs({ cursor, limit }) {
-      const ids = [...entries.keys()].sort().reverse();
+    async listJobs({ cursor, limit, accountId }) {
+      const ids = [...entries.values()]
+        .filter((entry) => inScope(entry.job, { accountId }))
+        .map((entry) => entry.job.id)
+        .sort()
+        .reverse();
       const from = cursor ? ids.findIndex((id) => id < cursor) : 0;
       const slice = from < 0 ? [] : ids.slice(from, from + limit);
       const has_more = from >= 0 && from + limit < ids.length;
@@ -198,8 +251,8 @@ export function createMemoryStore(): Store {
       Object.assign(chunk, { state: 'pending', owner: null, leaseUntil: 0, availableAt: retryAt });
     },
 
-    async cancelJob(id, now) {
-      const entry = entries.get(id);
+    async cancelJob(id, now, scope) {
+      const entry = scoped(id, scope);
       if (!entry) return null;
       if (entry.job.status === 'queued' || entry.job.status === 'running') {
         entry.job.status = 'cancelled';
@@ -229,16 +282,20 @@ export function createMemoryStore(): Store {
           event.nextAttemptAt <= now &&
           (event.owner === null || event.leaseUntil < now),
       );
-      if (!due) return null;
-      due.owner = owner;
-      due.leaseUntil = now + leaseMs;
-      const { eventId, jobId, type, url, created, firstAttemptAt } = due;
-      return { eventId, jobId, type, url, created, firstAttemptAt, attempts: due.attempts.length, owner };
+      return due ? lease(due, owner, now, leaseMs) : null;
+    },
+
+    async claimEvent(eventId, owner, now, leaseMs, scope) {
+      const event = outbox.find((candidate) => candidate.eventId === eventId);
+      if (!event || !scoped(event.jobId, scope)) return null;
+      if (event.owner !== null && event.leaseUntil >= now) return 'busy';
+      return { ...lease(event, owner, now, leaseMs), resendOf: event.state };
     },
 
     async recordAttempt(delivery, attempt, outcome) {
       const event = outbox.find((candidate) => candidate.eventId === delivery.eventId);
-      if (!event || event.owner !== delivery.owner || event.state !== 'pending') return;
+      if (!event || event.owner !== delivery.owner) return;
+      if (event.state !== 'pending' && delivery.resendOf === undefined) return;
       event.attempts.push({ ...attempt });
       event.firstAttemptAt ??= attempt.at;
       event.owner = null;
@@ -247,15 +304,12 @@ export function createMemoryStore(): Store {
     },
 
     async deliveries(jobId) {
-      return outbox
-        .filter((event) => event.jobId === jobId)
-        .map((event) => ({
-          eventId: event.eventId,
-          type: event.type,
-          state: event.state,
-          nextAttemptAt: event.state === 'pending' ? event.nextAttemptAt : null,
-          attempts: structuredClone(event.attempts),
-        }));
+      return outbox.filter((event) => event.jobId === jobId).map(view);
+    },
+
+    async getEvent(eventId, scope) {
+      const event = outbox.find((candidate) => candidate.eventId === eventId);
+      return event && scoped(event.jobId, scope) ? view(event) : null;
     },
 
     async close() {},

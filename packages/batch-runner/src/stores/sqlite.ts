@@ -1,6 +1,16 @@
 import { createId } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Delivery, DeliveryAttempt, JobRecord, NewJob, RecordResult, Store } from '../store.js';
+import type {
+  Delivery,
+  DeliveryAttempt,
+  DeliveryState,
+  EventView,
+  JobRecord,
+  JobScope,
+  NewJob,
+  RecordResult,
+  Store,
+} from '../store.js';
 import { createPrivateDatabaseFile } from './private-file.js';
 import { abandonedJobError, addCounts, tallyChunk } from './tally.js';
 
@@ -25,14 +35,22 @@ export interface SqliteStoreOptions {
   driver?: typeof BetterSqlite3;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS jobs (
-  id TEXT PRIMARY KEY, type TEXT NOT NULL, status TEXT NOT NULL, total INTEGER NOT NULL,
+// The jobs table as this version writes it. Idempotency keys are unique per owning account (an
+// index on an expression, because a UNIQUE over a NULL account would let a key repeat).
+const JOBS_TABLE = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
+  id TEXT PRIMARY KEY, account_id TEXT, type TEXT NOT NULL, status TEXT NOT NULL, total INTEGER NOT NULL,
   processed INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0, counts TEXT NOT NULL DEFAULT '{}',
   created_at TEXT NOT NULL, started_at TEXT, completed_at TEXT, webhook_url TEXT,
-  idempotency_key TEXT UNIQUE, error TEXT, chunks_left INTEGER NOT NULL,
+  idempotency_key TEXT, error TEXT, chunks_left INTEGER NOT NULL,
   abandoned INTEGER NOT NULL DEFAULT 0, abandon_reason TEXT, request_hash TEXT
-);
+)`;
+const JOB_INDEXES = `
+CREATE UNIQUE INDEX IF NOT EXISTS jobs_idempotency ON jobs (ifnull(account_id, ''), idempotency_key)
+  WHERE idempotency_key IS NOT NULL;
+CREATE INDEX IF NOT EXISTS jobs_account ON jobs (account_id, id);
+`;
+const SCHEMA = `
+${JOBS_TABLE('jobs')};
 CREATE TABLE IF NOT EXISTS chunks (
   job_id TEXT NOT NULL, chunk INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
   state TEXT NOT NULL, owner TEXT, lease_until INTEGER NOT NULL DEFAULT 0,
@@ -60,7 +78,9 @@ type OutboxRow = {
   type: Delivery['type'];
   url: string;
   created: number;
-  state: string;
+  state: DeliveryState;
+  lease_until: number;
+  account_id: string | null;
   next_attempt_at: number;
   first_attempt_at: number | null;
   owner: string | null;
@@ -104,7 +124,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   db.exec(SCHEMA);
-  addMissingColumns(db);
+  migrate(db);
+  db.exec(JOB_INDEXES);
 
   const toJob = (row: JobRow | undefined): JobRecord | null => {
     if (!row) return null;
@@ -118,10 +139,12 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   };
   const statements = {
     jobById: db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?'),
-    jobByKey: db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE idempotency_key = ?'),
+    jobByKey: db.prepare<[string, string], JobRow>(
+      `SELECT * FROM jobs WHERE ifnull(account_id, '') = ? AND idempotency_key = ?`,
+    ),
     insertJob: db.prepare(
-      `INSERT INTO jobs (id, type, status, total, created_at, webhook_url, idempotency_key, request_hash, chunks_left)
-       VALUES (@id, @type, 'queued', @total, @created_at, @webhook_url, @idempotency_key, @request_hash, @chunks_left)`,
+      `INSERT INTO jobs (id, account_id, type, status, total, created_at, webhook_url, idempotency_key, request_hash, chunks_left)
+       VALUES (@id, @account_id, @type, 'queued', @total, @created_at, @webhook_url, @idempotency_key, @request_hash, @chunks_left)`,
     ),
     insertChunk: db.prepare(
       `INSERT INTO chunks (job_id, chunk, start, end, state) VALUES (?, ?, ?, ?, 'pending')`,
@@ -178,17 +201,24 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
        SELECT ?, id, ?, webhook_url, ?, 'pending', ? FROM jobs WHERE id = ? AND webhook_url IS NOT NULL`,
     ),
     due: db.prepare<[number, number], OutboxRow>(
-      `SELECT * FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? AND (owner IS NULL OR lease_until < ?)
-       ORDER BY next_attempt_at LIMIT 1`,
+      `SELECT o.*, j.account_id FROM outbox o LEFT JOIN jobs j ON j.id = o.job_id
+       WHERE o.state = 'pending' AND o.next_attempt_at <= ? AND (o.owner IS NULL OR o.lease_until < ?)
+       ORDER BY o.next_attempt_at LIMIT 1`,
     ),
     leaseEvent: db.prepare('UPDATE outbox SET owner = ?, lease_until = ? WHERE event_id = ?'),
-    eventById: db.prepare<[string], OutboxRow>('SELECT * FROM outbox WHERE event_id = ?'),
+    eventById: db.prepare<[string], OutboxRow>(
+      'SELECT o.*, j.account_id FROM outbox o LEFT JOIN jobs j ON j.id = o.job_id WHERE o.event_id = ?',
+    ),
     saveAttempt: db.prepare(
       `UPDATE outbox SET attempts = ?, first_attempt_at = COALESCE(first_attempt_at, ?), owner = NULL,
        state = ?, next_attempt_at = ? WHERE event_id = ?`,
     ),
     eventsOfJob: db.prepare<[string], OutboxRow>(
       'SELECT * FROM outbox WHERE job_id = ? ORDER BY created, event_id',
+    ),
+    listAll: db.prepare<[string, number], JobRow>('SELECT * FROM jobs WHERE id < ? ORDER BY id DESC LIMIT ?'),
+    listOfAccount: db.prepare<[string, string, number], JobRow>(
+      'SELECT * FROM jobs WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?',
     ),
     results: db.prepare<[string, number, number], { idx: number; result: string }>(
       'SELECT idx, result FROM records WHERE job_id = ? AND idx >= ? AND result IS NOT NULL ORDER BY idx LIMIT ?',
@@ -197,12 +227,13 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
 
   const create = db.transaction((input: NewJob) => {
     if (input.idempotency_key) {
-      const existing = toJob(statements.jobByKey.get(input.idempotency_key));
+      const existing = toJob(statements.jobByKey.get(input.account_id ?? '', input.idempotency_key));
       if (existing) return { job: existing, created: false };
     }
     const chunkCount = Math.ceil(input.records.length / input.chunkSize);
     statements.insertJob.run({
       id: input.id,
+      account_id: input.account_id ?? null,
       type: input.type,
       total: input.records.length,
       created_at: input.now.toISOString(),
@@ -291,7 +322,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     },
   );
 
-  const cancel = db.transaction((id: string, now: number) => {
+  const cancel = db.transaction((id: string, now: number, scope?: JobScope) => {
+    if (!inScope(toJob(statements.jobById.get(id)), scope)) return null;
     if (statements.cancel.run(new Date(now).toISOString(), id).changes > 0) {
       statements.cancelChunks.run(id);
       statements.enqueue.run(createId('evt', now), 'batch.cancelled', Math.floor(now / 1000), now, id);
@@ -299,25 +331,47 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     return toJob(statements.jobById.get(id));
   });
 
-  const claimEvent = db.transaction((owner: string, now: number, leaseMs: number): Delivery | null => {
+  const toDelivery = (row: OutboxRow, owner: string): Delivery => ({
+    eventId: row.event_id,
+    jobId: row.job_id,
+    type: row.type,
+    url: row.url,
+    created: row.created,
+    firstAttemptAt: row.first_attempt_at,
+    attempts: (JSON.parse(row.attempts) as DeliveryAttempt[]).length,
+    owner,
+    accountId: row.account_id,
+  });
+  const toView = (row: OutboxRow): EventView => ({
+    eventId: row.event_id,
+    jobId: row.job_id,
+    type: row.type,
+    url: row.url,
+    created: row.created,
+    state: row.state,
+    nextAttemptAt: row.state === 'pending' ? row.next_attempt_at : null,
+    attempts: JSON.parse(row.attempts) as DeliveryAttempt[],
+  });
+  const claimDue = db.transaction((owner: string, now: number, leaseMs: number): Delivery | null => {
     const row = statements.due.get(now, now);
     if (!row) return null;
     statements.leaseEvent.run(owner, now + leaseMs, row.event_id);
-    return {
-      eventId: row.event_id,
-      jobId: row.job_id,
-      type: row.type,
-      url: row.url,
-      created: row.created,
-      firstAttemptAt: row.first_attempt_at,
-      attempts: (JSON.parse(row.attempts) as DeliveryAttempt[]).length,
-      owner,
-    };
+    return toDelivery(row, owner);
   });
+  const claimOne = db.transaction(
+    (eventId: string, owner: string, now: number, leaseMs: number, scope?: JobScope) => {
+      const row = statements.eventById.get(eventId);
+      if (!row || !inScope({ account_id: row.account_id }, scope)) return null;
+      if (row.owner !== null && row.lease_until >= now) return 'busy' as const;
+      statements.leaseEvent.run(owner, now + leaseMs, row.event_id);
+      return { ...toDelivery(row, owner), resendOf: row.state };
+    },
+  );
   const saveAttempt = db.transaction(
     (delivery: Delivery, attempt: DeliveryAttempt, state: string, next: number) => {
       const row = statements.eventById.get(delivery.eventId);
-      if (!row || row.owner !== delivery.owner || row.state !== 'pending') return;
+      if (!row || row.owner !== delivery.owner) return;
+      if (row.state !== 'pending' && delivery.resendOf === undefined) return;
       const attempts = [...(JSON.parse(row.attempts) as DeliveryAttempt[]), attempt];
       statements.saveAttempt.run(JSON.stringify(attempts), attempt.at, state, next, delivery.eventId);
     },
@@ -325,7 +379,10 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
 
   return {
     async claimDelivery(owner, now, leaseMs) {
-      return claimEvent.immediate(owner, now, leaseMs);
+      return claimDue.immediate(owner, now, leaseMs);
+    },
+    async claimEvent(eventId, owner, now, leaseMs, scope) {
+      return claimOne.immediate(eventId, owner, now, leaseMs, scope);
     },
     async recordAttempt(delivery, attempt, outcome) {
       saveAttempt.immediate(
@@ -336,27 +393,25 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       );
     },
     async deliveries(jobId) {
-      return statements.eventsOfJob.all(jobId).map((row) => ({
-        eventId: row.event_id,
-        type: row.type,
-        state: row.state,
-        nextAttemptAt: row.state === 'pending' ? row.next_attempt_at : null,
-        attempts: JSON.parse(row.attempts) as DeliveryAttempt[],
-      }));
+      return statements.eventsOfJob.all(jobId).map(toView);
+    },
+    async getEvent(eventId, scope) {
+      const row = statements.eventById.get(eventId);
+      return row && inScope({ account_id: row.account_id }, scope) ? toView(row) : null;
     },
     async createJob(input) {
       return create.immediate(input);
     },
-    async getJob(id) {
-      return toJob(statements.jobById.get(id));
+    async getJob(id, scope) {
+      const job = toJob(statements.jobById.get(id));
+      return inScope(job, scope) ? job : null;
     },
-    async listJobs({ cursor, limit }) {
+    async listJobs({ cursor, limit, accountId }) {
+      // The cursor is the last id seen; '~' sorts after every `batch_…` id, so no cursor = from the top.
       const rows = (
-        cursor
-          ? db
-              .prepare<[string, number], JobRow>('SELECT * FROM jobs WHERE id < ? ORDER BY id DESC LIMIT ?')
-              .all(cursor, limit + 1)
-          : db.prepare<[number], JobRow>('SELECT * FROM jobs ORDER BY id DESC LIMIT ?').all(limit + 1)
+        accountId === undefined
+          ? statements.listAll.all(cursor ?? '~', limit + 1)
+          : statements.listOfAccount.all(accountId, cursor ?? '~', limit + 1)
       ).map((row) => toJob(row) as JobRecord);
       const has_more = rows.length > limit;
       const data = rows.slice(0, limit);
@@ -376,8 +431,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     async releaseChunk(lease, retryAt, failed = true) {
       statements.release.run(retryAt, failed ? 0 : 1, lease.jobId, lease.chunk, lease.owner);
     },
-    async cancelJob(id, now) {
-      return cancel.immediate(id, now);
+    async cancelJob(id, now, scope) {
+      return cancel.immediate(id, now, scope);
     },
     async results(jobId, { cursor, limit }) {
       const rows = statements.results.all(jobId, cursor ? Number(cursor) : 0, limit + 1);
@@ -391,15 +446,38 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   };
 }
 
-/** Brings a database written by an earlier version up to the current schema. */
-function addMissingColumns(db: BetterSqlite3.Database): void {
-  const columns = new Set(
-    db
-      .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)')
-      .all('jobs')
-      .map((column) => column.name),
-  );
-  if (!columns.has('abandoned')) db.exec('ALTER TABLE jobs ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0');
-  if (!columns.has('abandon_reason')) db.exec('ALTER TABLE jobs ADD COLUMN abandon_reason TEXT');
-  if (!columns.has('request_hash')) db.exec('ALTER TABLE jobs ADD COLUMN request_hash TEXT');
+function inScope(job: Pick<JobRecord, 'account_id'> | null, scope?: JobScope): boolean {
+  return !!job && (scope?.accountId === undefined || job.account_id === scope.accountId);
+}
+
+/**
+ * Brings a database written by an earlier version up to the current schema, in one transaction
+ * (another process opening the same file at once waits, then finds nothing left to do).
+ */
+function migrate(db: BetterSqlite3.Database): void {
+  const columnsOf = () =>
+    new Set(
+      db
+        .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)')
+        .all('jobs')
+        .map((column) => column.name),
+    );
+  if (columnsOf().has('account_id')) return;
+  db.transaction(() => {
+    const columns = columnsOf();
+    if (columns.has('account_id')) return;
+    if (!columns.has('abandoned'))
+      db.exec('ALTER TABLE jobs ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0');
+    if (!columns.has('abandon_reason')) db.exec('ALTER TABLE jobs ADD COLUMN abandon_reason TEXT');
+    if (!columns.has('request_hash')) db.exec('ALTER TABLE jobs ADD COLUMN request_hash TEXT');
+    // Jobs gained an owning account, and their idempotency keys became unique per account: the
+    // old table's UNIQUE(idempotency_key) cannot be dropped in SQLite, so the table is rebuilt.
+    // Old jobs have no owner (account_id NULL): the CLI and libraries still see them.
+    const copied =
+      'id, type, status, total, processed, failed, counts, created_at, started_at, completed_at, webhook_url, idempotency_key, error, chunks_left, abandoned, abandon_reason, request_hash';
+    db.exec(`${JOBS_TABLE('jobs_migrating')};
+      INSERT INTO jobs_migrating (${copied}) SELECT ${copied} FROM jobs;
+      DROP TABLE jobs;
+      ALTER TABLE jobs_migrating RENAME TO jobs;`);
+  }).immediate();
 }

@@ -198,6 +198,111 @@ export function describeStore(name: string, factory: StoreFactory): void {
       await store.close();
     });
 
+    it('scopes jobs by owning account: reads, lists and cancels of another account find nothing', async () => {
+      const store = await factory.create();
+      const mine = await store.createJob(newJob({ account_id: 'acct_a' }));
+      const theirs = await store.createJob(newJob({ account_id: 'acct_b' }));
+      const unowned = await store.createJob(newJob());
+      expect(mine.job.account_id).toBe('acct_a');
+      expect(unowned.job.account_id).toBeNull();
+      expect(await store.getJob(mine.job.id, { accountId: 'acct_a' })).toEqual(mine.job);
+      expect(await store.getJob(theirs.job.id, { accountId: 'acct_a' })).toBeNull();
+      expect(await store.getJob(unowned.job.id, { accountId: 'acct_a' })).toBeNull();
+      // No scope: everything (the CLI and libraries have no accounts).
+      expect(await store.getJob(theirs.job.id)).toEqual(theirs.job);
+      const listed = await store.listJobs({ limit: 100, accountId: 'acct_a' });
+      expect(listed.data.map((job) => job.id)).toEqual([mine.job.id]);
+      expect(listed.has_more).toBe(false);
+      const all = (await store.listJobs({ limit: 100 })).data.map((job) => job.id);
+      expect(all).toEqual(expect.arrayContaining([mine.job.id, theirs.job.id, unowned.job.id]));
+      expect(await store.cancelJob(theirs.job.id, 5000, { accountId: 'acct_a' })).toBeNull();
+      expect((await store.getJob(theirs.job.id))?.status).toBe('queued');
+      expect((await store.cancelJob(mine.job.id, 5000, { accountId: 'acct_a' }))?.status).toBe('cancelled');
+      await store.close();
+    });
+
+    it('pages one account’s jobs newest first with a cursor', async () => {
+      const store = await factory.create();
+      const ids: string[] = [];
+      for (let index = 0; index < 5; index++) {
+        ids.push((await store.createJob(newJob({ account_id: 'acct_pages' }))).job.id);
+        await store.createJob(newJob({ account_id: 'acct_other' }));
+      }
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await store.listJobs({ cursor, limit: 2, accountId: 'acct_pages' });
+        seen.push(...page.data.map((job) => job.id));
+        cursor = page.next_cursor;
+      } while (cursor);
+      expect(seen).toEqual([...ids].reverse());
+      await store.close();
+    });
+
+    it('keeps idempotency keys per account', async () => {
+      const store = await factory.create();
+      const key = `shared-${counter}`;
+      const a = await store.createJob(newJob({ account_id: 'acct_a', idempotency_key: key }));
+      const b = await store.createJob(newJob({ account_id: 'acct_b', idempotency_key: key }));
+      const none = await store.createJob(newJob({ idempotency_key: key }));
+      expect([a.created, b.created, none.created]).toEqual([true, true, true]);
+      expect(new Set([a.job.id, b.job.id, none.job.id]).size).toBe(3);
+      expect(await store.createJob(newJob({ account_id: 'acct_b', idempotency_key: key }))).toEqual({
+        job: b.job,
+        created: false,
+      });
+      expect((await store.createJob(newJob({ idempotency_key: key }))).job.id).toBe(none.job.id);
+      await store.close();
+    });
+
+    it('lists a job’s events with their attempts, and leases one event for a resend', async () => {
+      const store = await factory.create();
+      const { job } = await store.createJob(
+        newJob({ account_id: 'acct_ev', records: ['a'], chunkSize: 1, webhook_url: 'https://h.test/x' }),
+      );
+      const lease = await store.claimChunk('w', 1000, 5000);
+      await store.commitChunk(lease!, [ok(0, 'a', 'deliverable')], 2000);
+      const delivery = await store.claimDelivery('d', 2000, 5000);
+      expect(delivery).toMatchObject({ jobId: job.id, accountId: 'acct_ev', attempts: 0 });
+      // Leased by the scheduled deliverer: a resend must wait.
+      expect(await store.claimEvent(delivery!.eventId, 'r', 2100, 5000)).toBe('busy');
+      await store.recordAttempt(
+        delivery!,
+        { at: 2000, status: 500, latencyMs: 3, error: null },
+        { state: 'failed' },
+      );
+      const [event] = await store.deliveries(job.id);
+      expect(event).toEqual({
+        eventId: delivery!.eventId,
+        jobId: job.id,
+        type: 'batch.completed',
+        url: 'https://h.test/x',
+        created: 2,
+        state: 'failed',
+        nextAttemptAt: null,
+        attempts: [{ at: 2000, status: 500, latencyMs: 3, error: null }],
+      });
+      expect(await store.getEvent(delivery!.eventId, { accountId: 'acct_ev' })).toEqual(event);
+      expect(await store.getEvent(delivery!.eventId, { accountId: 'acct_x' })).toBeNull();
+      expect(await store.claimEvent(delivery!.eventId, 'r', 3000, 5000, { accountId: 'acct_x' })).toBeNull();
+      expect(await store.claimEvent('evt_nope', 'r', 3000, 5000)).toBeNull();
+      // A failed event is never claimed by the schedule again, but a resend leases it.
+      expect(await store.claimDelivery('d', 10_000_000, 5000)).toBeNull();
+      const resend = await store.claimEvent(delivery!.eventId, 'r', 3000, 5000, { accountId: 'acct_ev' });
+      expect(resend).toMatchObject({ eventId: delivery!.eventId, resendOf: 'failed', attempts: 1 });
+      if (resend === 'busy' || !resend) throw new Error('expected a lease');
+      await store.recordAttempt(
+        resend,
+        { at: 3000, status: 200, latencyMs: 4, error: null, trigger: 'resend' },
+        { state: 'delivered' },
+      );
+      expect(await store.getEvent(delivery!.eventId)).toMatchObject({
+        state: 'delivered',
+        attempts: [{ status: 500 }, { status: 200, trigger: 'resend' }],
+      });
+      await store.close();
+    });
+
     if (factory.reopen) {
       it('keeps everything across a reopen (durability)', async () => {
         const store = await factory.create();
