@@ -21,6 +21,7 @@ export {
   MAX_GRACE_SECONDS,
   MAX_TOKEN_TTL_SECONDS,
   MIN_TOKEN_TTL_SECONDS,
+  PLAN_CACHE_MS,
   type MintTokenInput,
   mintToken,
   type RotateKeyInput,

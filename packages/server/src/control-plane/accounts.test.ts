@@ -9,6 +9,7 @@ import {
   createKey,
   MAX_GRACE_SECONDS,
   mintToken,
+  PLAN_CACHE_MS,
   revokeKey,
   rotateKey,
   rotateWebhookSecret,
@@ -19,6 +20,7 @@ import {
   webhookSigningSecrets,
 } from './accounts.js';
 import { createServerSecrets, hashSecret } from './secrets.js';
+import type { Plan } from './store.js';
 import { createMemoryControlPlaneStore } from './stores/memory.js';
 
 const T0 = Date.parse('2026-11-23T10:00:00Z');
@@ -127,6 +129,17 @@ describe('authenticate', () => {
     expect(await authenticate(deps, token)).toBeNull();
     await setAccountDisabled(store, { accountId: account.id, disabled: false });
     expect(await authenticate(deps, token)).not.toBeNull();
+  });
+
+  it('reads plans through a short cache: syncPlans shows at once, a change behind its back within PLAN_CACHE_MS', async () => {
+    const { deps, clock, store, liveKey } = await setup();
+    expect((await authenticate(deps, liveKey.secret))?.plan.burst).toBe(100);
+    await syncPlans(store, { pro: { ...DEFAULT_PLANS.pro, burst: 150 } as Plan });
+    expect((await authenticate(deps, liveKey.secret))?.plan.burst).toBe(150);
+    await store.upsertPlan({ ...DEFAULT_PLANS.pro, burst: 200 } as Plan);
+    expect((await authenticate(deps, liveKey.secret))?.plan.burst).toBe(150);
+    clock.now = T0 + PLAN_CACHE_MS;
+    expect((await authenticate(deps, liveKey.secret))?.plan.burst).toBe(200);
   });
 
   it('fails loudly (not a 401) when the account’s plan is no longer configured', async () => {

@@ -102,12 +102,30 @@ export function isKeyUsable(key: ApiKey, now: number): boolean {
   );
 }
 
+/** How long `authenticate` reuses a plan it read: plans change only when configuration is loaded. */
+export const PLAN_CACHE_MS = 5_000;
+// Per store, so two servers in one process (tests) never share plans.
+const planCache = new WeakMap<ControlPlaneStore, Map<string, { plan: Plan; until: number }>>();
+
+/** The plan, read through a short cache: it is needed on every request and almost never changes. */
+async function cachedPlan(store: ControlPlaneStore, planId: string, now: number): Promise<Plan | null> {
+  const plans = planCache.get(store) ?? new Map<string, { plan: Plan; until: number }>();
+  planCache.set(store, plans);
+  const hit = plans.get(planId);
+  if (hit && hit.until > now) return hit.plan;
+  const plan = await store.getPlan(planId);
+  if (plan) plans.set(planId, { plan, until: now + PLAN_CACHE_MS });
+  else plans.delete(planId);
+  return plan;
+}
+
 /**
  * Writes the configured plans into the store (at server start, and before the CLI creates an
- * account), so accounts can only be put on plans that exist.
+ * account), so accounts can only be put on plans that exist. This process sees the new plans at once.
  */
 export async function syncPlans(store: ControlPlaneStore, plans: Record<string, Plan>): Promise<void> {
   for (const plan of Object.values(plans)) await store.upsertPlan(plan);
+  planCache.delete(store);
 }
 
 /** Makes a key record and its secret (not stored yet). */
@@ -392,7 +410,7 @@ export async function authenticate(
   if (!key || !isKeyUsable(key, now)) return null;
   const account = await store.getAccount(key.account_id);
   if (!account || (account.disabled_at !== null && account.disabled_at <= now)) return null;
-  const plan = await store.getPlan(account.plan_id);
+  const plan = await cachedPlan(store, account.plan_id, now);
   // A plan removed from the configuration while accounts use it is the operator's error: a 500
   // that names it, rather than a 401 that would send the customer looking at their key.
   if (!plan)
