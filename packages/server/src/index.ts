@@ -85,9 +85,35 @@ export {
   PLAN_GATED_ENDPOINTS,
 } from './endpoints.js';
 export type { BucketSpec, RateDecision, RateLimiter } from './limiter/limiter.js';
+export { createMemoryRateLimiter, type MemoryRateLimiterOptions } from './limiter/memory.js';
 export {
   DEFAULT_PLANS,
   type ResolvedServerOptions,
   resolveServerOptions,
   type ServerOptions,
 } from './options.js';
+export { authPlugin, endpointOf, setRateLimitHeaders } from './plugins/auth.js';
+export {
+  type ClientAddress,
+  clientAddressOf,
+  clientAddressPlugin,
+  trustedProxyMatcher,
+} from './plugins/client-address.js';
+export { compressPlugin } from './plugins/compress.js';
+export { corsPlugin } from './plugins/cors.js';
+export { deadlinePlugin, setRequestDeadline } from './plugins/deadline.js';
+export { errorsPlugin, sendError, toServiceError } from './plugins/errors.js';
+export { accountBucketKey, assertAllowance, limitsPlugin } from './plugins/limits.js';
+export { metricsPlugin } from './plugins/metrics.js';
+export { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
+export { requestLogPlugin } from './plugins/request-log.js';
+export { usagePlugin } from './plugins/usage.js';
+export { healthRoutes } from './routes/health.js';
+export {
+  type CreateServerOptions,
+  createServer,
+  createServerContext,
+  REDACTED_LOG_PATHS,
+  type ServerServices,
+} from './server.js';
+export { API_VERSION } from './version.js';

@@ -1,0 +1,89 @@
+import { ServiceError } from '@svc/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthContext } from '../context.js';
+import { authenticate } from '../control-plane/accounts.js';
+import { parseSecret } from '../control-plane/secrets.js';
+import { ENDPOINTS, type EndpointId } from '../endpoints.js';
+import type { RateDecision } from '../limiter/limiter.js';
+import { globalPlugin } from './global-plugin.js';
+
+/** Sets the `X-RateLimit-*` headers from a bucket's decision. */
+export function setRateLimitHeaders(reply: FastifyReply, decision: RateDecision): void {
+  reply.header('X-RateLimit-Limit', String(decision.limit));
+  reply.header('X-RateLimit-Remaining', String(decision.remaining));
+  reply.header('X-RateLimit-Reset', String(decision.resetSeconds));
+}
+
+/** The endpoint a request's route declared (`config.endpoint`), if any. */
+export function endpointOf(request: FastifyRequest): EndpointId | undefined {
+  return request.routeOptions.config?.endpoint;
+}
+
+const refused = (message: string) => new ServiceError('invalid_api_key', message);
+
+/** Why an authenticated caller still may not call `endpoint`; null when it may. */
+function credentialProblem(auth: AuthContext, endpoint: EndpointId): string | null {
+  const need = ENDPOINTS[endpoint].auth;
+  if (auth.token && need !== 'any') {
+    return 'a token cannot call this endpoint; present an API key (sk_live_… or sk_test_…)';
+  }
+  if (need === 'live_key' && auth.environment !== 'live') {
+    return 'managing keys and secrets needs a live key (sk_live_…); a test key cannot';
+  }
+  if (auth.token?.scopes && !auth.token.scopes.includes(endpoint)) {
+    return `this token's scopes (${auth.token.scopes.join(', ')}) do not include ${endpoint}`;
+  }
+  return null;
+}
+
+/**
+ * Authenticates every request to an endpoint that needs a key (`config.endpoint`, see
+ * ENDPOINTS): `X-API-Key` carries a key (`sk_live_…`, `sk_test_…`) or a token (`tok_…`).
+ * Missing, malformed, unknown, revoked or expired → 401 `invalid_api_key`; so is a token on an
+ * endpoint that needs a key, a test key where a live key is needed, and a token outside its
+ * scopes. Unknown credentials are counted per client address (`limits.authFailuresPerMinute`):
+ * past the limit that address gets 429 `rate_limited` with `Retry-After` before its key is even
+ * looked at, so keys cannot be guessed at speed. Runs at onRequest, before the body is read.
+ */
+export const authPlugin = globalPlugin('svc-auth', async (app) => {
+  const svc = app.svc;
+  const perMinute = svc.options.limits.authFailuresPerMinute;
+  const failureBucket = { ratePerSecond: perMinute / 60, burst: perMinute };
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    const endpoint = endpointOf(request);
+    if (!endpoint || ENDPOINTS[endpoint].auth === 'none') return;
+    const bucket = `auth-failures:${request.clientAddress?.ip ?? request.ip}`;
+    const now = svc.now();
+    const look = await svc.limiter.take(bucket, failureBucket, now, 0);
+    if (!look.allowed) {
+      setRateLimitHeaders(reply, look);
+      throw new ServiceError(
+        'rate_limited',
+        `too many failed authentications from this address; retry in ${look.retryAfterSeconds} s`,
+        { retryAfterSeconds: look.retryAfterSeconds },
+      );
+    }
+    const header = request.headers['x-api-key'];
+    const presented = Array.isArray(header) ? undefined : header;
+    const auth = presented ? await authenticate(svc, presented) : null;
+    if (!auth) {
+      const counted = await svc.limiter.take(bucket, failureBucket, now, 1);
+      setRateLimitHeaders(reply, counted);
+      if (!presented)
+        throw refused(
+          'the X-API-Key header is missing; send your API key (sk_live_… or sk_test_…) or a token',
+        );
+      if (!parseSecret(presented))
+        throw refused('X-API-Key is not an API key or token (they start with sk_live_, sk_test_ or tok_)');
+      throw refused('the API key is unknown, revoked or expired');
+    }
+    const problem = credentialProblem(auth, endpoint);
+    if (problem) {
+      setRateLimitHeaders(reply, look);
+      throw refused(problem);
+    }
+    request.auth = auth;
+  });
+});

@@ -1,0 +1,93 @@
+import { BlockList, isIP } from 'node:net';
+import type { FastifyRequest } from 'fastify';
+import { globalPlugin } from './global-plugin.js';
+
+/** Where the client's address came from. */
+export interface ClientAddress {
+  /** The client's IP address (IPv4-mapped IPv6 peers are given as IPv4). */
+  ip: string;
+  /** `peer`: the TCP peer; `x-forwarded-for`: a trusted proxy said so. */
+  source: 'peer' | 'x-forwarded-for';
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the client-address plugin on every request. */
+    clientAddress: ClientAddress;
+  }
+}
+
+function unmap(ip: string): string {
+  return ip.toLowerCase().startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+}
+
+/**
+ * A matcher for the configured trusted proxies (addresses or CIDR ranges, IPv4 or IPv6). Throws
+ * a TypeError naming an entry that is neither.
+ */
+export function trustedProxyMatcher(entries: readonly string[]): (ip: string) => boolean {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = '', prefix, ...rest] = entry.trim().split('/');
+    const family = isIP(address);
+    const bits = prefix === undefined ? (family === 4 ? 32 : 128) : Number(prefix);
+    if (
+      family === 0 ||
+      rest.length > 0 ||
+      !Number.isInteger(bits) ||
+      bits < 0 ||
+      bits > (family === 4 ? 32 : 128)
+    ) {
+      throw new TypeError(`trustedProxies: ${JSON.stringify(entry)} is not an IP address or CIDR range`);
+    }
+    list.addSubnet(address, bits, family === 4 ? 'ipv4' : 'ipv6');
+  }
+  return (ip) => {
+    const family = isIP(ip);
+    return family !== 0 && list.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+  };
+}
+
+/**
+ * The client of a request: the TCP peer, unless the peer is a trusted proxy, in which case
+ * `X-Forwarded-For` is read from the right, skipping trusted proxies, and the first address that
+ * is not one is the client. An untrusted peer's `X-Forwarded-For` is ignored (anyone can send it).
+ */
+export function clientAddressOf(request: FastifyRequest, isTrusted: (ip: string) => boolean): ClientAddress {
+  const peer = unmap(request.raw.socket.remoteAddress ?? '');
+  if (!isTrusted(peer)) return { ip: peer, source: 'peer' };
+  const header = request.headers['x-forwarded-for'];
+  const hops = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((hop) => unmap(hop.trim()))
+    .filter((hop) => hop !== '');
+  let client: ClientAddress = { ip: peer, source: 'peer' };
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = hops[i] as string;
+    if (isIP(hop) === 0) break; // a garbled entry: stop at the last address we could believe
+    client = { ip: hop, source: 'x-forwarded-for' };
+    if (!isTrusted(hop)) break;
+  }
+  return client;
+}
+
+/** Options of the client-address plugin. */
+export interface ClientAddressPluginOptions {
+  /** Defaults to `app.svc.options.trustedProxies`. */
+  trustedProxies?: string[];
+}
+
+/**
+ * Sets `request.clientAddress` (used by /geo/me and the per-client limit on failed
+ * authentications) from the peer and, behind configured trusted proxies only, `X-Forwarded-For`.
+ */
+export const clientAddressPlugin = globalPlugin(
+  'svc-client-address',
+  async (app, options: ClientAddressPluginOptions) => {
+    const isTrusted = trustedProxyMatcher(options.trustedProxies ?? app.svc.options.trustedProxies);
+    app.decorateRequest('clientAddress', null as unknown as ClientAddress);
+    app.addHook('onRequest', async (request) => {
+      request.clientAddress = clientAddressOf(request, isTrusted);
+    });
+  },
+);

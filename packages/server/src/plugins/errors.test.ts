@@ -1,0 +1,237 @@
+import { connect } from 'node:net';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import { ServiceError } from '@svc/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestServer, type TestServer } from '../testing/test-server.js';
+
+const echo: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/v2/echo',
+    {
+      config: { endpoint: 'health' },
+      schema: {
+        body: Type.Object({
+          email: Type.String(),
+          options: Type.Optional(Type.Object({ probe: Type.Boolean() })),
+          kind: Type.Optional(Type.Union([Type.Literal('a'), Type.Literal('b')])),
+        }),
+        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }),
+      },
+    },
+    async (request) => ({ email: request.body.email }),
+  );
+  app.get('/v2/boom', { config: { endpoint: 'health' } }, async () => {
+    throw new Error('disk on fire at /var/secret/path');
+  });
+  app.get('/v2/gone', { config: { endpoint: 'health' } }, async () => {
+    throw new ServiceError('not_found', 'no batch batch_123');
+  });
+  app.get('/v2/slow', { config: { endpoint: 'health' } }, async (request) => {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    return { aborted: request.deadlineSignal.aborted };
+  });
+};
+
+const REQ = /^req_[0-9a-z]{36}$/;
+
+/** Every error response: the spec body and nothing else, the same request id in header and body. */
+function expectSpecError(
+  response: { statusCode: number; headers: Record<string, unknown>; body: string },
+  status: number,
+  code: string,
+) {
+  expect(response.statusCode).toBe(status);
+  expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+  const body = JSON.parse(response.body);
+  expect(Object.keys(body)).toEqual(['error']);
+  expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'request_id']);
+  expect(body.error.code).toBe(code);
+  expect(body.error.request_id).toMatch(REQ);
+  expect(response.headers['x-request-id']).toBe(body.error.request_id);
+  expect(response.body).not.toMatch(/statusCode|"stack"|FST_|\n\s+at /);
+  return body.error.message as string;
+}
+
+describe('errors and request ids', () => {
+  let server: TestServer;
+  const lines: string[] = [];
+  afterEach(async () => {
+    await server?.app.close();
+    lines.length = 0;
+  });
+  const start = async (limits = {}) => {
+    server = await createTestServer({
+      routes: [echo],
+      options: { logLevel: 'info', limits: { jsonBodyBytes: 200, requestTimeoutMs: 100, ...limits } },
+      logStream: { write: (line) => lines.push(line) },
+    });
+    return server.app;
+  };
+
+  it('every response carries a fresh req_ id, successes included', async () => {
+    const app = await start();
+    const a = await app.inject({ method: 'GET', url: '/v2/health' });
+    const b = await app.inject({ method: 'GET', url: '/v2/health', headers: { 'x-request-id': 'mine' } });
+    expect(a.headers['x-request-id']).toMatch(REQ);
+    expect(b.headers['x-request-id']).toMatch(REQ);
+    expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
+  });
+
+  it('an unknown route is 404 not_found pointing to /v2; /v1 is told it is retired', async () => {
+    const app = await start();
+    expect(expectSpecError(await app.inject({ method: 'GET', url: '/nope' }), 404, 'not_found')).toBe(
+      'nothing at /nope; the API is under /v2 (GET /v2/openapi.json lists its endpoints)',
+    );
+    expect(
+      expectSpecError(await app.inject({ method: 'POST', url: '/v1/verify/email' }), 404, 'not_found'),
+    ).toBe('API v1 is retired; this server serves v2 under /v2 (GET /v2/openapi.json lists its endpoints)');
+    expect(expectSpecError(await app.inject({ method: 'GET', url: '/v2/nope?x=1' }), 404, 'not_found')).toBe(
+      'GET /v2/nope is not an endpoint of the API; GET /v2/openapi.json lists them',
+    );
+  });
+
+  it('a wrong method is 404 naming the methods the path answers, with Allow', async () => {
+    const app = await start();
+    const response = await app.inject({ method: 'DELETE', url: '/v2/health' });
+    expect(expectSpecError(response, 404, 'not_found')).toBe('/v2/health does not answer DELETE; use GET');
+    expect(response.headers.allow).toBe('GET');
+  });
+
+  it('malformed JSON, an empty body and a wrong Content-Type are 400 invalid_request', async () => {
+    const app = await start();
+    const json = { 'content-type': 'application/json' };
+    expect(
+      expectSpecError(
+        await app.inject({ method: 'POST', url: '/v2/echo', headers: json, payload: '{"email":' }),
+        400,
+        'invalid_request',
+      ),
+    ).toMatch(/^malformed JSON body: /);
+    expect(
+      expectSpecError(
+        await app.inject({ method: 'POST', url: '/v2/echo', headers: json, payload: '' }),
+        400,
+        'invalid_request',
+      ),
+    ).toBe('the body is empty; send a JSON object');
+    const xml = await app.inject({
+      method: 'POST',
+      url: '/v2/echo',
+      headers: { 'content-type': 'text/xml' },
+      payload: '<a/>',
+    });
+    expect(expectSpecError(xml, 400, 'invalid_request')).toBe(
+      'Content-Type "text/xml" is not accepted here; send application/json',
+    );
+  });
+
+  it('a missing or mistyped field is 400 invalid_request naming the field', async () => {
+    const app = await start();
+    const post = (payload: unknown, url = '/v2/echo') =>
+      app.inject({ method: 'POST', url, payload: payload as object });
+    expect(expectSpecError(await post({}), 400, 'invalid_request')).toBe('email is required');
+    expect(expectSpecError(await post({ email: 5 }), 400, 'invalid_request')).toBe('email must be string');
+    expect(
+      expectSpecError(await post({ email: 'a@b.c', options: { probe: 'yes' } }), 400, 'invalid_request'),
+    ).toBe('options.probe must be boolean');
+    expect(expectSpecError(await post({ email: 'a@b.c', kind: 'c' }), 400, 'invalid_request')).toBe(
+      'kind must be one of "a", "b"',
+    );
+    expect(expectSpecError(await post([1]), 400, 'invalid_request')).toBe('the body must be object');
+    expect(expectSpecError(await post({ email: 'a@b.c' }, '/v2/echo?limit=0'), 400, 'invalid_request')).toBe(
+      'query parameter limit must be >= 1',
+    );
+    expect((await post({ email: 'a@b.c' }, '/v2/echo?limit=5')).json()).toEqual({ email: 'a@b.c' });
+  });
+
+  it('a body over the limit is 400 invalid_request saying the limit', async () => {
+    const app = await start();
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v2/echo',
+      payload: { email: 'x'.repeat(300) },
+    });
+    expect(expectSpecError(response, 400, 'invalid_request')).toBe(
+      "the body is larger than this endpoint's limit of 200 bytes",
+    );
+  });
+
+  it('a failure nobody foresaw is 500 internal_error: no detail to the client, the cause in the log', async () => {
+    const app = await start();
+    const response = await app.inject({ method: 'GET', url: '/v2/boom' });
+    expect(expectSpecError(response, 500, 'internal_error')).toBe(
+      'the server failed to answer this request; it is safe to retry',
+    );
+    expect(response.body).not.toContain('disk on fire');
+    const logged = lines.map((line) => JSON.parse(line)).find((line) => line.level === 50);
+    expect(logged.err.message).toBe('disk on fire at /var/secret/path');
+    expect(logged.err.stack).toContain('errors.test.ts');
+    expect(logged.request_id).toBe(response.headers['x-request-id']);
+  });
+
+  it("a handler's ServiceError is sent with its own status, code and message", async () => {
+    const app = await start();
+    expect(expectSpecError(await app.inject({ method: 'GET', url: '/v2/gone' }), 404, 'not_found')).toBe(
+      'no batch batch_123',
+    );
+  });
+
+  it('a malformed URL is 400 invalid_request in the spec body', async () => {
+    const app = await start();
+    expect(expectSpecError(await app.inject({ method: 'GET', url: '/v2/%zz' }), 400, 'invalid_request')).toBe(
+      'the URL is malformed (bad percent-encoding)',
+    );
+  });
+
+  it('a request past its deadline is 503 upstream_timeout and its work is told to stop', async () => {
+    const app = await start({ requestTimeoutMs: 50 });
+    const response = await app.inject({ method: 'GET', url: '/v2/slow' });
+    expect(expectSpecError(response, 503, 'upstream_timeout')).toBe(
+      'the request did not finish within 50 ms',
+    );
+  });
+
+  it('one log line per request with its id, and no key in any line', async () => {
+    const app = await start();
+    const { liveKey } = await server.account();
+    const response = await app.inject({
+      method: 'GET',
+      url: '/v2/health',
+      headers: { 'x-api-key': liveKey.secret },
+    });
+    const mine = lines
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.request_id === response.headers['x-request-id']);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({
+      msg: 'request',
+      method: 'GET',
+      path: '/v2/health',
+      status: 200,
+      endpoint: 'health',
+    });
+    expect(lines.join('\n')).not.toContain(liveKey.secret);
+  });
+
+  it('bytes that are not HTTP get a 400 in the spec body over the socket', async () => {
+    const app = await start();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('HELLO THERE\r\n\r\n'));
+      let data = '';
+      socket.on('data', (chunk) => {
+        data += chunk;
+      });
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+    expect(body.error).toMatchObject({
+      code: 'invalid_request',
+      message: 'the request is not valid HTTP/1.1',
+    });
+    expect(raw).toContain(`X-Request-Id: ${body.error.request_id}`);
+  });
+});

@@ -1,0 +1,101 @@
+import { ServiceError } from '@svc/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthContext, ServerContext } from '../context.js';
+import { ENDPOINTS } from '../endpoints.js';
+import { endpointOf, setRateLimitHeaders } from './auth.js';
+import { globalPlugin } from './global-plugin.js';
+import { usageMonth } from './month.js';
+
+/** The bucket all keys and tokens of an account share (so minting more cannot raise the limit). */
+export function accountBucketKey(accountId: string): string {
+  return `account:${accountId}`;
+}
+
+/** Sets `X-Quota-Limit` / `X-Quota-Remaining` (omitted on unlimited plans). */
+export function setQuotaHeaders(reply: FastifyReply, allowance: number | null, used: number): void {
+  if (allowance === null) return;
+  reply.header('X-Quota-Limit', String(allowance));
+  reply.header('X-Quota-Remaining', String(Math.max(0, allowance - used)));
+}
+
+function quotaError(auth: AuthContext, used: number, units: number): ServiceError {
+  const allowance = auth.plan.monthly_allowance ?? 0;
+  const left = Math.max(0, allowance - used);
+  const month = 'this month (UTC)';
+  return new ServiceError(
+    'quota_exceeded',
+    units === 1
+      ? `the ${auth.plan.name} plan's allowance of ${allowance} units ${month} is used up`
+      : `this request needs ${units} units but ${left} of the ${auth.plan.name} plan's ${allowance} units ${month} are left`,
+  );
+}
+
+/**
+ * Refuses up front (402 `quota_exceeded`) a request that would bill `units` beyond the month's
+ * allowance: bulk verification and batch submission call it with their record count before
+ * doing any work. Test keys and unlimited plans always pass (they are never billed).
+ */
+export async function assertAllowance(
+  svc: ServerContext,
+  request: FastifyRequest,
+  units: number,
+): Promise<void> {
+  const auth = request.auth;
+  if (auth?.environment !== 'live' || auth.plan.monthly_allowance === null) return;
+  const used = await svc.controlPlane.usedUnits(auth.account.id, usageMonth(svc.now()));
+  if (used + units > auth.plan.monthly_allowance) throw quotaError(auth, used, units);
+}
+
+/**
+ * Per-account limits on every authenticated request, in this order: the rate limit (a token
+ * bucket of the plan's `rate_per_second` and `burst`, shared by all the account's keys and
+ * tokens; 429 `rate_limited` with `Retry-After`), the plan's endpoints (403
+ * `endpoint_not_in_plan`), the month's allowance on billable endpoints for live keys (402
+ * `quota_exceeded`). Every response to an authenticated request carries `X-RateLimit-Limit`
+ * (the burst), `X-RateLimit-Remaining` (whole requests left now) and `X-RateLimit-Reset` (seconds
+ * until the bucket is full), and on plans with an allowance `X-Quota-Limit` and
+ * `X-Quota-Remaining` (units left this month, live usage). Register after auth.
+ */
+export const limitsPlugin = globalPlugin('svc-limits', async (app) => {
+  const svc = app.svc;
+  app.addHook('onRequest', async (request, reply) => {
+    const auth = request.auth;
+    const endpoint = endpointOf(request);
+    if (!auth || !endpoint) return;
+    const { plan } = auth;
+    const now = svc.now();
+    const decision = await svc.limiter.take(
+      accountBucketKey(auth.account.id),
+      { ratePerSecond: plan.rate_per_second, burst: plan.burst },
+      now,
+    );
+    setRateLimitHeaders(reply, decision);
+    const used =
+      plan.monthly_allowance === null
+        ? 0
+        : await svc.controlPlane.usedUnits(auth.account.id, usageMonth(now));
+    setQuotaHeaders(reply, plan.monthly_allowance, used);
+    if (!decision.allowed) {
+      throw new ServiceError(
+        'rate_limited',
+        `the ${plan.name} plan allows ${plan.rate_per_second} requests per second (burst ${plan.burst}); retry in ${decision.retryAfterSeconds} s`,
+        { retryAfterSeconds: decision.retryAfterSeconds },
+      );
+    }
+    const spec = ENDPOINTS[endpoint];
+    if (spec.planGated && plan.endpoints !== null && !plan.endpoints.includes(endpoint)) {
+      throw new ServiceError(
+        'endpoint_not_in_plan',
+        `the ${plan.name} plan does not include ${endpoint}; upgrade the plan to call it`,
+      );
+    }
+    if (
+      spec.billable &&
+      auth.environment === 'live' &&
+      plan.monthly_allowance !== null &&
+      used >= plan.monthly_allowance
+    ) {
+      throw quotaError(auth, used, 1);
+    }
+  });
+});

@@ -1,0 +1,22 @@
+import { globalPlugin } from './global-plugin.js';
+
+/**
+ * One log line per request, when its response is done: request id (`request_id`), method,
+ * path without the query, status, endpoint, account and time taken. Headers are not logged,
+ * so neither keys nor tokens can reach the log this way.
+ */
+export const requestLogPlugin = globalPlugin('svc-request-log', async (app) => {
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        path: (request.raw.url ?? '').split('?')[0],
+        status: reply.statusCode,
+        endpoint: request.routeOptions.config?.endpoint ?? null,
+        account_id: request.auth?.account.id ?? null,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request',
+    );
+  });
+});

@@ -1,0 +1,57 @@
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import { API_VERSION } from '../version.js';
+
+const GeoDatabaseSchema = Type.Object({
+  id: Type.String({ description: 'The backend id' }),
+  type: Type.String({ description: 'Database type from the file metadata' }),
+  built_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'Build time from the file metadata (ISO 8601), null when unknown',
+  }),
+  source: Type.String({ description: 'Where the data was loaded from' }),
+});
+
+export const HealthSchema = Type.Object(
+  {
+    status: Type.Literal('ok'),
+    version: Type.String({ description: 'API version (2.x.y)', examples: [API_VERSION] }),
+    time: Type.String({ format: 'date-time', description: 'The server clock, ISO 8601' }),
+    geo: Type.Object({ databases: Type.Array(GeoDatabaseSchema) }),
+  },
+  { description: 'The server is ready: its control-plane store answers' },
+);
+
+/**
+ * GET /v2/health (no key): 200 when the server is ready, meaning its control-plane store answers
+ * (a failing store is a 500 `internal_error`, which load balancers read as not ready), with the
+ * API version and the geo databases serving now.
+ */
+export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/v2/health',
+    {
+      config: { endpoint: 'health' },
+      schema: {
+        operationId: 'getHealth',
+        tags: ['service'],
+        summary: 'Readiness, API version and geo data',
+        response: { 200: HealthSchema },
+      },
+    },
+    async () => {
+      const svc = app.svc;
+      await svc.controlPlane.listPlans();
+      const databases = (svc.geoDatabases?.() ?? []).map((db) => ({
+        id: db.id,
+        type: db.type,
+        built_at: db.built_at === null ? null : new Date(db.built_at).toISOString(),
+        source: db.source,
+      }));
+      return {
+        status: 'ok' as const,
+        version: API_VERSION,
+        time: new Date(svc.now()).toISOString(),
+        geo: { databases },
+      };
+    },
+  );
+};

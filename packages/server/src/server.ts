@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import type { BatchRunner, Store as BatchStore } from '@svc/batch-runner';
+import { createMemoryStore } from '@svc/batch-runner';
+import { ServiceError } from '@svc/core';
+import type { Verifier } from '@svc/email-verifier';
+import type { GeoResolver } from '@svc/geo-resolver';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { GeoDatabaseInfo, ServerContext } from './context.js';
+import { syncPlans } from './control-plane/accounts.js';
+import type { ServerSecrets } from './control-plane/secrets.js';
+import type { ControlPlaneStore } from './control-plane/store.js';
+import type { RateLimiter } from './limiter/limiter.js';
+import { createMemoryRateLimiter } from './limiter/memory.js';
+import { resolveServerOptions, type ServerOptions } from './options.js';
+import { authPlugin } from './plugins/auth.js';
+import { clientAddressPlugin } from './plugins/client-address.js';
+import { compressPlugin } from './plugins/compress.js';
+import { corsPlugin } from './plugins/cors.js';
+import { deadlinePlugin } from './plugins/deadline.js';
+import { errorsPlugin, sendError, toServiceError } from './plugins/errors.js';
+import { limitsPlugin } from './plugins/limits.js';
+import { metricsPlugin } from './plugins/metrics.js';
+import { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
+import { requestLogPlugin } from './plugins/request-log.js';
+import { usagePlugin } from './plugins/usage.js';
+import { healthRoutes } from './routes/health.js';
+
+/** What `createServer` needs besides the settings: the stores and the capability libraries. */
+export interface ServerServices {
+  controlPlane: ControlPlaneStore;
+  /** `createServerSecrets(loadServerKey({ dataDir }).key)` */
+  secrets: ServerSecrets;
+  verifier: Verifier;
+  geo: GeoResolver;
+  /** @default an in-memory token-bucket limiter */
+  limiter?: RateLimiter;
+  /** @default an in-memory batch store and no runner (jobs are accepted but nothing runs them) */
+  batch?: { store: BatchStore; runner: BatchRunner | null };
+  /** @default Date.now */
+  now?: () => number;
+  geoDatabases?: () => GeoDatabaseInfo[];
+  /** Where the pino log lines go. @default stdout */
+  logStream?: { write(line: string): void };
+}
+
+/** `createServer`'s argument: the settings (as in the config file) and the services. */
+export interface CreateServerOptions extends ServerServices {
+  options?: ServerOptions;
+}
+
+/** Header values never to log, wherever a serializer might put them. */
+export const REDACTED_LOG_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers["x-api-key"]',
+  'headers.authorization',
+  '*.secret',
+  '*.api_key',
+  '*.key_secret',
+];
+
+/** The context the plugins share as `app.svc`. */
+export function createServerContext(input: CreateServerOptions): ServerContext {
+  const options = resolveServerOptions(input.options);
+  return {
+    options,
+    controlPlane: input.controlPlane,
+    secrets: input.secrets,
+    limiter: input.limiter ?? createMemoryRateLimiter(),
+    verifier: input.verifier,
+    geo: input.geo,
+    batch: input.batch ?? { store: createMemoryStore(), runner: null },
+    now: input.now ?? Date.now,
+    ...(input.geoDatabases ? { geoDatabases: input.geoDatabases } : {}),
+  };
+}
+
+/**
+ * The /v2 API as a Fastify instance (not listening yet: call `listen`). Logging is pino with
+ * keys, tokens and secrets redacted, one line per request; bodies are JSON (limit
+ * `limits.jsonBodyBytes`) validated by the routes' TypeBox schemas. The plugins are registered
+ * in this order, each exported for servers of your own: errors, request-id, client-address,
+ * deadline, cors, compress, request-log, metrics, auth, limits, usage; then the routes.
+ * Serves HTTPS when `options.tls` names a certificate and key. Writes the configured plans into
+ * the control-plane store first.
+ */
+export async function createServer(input: CreateServerOptions): Promise<FastifyInstance> {
+  const svc = createServerContext(input);
+  const { options } = svc;
+  // Accounts name their plan by id; the store holds the configured plans, so it knows them all.
+  await syncPlans(svc.controlPlane, options.plans);
+  const https = options.tls
+    ? { https: { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) } }
+    : {};
+  const app = Fastify({
+    ...https,
+    logger: {
+      level: options.logLevel,
+      redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+      ...(input.logStream ? { stream: input.logStream } : {}),
+    },
+    genReqId: generateRequestId,
+    requestIdHeader: false,
+    // Fastify's two lines per request are replaced by the request-log plugin's one.
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
+    bodyLimit: options.limits.jsonBodyBytes,
+    // In-flight requests finish on close; Fastify's own 503 body is not the spec's.
+    return503OnClosing: false,
+    // Errors before routing (a malformed URL) get the spec body too.
+    frameworkErrors: (error, _request, reply) => {
+      sendError(reply, toServiceError(error, reply.request));
+    },
+    // A request Node cannot parse as HTTP never reaches Fastify: answer it in the spec's shape.
+    clientErrorHandler: (error, socket) => {
+      if (!socket.writable) return;
+      const code = (error as NodeJS.ErrnoException).code;
+      const failure =
+        code === 'HPE_HEADER_OVERFLOW'
+          ? new ServiceError('invalid_request', 'the request headers are too large')
+          : new ServiceError('invalid_request', 'the request is not valid HTTP/1.1');
+      const body = JSON.stringify(failure.toBody(generateRequestId()));
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${JSON.parse(body).error.request_id}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.decorate('svc', svc);
+
+  await app.register(errorsPlugin);
+  await app.register(requestIdPlugin);
+  await app.register(clientAddressPlugin);
+  await app.register(deadlinePlugin);
+  await app.register(corsPlugin);
+  await app.register(compressPlugin);
+  await app.register(requestLogPlugin);
+  await app.register(metricsPlugin);
+  await app.register(authPlugin);
+  await app.register(limitsPlugin);
+  await app.register(usagePlugin);
+
+  // Routes: one line per capability.
+  await app.register(healthRoutes);
+  return app as unknown as FastifyInstance;
+}
