@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { authenticate, mintToken, revokeKey } from '../control-plane/accounts.js';
+import { probeRoutes } from '../testing/probe-routes.js';
+import { createTestServer, type TestServer } from '../testing/test-server.js';
+
+describe('auth plugin', () => {
+  let server: TestServer;
+  afterEach(async () => {
+    await server?.app.close();
+  });
+  const start = async (authFailuresPerMinute = 20) => {
+    server = await createTestServer({
+      routes: [probeRoutes],
+      options: { limits: { authFailuresPerMinute } },
+    });
+    return server;
+  };
+  const get = (url: string, key?: string) =>
+    server.app.inject({ method: 'GET', url, headers: key === undefined ? {} : { 'x-api-key': key } });
+  const refusal = (response: Awaited<ReturnType<typeof get>>) => {
+    expect(response.statusCode).toBe(401);
+    const body = response.json();
+    expect(body.error.code).toBe('invalid_api_key');
+    expect(body.error.request_id).toBe(response.headers['x-request-id']);
+    return body.error.message as string;
+  };
+
+  it('a live key, a test key and a token authenticate; the route sees who called', async () => {
+    await start();
+    const { account, liveKey, testKey } = await server.account();
+    const live = await get('/test/verify_email', liveKey.secret);
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toEqual({ account_id: account.id, environment: 'live', token: false });
+    expect((await get('/test/verify_email', testKey.secret)).json()).toEqual({
+      account_id: account.id,
+      environment: 'test',
+      token: false,
+    });
+    const deps = { controlPlane: server.store, now: () => server.clock.now };
+    const auth = await authenticate(deps, testKey.secret);
+    const { secret } = await mintToken(deps, auth!, {});
+    expect((await get('/test/verify_email', secret)).json()).toEqual({
+      account_id: account.id,
+      environment: 'test',
+      token: true,
+    });
+  });
+
+  it('missing, malformed, unknown and revoked keys are 401 invalid_api_key, each saying which', async () => {
+    await start();
+    const { account, liveKey } = await server.account();
+    expect(refusal(await get('/test/verify_email'))).toBe(
+      'the X-API-Key header is missing; send your API key (sk_live_… or sk_test_…) or a token',
+    );
+    expect(refusal(await get('/test/verify_email', 'hunter2'))).toBe(
+      'X-API-Key is not an API key or token (they start with sk_live_, sk_test_ or tok_)',
+    );
+    const unknown = `sk_live_${'a'.repeat(40)}`;
+    expect(refusal(await get('/test/verify_email', unknown))).toBe(
+      'the API key is unknown, revoked or expired',
+    );
+    await revokeKey(server.store, { accountId: account.id, keyId: liveKey.key.id, now: server.clock.now });
+    expect(refusal(await get('/test/verify_email', liveKey.secret))).toBe(
+      'the API key is unknown, revoked or expired',
+    );
+  });
+
+  it('a token cannot call key endpoints, a test key cannot manage keys, a token stays in its scopes', async () => {
+    await start();
+    const { liveKey, testKey } = await server.account();
+    const deps = { controlPlane: server.store, now: () => server.clock.now };
+    const token = await mintToken(deps, (await authenticate(deps, liveKey.secret))!, { scopes: ['geo_ip'] });
+    expect(refusal(await get('/test/tokens_create', token.secret))).toBe(
+      'a token cannot call this endpoint; present an API key (sk_live_… or sk_test_…)',
+    );
+    expect(refusal(await get('/test/keys_list', testKey.secret))).toBe(
+      'managing keys and secrets needs a live key (sk_live_…); a test key cannot',
+    );
+    expect(refusal(await get('/test/verify_email', token.secret))).toBe(
+      "this token's scopes (geo_ip) do not include verify_email",
+    );
+    expect((await get('/test/geo_ip', token.secret)).statusCode).toBe(200);
+    expect((await get('/test/tokens_create', liveKey.secret)).statusCode).toBe(200);
+    expect((await get('/test/keys_list', liveKey.secret)).statusCode).toBe(200);
+  });
+
+  it('endpoints without a key need none', async () => {
+    await start();
+    const response = await get('/v2/health');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ status: 'ok', version: '2.3.1' });
+  });
+
+  it('failed attempts are limited per client address: past the limit 429 with Retry-After, even for a good key', async () => {
+    await start(3);
+    const { liveKey } = await server.account();
+    for (let i = 0; i < 3; i++) {
+      const response = await get('/test/verify_email', `sk_live_${String(i).repeat(40)}`);
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['x-ratelimit-limit']).toBe('3');
+      expect(response.headers['x-ratelimit-remaining']).toBe(String(2 - i));
+    }
+    const locked = await get('/test/verify_email', liveKey.secret);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().error).toMatchObject({
+      code: 'rate_limited',
+      message: 'too many failed authentications from this address; retry in 20 s',
+    });
+    expect(locked.headers['retry-after']).toBe('20');
+    // Another address is not affected.
+    const elsewhere = await server.app.inject({
+      method: 'GET',
+      url: '/test/verify_email',
+      headers: { 'x-api-key': liveKey.secret },
+      remoteAddress: '203.0.113.9',
+    });
+    expect(elsewhere.statusCode).toBe(200);
+    server.clock.now += 20_000;
+    expect((await get('/test/verify_email', liveKey.secret)).statusCode).toBe(200);
+  });
+
+  it('good keys never count as failures', async () => {
+    await start(2);
+    const { liveKey } = await server.account();
+    for (let i = 0; i < 5; i++)
+      expect((await get('/test/verify_email', liveKey.secret)).statusCode).toBe(200);
+  });
+});
