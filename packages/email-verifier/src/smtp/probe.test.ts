@@ -2,6 +2,7 @@ import { type SmtpFleet, type SmtpScript, startSmtpFleet } from '@svc/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MailHost } from '../dns/mail-hosts.js';
 import { testSessionSettings } from '../testing/session-settings.js';
+import { directSocket, type SocketFactory } from './connection.js';
 import { KeyedLimiter } from './keyed-limiter.js';
 import { createMailGroup, type ProbeContext } from './probe.js';
 
@@ -156,6 +157,30 @@ describe('probeDomain against the testkit SMTP fleet', () => {
     expect(probe.results.size).toBe(7);
     expect(probe.catchAll).toBe(true);
     expect(fleet?.sessions.map((session) => session.rcpts.length).sort()).toEqual([2, 3, 3]);
+  });
+
+  it('leaves a question that falls due to a session still asking with room, instead of opening another', async () => {
+    // Six mailboxes and the catch-all question, five RCPTs a session, RCPT answers 300 ms away.
+    // The first session asks five at once; the second connects 150 ms later and asks the sixth.
+    // The catch-all question falls due with the first session's answers, while the second is
+    // still waiting for its own: it can ask the question a round trip later, so the first
+    // session's freed slot must not open a third session for it.
+    const context = await setup(
+      { domains: { 'example.test': 'accept' }, replyDelayMs: { rcpt: 300 }, replyDelayModel: 'latency' },
+      {},
+      { limiter: new KeyedLimiter(2, 10), maxRcptsPerSession: 5 },
+    );
+    let connections = 0;
+    const secondLater: SocketFactory = async (host, port, signal) => {
+      if (++connections === 2) await new Promise((resolve) => setTimeout(resolve, 150));
+      return directSocket(host, port, signal);
+    };
+    context.settings = { ...context.settings, socketFactory: secondLater };
+    const recipients = [1, 2, 3, 4, 5, 6].map((index) => `m${index}@example.test`);
+    const probe = await probeDomain('example.test', mx('mx1.example.test'), recipients, context);
+    expect(probe.results.size).toBe(6);
+    expect(probe.catchAll).toBe(true);
+    expect(fleet?.sessions.map((session) => session.rcpts.length)).toEqual([5, 2]);
   });
 
   it('moves to the next MX after a 421 greeting', async () => {
