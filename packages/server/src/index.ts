@@ -108,7 +108,16 @@ export { metricsPlugin } from './plugins/metrics.js';
 export { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
 export { requestLogPlugin } from './plugins/request-log.js';
 export { usagePlugin } from './plugins/usage.js';
+export { geoRoutes } from './routes/geo.js';
 export { healthRoutes } from './routes/health.js';
+export { summarize, verifyRoutes } from './routes/verify.js';
+export {
+  createSandboxVerifier,
+  SANDBOX_MAGIC,
+  SANDBOX_MX_HOST,
+  type SandboxVerifierOptions,
+  sandboxMagicOf,
+} from './sandbox.js';
 export {
   type CreateServerOptions,
   createServer,

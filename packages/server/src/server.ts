@@ -24,7 +24,9 @@ import { metricsPlugin } from './plugins/metrics.js';
 import { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
 import { requestLogPlugin } from './plugins/request-log.js';
 import { usagePlugin } from './plugins/usage.js';
+import { geoRoutes } from './routes/geo.js';
 import { healthRoutes } from './routes/health.js';
+import { verifyRoutes } from './routes/verify.js';
 
 /** What `createServer` needs besides the settings: the stores and the capability libraries. */
 export interface ServerServices {
@@ -143,5 +145,7 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
 
   // Routes: one line per capability.
   await app.register(healthRoutes);
+  await app.register(verifyRoutes);
+  await app.register(geoRoutes);
   return app as unknown as FastifyInstance;
 }

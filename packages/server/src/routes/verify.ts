@@ -1,0 +1,86 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  BulkVerifyRequestSchema,
+  type BulkVerifyResult,
+  BulkVerifyResultSchema,
+  type EmailVerificationResult,
+  EmailVerificationResultSchema,
+  ErrorBodySchema,
+  VerifyEmailRequestSchema,
+} from '@svc/core';
+import type { Verifier } from '@svc/email-verifier';
+import type { FastifyRequest } from 'fastify';
+import { setRequestDeadline } from '../plugins/deadline.js';
+import { assertAllowance } from '../plugins/limits.js';
+import { createSandboxVerifier } from '../sandbox.js';
+
+/** Adds up a bulk call's results by state. */
+export function summarize(results: readonly EmailVerificationResult[]): BulkVerifyResult['summary'] {
+  const summary = { total: results.length, deliverable: 0, undeliverable: 0, risky: 0, unknown: 0 };
+  for (const result of results) summary[result.state]++;
+  return summary;
+}
+
+/**
+ * POST /v2/verify/email and POST /v2/verify/email/bulk. Test keys get the sandbox verifier (no
+ * DNS, no SMTP; magic local parts), live keys the server's verifier. The verifier's errors are
+ * the API's: a string that is not an address or a domain without MX hints → 422 `unprocessable`,
+ * DNS failing or timing out → 503 `upstream_timeout`; an SMTP timeout is a result (`unknown`,
+ * `smtp_timeout`). Every result carries the request's own id.
+ */
+export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const sandbox = createSandboxVerifier({ clock: () => new Date(app.svc.now()) });
+  const verifierFor = (request: FastifyRequest): Verifier =>
+    request.auth?.environment === 'test' ? sandbox : app.svc.verifier;
+  const { probeRequestTimeoutMs } = app.svc.options.limits;
+
+  app.post(
+    '/v2/verify/email',
+    {
+      config: { endpoint: 'verify_email' },
+      schema: {
+        operationId: 'verifyEmail',
+        tags: ['verification'],
+        summary: 'Verify one email address',
+        description:
+          'Syntax, disposable/free/role lists, typo suggestion and DNS/MX; with `options.probe_mailbox` also an SMTP probe of the mailbox that sends no mail. A string that is not an address, or a domain with no MX hints, is 422 `unprocessable`; a DNS timeout is 503 `upstream_timeout`; an SMTP timeout is a 200 with state `unknown` (reason `smtp_timeout`).',
+        body: VerifyEmailRequestSchema,
+        response: { 200: EmailVerificationResultSchema, 422: ErrorBodySchema, 503: ErrorBodySchema },
+      },
+    },
+    async (request) => {
+      const { email, options } = request.body;
+      // A probe waits on remote mail servers: it gets the longer deadline, not the default one.
+      if (options?.probe_mailbox) setRequestDeadline(request, probeRequestTimeoutMs);
+      const result = await verifierFor(request).verify(email, options);
+      return { ...result, request_id: request.id };
+    },
+  );
+
+  app.post(
+    '/v2/verify/email/bulk',
+    {
+      // Up to 10,000 addresses: always the longer deadline.
+      config: { endpoint: 'verify_email_bulk', probes: true },
+      schema: {
+        operationId: 'verifyEmailBulk',
+        tags: ['verification'],
+        summary: 'Verify up to 10,000 email addresses',
+        description:
+          'Results in input order (duplicates verified once), each as from POST /verify/email, plus counts by state. Per-address problems (not an address, no MX, DNS failure) are results, not errors. Billed one unit per address; a call the month’s allowance cannot cover is refused up front with 402 `quota_exceeded`.',
+        body: BulkVerifyRequestSchema,
+        response: { 200: BulkVerifyResultSchema },
+      },
+    },
+    async (request) => {
+      const { emails, options } = request.body;
+      await assertAllowance(app.svc, request, emails.length);
+      const results = await verifierFor(request).verifyMany(emails, options, {
+        signal: request.deadlineSignal ?? undefined,
+      });
+      request.billableUnits = emails.length;
+      const stamped = results.map((result) => ({ ...result, request_id: request.id }));
+      return { results: stamped, summary: summarize(stamped) };
+    },
+  );
+};
