@@ -105,6 +105,7 @@ export { deadlinePlugin, setRequestDeadline } from './plugins/deadline.js';
 export { errorsPlugin, sendError, toServiceError } from './plugins/errors.js';
 export { accountBucketKey, assertAllowance, limitsPlugin } from './plugins/limits.js';
 export { metricsPlugin } from './plugins/metrics.js';
+export { OPENAPI_PATH, openapiPlugin } from './plugins/openapi.js';
 export { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
 export { requestLogPlugin } from './plugins/request-log.js';
 export { usagePlugin } from './plugins/usage.js';

@@ -21,6 +21,7 @@ import { deadlinePlugin } from './plugins/deadline.js';
 import { errorsPlugin, sendError, toServiceError } from './plugins/errors.js';
 import { limitsPlugin } from './plugins/limits.js';
 import { metricsPlugin } from './plugins/metrics.js';
+import { openapiPlugin } from './plugins/openapi.js';
 import { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
 import { requestLogPlugin } from './plugins/request-log.js';
 import { usagePlugin } from './plugins/usage.js';
@@ -84,7 +85,7 @@ export function createServerContext(input: CreateServerOptions): ServerContext {
  * keys, tokens and secrets redacted, one line per request; bodies are JSON (limit
  * `limits.jsonBodyBytes`) validated by the routes' TypeBox schemas. The plugins are registered
  * in this order, each exported for servers of your own: errors, request-id, client-address,
- * deadline, cors, compress, request-log, metrics, auth, limits, usage; then the routes.
+ * deadline, cors, compress, request-log, metrics, auth, limits, usage, openapi; then the routes.
  * Serves HTTPS when `options.tls` names a certificate and key. Writes the configured plans into
  * the control-plane store first.
  */
@@ -142,6 +143,7 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
   await app.register(authPlugin);
   await app.register(limitsPlugin);
   await app.register(usagePlugin);
+  await app.register(openapiPlugin);
 
   // Routes: one line per capability.
   await app.register(healthRoutes);

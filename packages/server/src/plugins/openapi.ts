@@ -1,0 +1,106 @@
+import fastifySwagger from '@fastify/swagger';
+import { ERROR_TABLE, ErrorBodySchema, type ErrorCode } from '@svc/core';
+import { ENDPOINTS, type EndpointSpec, isEndpointId } from '../endpoints.js';
+import { API_VERSION } from '../version.js';
+import { globalPlugin } from './global-plugin.js';
+
+/** The path the document is served at. */
+export const OPENAPI_PATH = '/v2/openapi.json';
+
+const header = (description: string, type: 'string' | 'integer' = 'integer') => ({ type, description });
+
+/** Headers on every response. */
+const COMMON_HEADERS = { 'X-Request-Id': header('The request id (`req_…`), also in error bodies', 'string') };
+/** Headers on every response to an authenticated request. */
+const LIMIT_HEADERS = {
+  'X-RateLimit-Limit': header("The account's bucket capacity (the plan's burst)"),
+  'X-RateLimit-Remaining': header('Whole requests the bucket allows right now'),
+  'X-RateLimit-Reset': header('Seconds until the bucket is full again'),
+  'X-Quota-Limit': header("The month's allowance in units (absent on unlimited plans)"),
+  'X-Quota-Remaining': header('Units left this month, UTC (absent on unlimited plans)'),
+};
+
+/** The error statuses every route of a kind can answer, with their codes. */
+function errorCodes(spec: EndpointSpec | null): ErrorCode[] {
+  const codes: ErrorCode[] = ['invalid_request', 'internal_error', 'upstream_timeout'];
+  if (spec && spec.auth !== 'none') codes.push('invalid_api_key', 'rate_limited');
+  if (spec?.planGated) codes.push('endpoint_not_in_plan');
+  if (spec?.billable) codes.push('quota_exceeded');
+  return codes;
+}
+
+type Schema = Record<string, unknown>;
+
+/**
+ * Adds what the hooks do to a route's documented shape: the `X-API-Key` security requirement,
+ * the error responses auth, limits and the error plugin can give (the spec body), and the
+ * headers on every response. Routes declare only their own success and specific error answers.
+ */
+function documentRoute(schema: Schema | undefined, endpoint: unknown): Schema {
+  const spec = isEndpointId(endpoint) ? ENDPOINTS[endpoint] : null;
+  const out: Schema = { ...schema };
+  const responses: Record<string, Schema> = { ...((schema?.response as Record<string, Schema>) ?? {}) };
+  const headers = spec && spec.auth !== 'none' ? { ...COMMON_HEADERS, ...LIMIT_HEADERS } : COMMON_HEADERS;
+  // A route that declares no success shape still has one (swagger's default, kept).
+  if (!Object.keys(responses).some((status) => status.startsWith('2')))
+    responses['200'] = { description: 'Success' };
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodes(spec)) {
+    const { status } = ERROR_TABLE[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, codes] of byStatus) {
+    if (responses[status]) continue;
+    responses[status] = {
+      ...ErrorBodySchema,
+      description: codes.map((code) => `\`${code}\`: ${ERROR_TABLE[code].meaning}`).join('; '),
+    };
+  }
+  for (const [status, response] of Object.entries(responses)) {
+    const extra = status === '429' ? { 'Retry-After': header('Seconds to wait before retrying') } : {};
+    responses[status] = {
+      ...response,
+      headers: { ...headers, ...extra, ...((response.headers as Schema) ?? {}) },
+    };
+  }
+  out.response = responses;
+  if (spec && spec.auth !== 'none') out.security = [{ api_key: [] }];
+  return out;
+}
+
+/**
+ * The OpenAPI 3.1 document of the routes registered after this plugin, generated from their
+ * TypeBox schemas (no second copy of the API's shape), served at GET /v2/openapi.json (no key).
+ * Register it before the routes.
+ */
+export const openapiPlugin = globalPlugin('svc-openapi', async (app) => {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'svc API',
+        version: API_VERSION,
+        description:
+          'Email verification, IP geolocation and batch jobs under one API key. Every error has the body `{ "error": { "code", "message", "request_id" } }`.',
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
+      components: {
+        securitySchemes: {
+          api_key: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description: 'An API key (`sk_live_…`, `sk_test_…`) or a token from POST /v2/tokens (`tok_…`)',
+          },
+        },
+      },
+    },
+    transform: ({ schema, url, route }) => ({
+      schema: documentRoute(schema as Schema | undefined, route.config?.endpoint) as typeof schema,
+      url,
+    }),
+  });
+  app.get(OPENAPI_PATH, { config: { endpoint: 'openapi' }, schema: { hide: true } as Schema }, async () =>
+    app.swagger(),
+  );
+});

@@ -1,0 +1,129 @@
+import { gunzipSync } from 'node:zlib';
+import type { FastifyPluginAsync } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestServer, type TestServer } from './testing/test-server.js';
+
+const big: FastifyPluginAsync = async (app) => {
+  app.get('/test/big', { config: { endpoint: 'health' } }, async () => ({ data: 'x'.repeat(5000) }));
+};
+
+describe('createServer', () => {
+  let server: TestServer;
+  afterEach(async () => {
+    await server?.app.close();
+  });
+
+  it('GET /v2/health: ready, the API version, the geo databases with type, build date and source', async () => {
+    server = await createTestServer({
+      geoDatabases: () => [
+        { id: 'city', type: 'GeoIP2-City', built_at: Date.UTC(2026, 0, 2), source: '/data/city.mmdb' },
+      ],
+    });
+    const response = await server.app.inject({ method: 'GET', url: '/v2/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      status: 'ok',
+      version: '2.3.1',
+      time: '2026-11-23T12:00:00.000Z',
+      geo: {
+        databases: [
+          {
+            id: 'city',
+            type: 'GeoIP2-City',
+            built_at: '2026-01-02T00:00:00.000Z',
+            source: '/data/city.mmdb',
+          },
+        ],
+      },
+    });
+  });
+
+  it('GET /v2/health is 500 internal_error when the control-plane store does not answer', async () => {
+    server = await createTestServer();
+    await server.store.close();
+    const response = await server.app.inject({ method: 'GET', url: '/v2/health' });
+    expect(response.statusCode).toBe(500);
+    expect(response.json().error.code).toBe('internal_error');
+  });
+
+  it('compresses large responses for clients that accept it, leaves small ones alone', async () => {
+    server = await createTestServer({ routes: [big] });
+    const large = await server.app.inject({
+      method: 'GET',
+      url: '/test/big',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(large.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(large.rawPayload).toString()).data).toHaveLength(5000);
+    const small = await server.app.inject({
+      method: 'GET',
+      url: '/v2/health',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(small.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('CORS: none by default; configured origins get the headers a browser needs', async () => {
+    server = await createTestServer();
+    const none = await server.app.inject({
+      method: 'GET',
+      url: '/v2/health',
+      headers: { origin: 'https://app.example' },
+    });
+    expect(none.headers['access-control-allow-origin']).toBeUndefined();
+    await server.app.close();
+    server = await createTestServer({ options: { cors: { origins: ['https://app.example'] } } });
+    const preflight = await server.app.inject({
+      method: 'OPTIONS',
+      url: '/v2/verify/email',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-api-key',
+      },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example');
+    expect(preflight.headers['access-control-allow-headers']).toContain('X-API-Key');
+    const error = await server.app.inject({
+      method: 'GET',
+      url: '/v2/nope',
+      headers: { origin: 'https://app.example' },
+    });
+    expect(error.headers['access-control-allow-origin']).toBe('https://app.example');
+    expect(error.headers['access-control-expose-headers']).toContain('X-RateLimit-Remaining');
+    const stranger = await server.app.inject({
+      method: 'GET',
+      url: '/v2/health',
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(stranger.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('metrics: off by default; at metrics.path, Prometheus text counting requests by endpoint and status', async () => {
+    server = await createTestServer();
+    expect((await server.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
+    await server.app.close();
+    server = await createTestServer({ options: { metrics: { path: '/metrics' } } });
+    await server.app.inject({ method: 'GET', url: '/v2/health' });
+    await server.app.inject({ method: 'GET', url: '/v2/nope' });
+    const response = await server.app.inject({ method: 'GET', url: '/metrics' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/plain');
+    expect(response.body).toContain('svc_http_requests_total{method="GET",endpoint="health",status="200"} 1');
+    expect(response.body).toContain(
+      'svc_http_requests_total{method="GET",endpoint="not_found",status="404"} 1',
+    );
+    expect(response.body).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('listens on a real socket: the same spec answers over HTTP', async () => {
+    server = await createTestServer();
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = server.app.server.address() as { port: number };
+    const response = await fetch(`http://127.0.0.1:${port}/v2/verify/email`, { method: 'GET' });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('x-request-id')).toMatch(/^req_/);
+    expect((await response.json()).error.code).toBe('not_found');
+  });
+});
