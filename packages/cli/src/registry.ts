@@ -2,6 +2,7 @@ import type { Command } from './command.js';
 import { batchCommand } from './commands/batch.js';
 import { geoCommand } from './commands/geo.js';
 import { helpCommand } from './commands/help.js';
+import { serveCommand } from './commands/serve.js';
 import { verifyCommand } from './commands/verify.js';
 import { versionCommand } from './commands/version.js';
 import { webhooksCommand } from './commands/webhooks.js';
@@ -12,6 +13,7 @@ export const COMMANDS: readonly Command[] = [
   geoCommand,
   batchCommand,
   webhooksCommand,
+  serveCommand,
   versionCommand,
   helpCommand,
 ];

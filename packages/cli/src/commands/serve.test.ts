@@ -1,0 +1,64 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EXIT } from '../exit-codes.js';
+import { main } from '../main.js';
+import { captureIo } from '../testing/capture-io.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'svc-serve-cli-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('svc serve --print-config', () => {
+  it('prints the effective settings (file < SVC_* < flags) with the secret key masked, and exits', async () => {
+    await writeFile(join(dir, 'svc.json'), JSON.stringify({ port: 9000, dataDir: 'data', logLevel: 'warn' }));
+    const io = captureIo();
+    io.cwd = dir;
+    const secret = 'a'.repeat(64);
+    io.env = { SVC_LOG_LEVEL: 'error', SVC_SECRET_KEY: secret, SVC_PROT: '1' };
+    const code = await main(['serve', '--config', 'svc.json', '--host', '0.0.0.0', '--print-config'], io);
+    expect(code).toBe(EXIT.ok);
+    expect(io.out()).not.toContain(secret);
+    const printed = JSON.parse(io.out());
+    expect(printed).toMatchObject({
+      config_file: join(dir, 'svc.json'),
+      secret_key: '******** (SVC_SECRET_KEY)',
+      options: { host: '0.0.0.0', port: 9000, dataDir: join(dir, 'data'), logLevel: 'error' },
+      sources: { host: '--host', port: join(dir, 'svc.json'), logLevel: 'SVC_LOG_LEVEL' },
+    });
+    expect(io.err()).toBe('svc: warning: SVC_PROT is not a setting svc serve knows; it is ignored\n');
+  });
+
+  it('resolves the default data dir against the working directory', async () => {
+    const io = captureIo();
+    io.cwd = dir;
+    expect(await main(['serve', '--print-config'], io)).toBe(EXIT.ok);
+    expect(JSON.parse(io.out()).options.dataDir).toBe(join(dir, 'svc-data'));
+  });
+
+  it('stops with exit 2 and the key and value on a bad setting, with no usage text', async () => {
+    const io = captureIo();
+    io.env = { SVC_LIMITS_JSON_BODY_BYTES: '1mb' };
+    expect(await main(['serve', '--print-config'], io)).toBe(EXIT.usage);
+    expect(io.err()).toBe(
+      'svc: SVC_LIMITS_JSON_BODY_BYTES="1mb": limits.jsonBodyBytes must be a whole number\n',
+    );
+    const json = captureIo();
+    json.env = { SVC_PORT: '-1' };
+    expect(await main(['serve', '--json'], json)).toBe(EXIT.usage);
+    expect(JSON.parse(json.err())).toEqual({
+      error: { code: 'invalid_request', message: 'SVC_PORT="-1": port must be a whole number' },
+    });
+  });
+
+  it('checks --port itself', async () => {
+    const io = captureIo();
+    expect(await main(['serve', '--port', '80a', '--print-config'], io)).toBe(EXIT.usage);
+    expect(io.err()).toContain('svc: --port must be a port number from 0 to 65535, got "80a"');
+  });
+});

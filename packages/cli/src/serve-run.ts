@@ -1,0 +1,32 @@
+import type { LoadedConfig, ResolvedServerOptions } from '@svc/server';
+import { serve } from '@svc/server';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import { openCliGeoResolver } from './geo-data.js';
+import { installedCityPath, UPDATE_SOURCES } from './geo-update.js';
+import type { CliIo } from './io.js';
+
+/**
+ * Starts the server and returns once it listens; the process then lives on the open server
+ * until SIGTERM/SIGINT, which stop it gracefully and exit. Loaded on demand so that the other
+ * commands never load Fastify.
+ */
+export async function runServer(
+  io: CliIo,
+  loaded: LoadedConfig,
+  resolved: ResolvedServerOptions,
+): Promise<ExitCode> {
+  const databases = resolved.geo.databases;
+  await serve({
+    options: { ...loaded.options, dataDir: resolved.dataDir },
+    env: io.env,
+    cwd: io.cwd,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    // The same data as `svc geo`: the given files, else the bundled data with what
+    // `svc geo update` installed in front; an update replaces one of those files.
+    openGeo: () => openCliGeoResolver(io, databases),
+    geoStampFiles:
+      databases.length > 0 ? databases : UPDATE_SOURCES.map((source) => installedCityPath(io.env, source)),
+  });
+  return EXIT.ok;
+}

@@ -1,0 +1,164 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import { commandOnPath, skipWithout } from '@svc/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { authenticate } from './control-plane/accounts.js';
+import { type RunningServer, serve } from './serve.js';
+import { GEO_FIXTURES } from './testing/test-server.js';
+
+let dir: string;
+const running: RunningServer[] = [];
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'svc-serve-'));
+});
+afterEach(async () => {
+  for (const server of running.splice(0)) await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** serve() on an ephemeral loopback port over the fixture geo data, its output collected. */
+async function start(options: Record<string, unknown> = {}) {
+  let out = '';
+  let err = '';
+  const server = await serve({
+    options: {
+      port: 0,
+      dataDir: join(dir, 'data'),
+      logLevel: 'silent',
+      geo: { databases: [`${GEO_FIXTURES}GeoIP2-City-Test.mmdb`] },
+      ...options,
+    },
+    env: {},
+    cwd: dir,
+    stdout: { write: (text: string) => (out += text) },
+    stderr: { write: (text: string) => (err += text) },
+    handleSignals: false,
+  });
+  running.push(server);
+  return { server, out: () => out, err: () => err };
+}
+
+describe('serve', () => {
+  it('first start: data dir 0700, an owner account whose keys are printed once and work', async () => {
+    const first = await start();
+    const printed = first.out();
+    expect(printed).toMatch(/first start: created the account acct_\w+ \("owner", plan self_hosted\)/);
+    const live = /live key: +(sk_live_\w+)/.exec(printed)?.[1];
+    const test = /test key \(sandbox, never billed\): +(sk_test_\w+)/.exec(printed)?.[1];
+    expect(live).toBeDefined();
+    expect(test).toBeDefined();
+    expect(printed).toMatch(/webhook signing secret: +whsec_\w+/);
+    expect(printed).toContain(`svc serve: listening on ${first.server.url} (data in ${join(dir, 'data')})`);
+    expect(first.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700);
+    // The printed keys authenticate as the owner account.
+    const deps = { controlPlane: first.server.app.svc.controlPlane, now: Date.now };
+    for (const secret of [live, test])
+      expect((await authenticate(deps, secret))?.account.id).toBe(first.server.createdOwner?.accountId);
+    expect((await fetch(`${first.server.url}/v2/health`)).status).toBe(200);
+    await first.server.close();
+    running.pop();
+    // Stored as hashes only: the database files never hold the key.
+    for (const file of readdirSync(join(dir, 'data')).filter((name) => name.startsWith('control-plane.db')))
+      expect(readFileSync(join(dir, 'data', file)).includes(live as string)).toBe(false);
+
+    // A restart on the same data dir finds the owner and prints no keys.
+    const second = await start();
+    expect(second.server.createdOwner).toBeNull();
+    expect(second.out()).not.toContain('sk_live_');
+    expect(second.out()).toContain('listening on');
+  });
+
+  it('creates the owner on the configured plan', async () => {
+    const { server, out } = await start({ ownerPlan: 'pro' });
+    expect(out()).toContain('plan pro)');
+    expect(server.createdOwner).not.toBeNull();
+  });
+
+  it('refuses a TLS file it cannot read before opening anything', async () => {
+    await expect(
+      start({ tls: { certFile: join(dir, 'missing.pem'), keyFile: join(dir, 'missing-key.pem') } }),
+    ).rejects.toThrow(`cannot use tls.certFile ${join(dir, 'missing.pem')}: no such file`);
+  });
+
+  it('close() stops listening and can be called twice', async () => {
+    const { server } = await start();
+    const url = server.url;
+    await Promise.all([server.close(), server.close()]);
+    running.pop();
+    await expect(fetch(`${url}/v2/health`)).rejects.toThrow();
+  });
+});
+
+const noOpenssl = skipWithout({
+  name: 'openssl',
+  available: commandOnPath('openssl'),
+  howToGet: 'apt-get install openssl',
+  what: 'the HTTPS test of svc serve (a self-signed pair is made with it)',
+});
+
+describe.skipIf(noOpenssl)('serve with TLS', () => {
+  it('serves HTTPS only, with the given certificate', async () => {
+    const cert = join(dir, 'cert.pem');
+    const key = join(dir, 'key.pem');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      { stdio: 'ignore' },
+    );
+    const { server } = await start({ tls: { certFile: cert, keyFile: key } });
+    expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const { status, body, peerCert } = await new Promise<{ status: number; body: string; peerCert: string }>(
+      (resolve, reject) => {
+        const req = httpsRequest(`${server.url}/v2/health`, { ca: readFileSync(cert) }, (res) => {
+          const subject = (res.socket as TLSSocket).getPeerCertificate().subject.CN;
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              body: text,
+              peerCert: subject,
+            }),
+          );
+        });
+        req.on('error', reject);
+        req.end();
+      },
+    );
+    expect(status).toBe(200);
+    expect(JSON.parse(body).status).toBe('ok');
+    expect(peerCert).toBe('localhost');
+    // Plain HTTP on the same port gets no API answer.
+    const plain = await fetch(`${server.url.replace('https:', 'http:')}/v2/health`, {
+      signal: AbortSignal.timeout(3_000),
+    }).then(
+      (response) => response.status,
+      () => 'refused',
+    );
+    expect(plain).not.toBe(200);
+  });
+});

@@ -1,0 +1,234 @@
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import {
+  type BatchRunner,
+  type Store as BatchStore,
+  createBatchRunner,
+  createGeoIpProcessor,
+  createSqliteStore,
+  createVerifyEmailProcessor,
+} from '@svc/batch-runner';
+import { createDns2Resolver, createVerifier, type VerifierOptions } from '@svc/email-verifier';
+import {
+  createDefaultGeoResolver,
+  createGeoResolver,
+  type GeoResolver,
+  isPublicIp,
+  openMmdbBackend,
+} from '@svc/geo-resolver';
+import type { FastifyInstance } from 'fastify';
+import { createAccount, webhookSigningSecrets } from './control-plane/accounts.js';
+import { createServerSecrets } from './control-plane/secrets.js';
+import { loadServerKey } from './control-plane/server-key.js';
+import type { ControlPlaneStore } from './control-plane/store.js';
+import { CONTROL_PLANE_DB_FILE, createSqliteControlPlaneStore } from './control-plane/stores/sqlite.js';
+import { type ResolvedServerOptions, resolveServerOptions, type ServerOptions } from './options.js';
+import { trustedProxyMatcher } from './plugins/client-address.js';
+import { geoReloadTriggers, onStopSignals, prepareDataDir, readTlsPair } from './serve-lifecycle.js';
+import { createServer } from './server.js';
+
+/** The batch jobs database's name inside the data dir. */
+export const BATCH_DB_FILE = 'batch.db';
+
+/** Options of `serve`. */
+export interface ServeOptions {
+  /** Checked settings (`loadServerConfig`); relative paths are taken from `cwd`. */
+  options: ServerOptions;
+  /** @default process.env */
+  env?: Record<string, string | undefined>;
+  /** @default process.cwd() */
+  cwd?: string;
+  /** The start lines (first keys, the address) and the pino log go here. @default process.stdout */
+  stdout?: { write(text: string): unknown };
+  /** Warnings. @default process.stderr */
+  stderr?: { write(text: string): unknown };
+  /**
+   * Opens the geo data (at start and when a stamp file changes). The CLI passes one that puts
+   * `svc geo update`'s installed files before the bundled data.
+   * @default the `geo.databases` files, else the bundled open data (cached in `<dataDir>/geo`)
+   */
+  openGeo?: () => Promise<GeoResolver>;
+  /** Files whose change means new geo data (the files `svc geo update` installs). @default geo.databases */
+  geoStampFiles?: string[];
+  /** Stop on SIGTERM/SIGINT (and exit), reload geo on SIGHUP. @default true */
+  handleSignals?: boolean;
+  /** What a stop signal ends with. @default process.exit */
+  exit?: (code: number) => void;
+}
+
+/** A started server. */
+export interface RunningServer {
+  app: FastifyInstance;
+  /** `http://127.0.0.1:8080`, or `https://…` with TLS. */
+  url: string;
+  options: ResolvedServerOptions;
+  /** The owner account created by this start, or null when the store already had accounts. */
+  createdOwner: { accountId: string } | null;
+  /** Reloads (or reopens) the geo data now. */
+  reloadGeo(): Promise<void>;
+  /**
+   * Graceful stop: no new connections, requests in flight finish, the batch runner stops
+   * claiming and hands its leases back, the webhook dispatcher stops, the stores close.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Runs the API as `svc serve` does: the data dir (0700) with its SQLite control plane and batch
+ * store, the server secret key, the verifier, the geo data, the batch runner and its webhook
+ * dispatcher in this process; on first start an owner account whose keys are printed once.
+ */
+export async function serve(input: ServeOptions): Promise<RunningServer> {
+  const env = input.env ?? process.env;
+  const stdout = input.stdout ?? process.stdout;
+  const stderr = input.stderr ?? process.stderr;
+  const cwd = input.cwd ?? process.cwd();
+  const given = resolveServerOptions(input.options);
+  const dataDir = resolve(cwd, given.dataDir);
+  const settings: ServerOptions = { ...input.options, dataDir };
+  const options = resolveServerOptions(settings);
+  for (const warning of prepareDataDir(dataDir)) stderr.write(`svc serve: warning: ${warning}\n`);
+  // Read once here too: a missing or wrong file is named before anything opens.
+  if (options.tls) await readTlsPair(options.tls);
+
+  const closers: (() => Promise<void> | void)[] = [];
+  const closeAll = async () => {
+    for (const close of closers.reverse()) await close();
+  };
+  try {
+    const serverKey = loadServerKey({ dataDir, env });
+    const secrets = createServerSecrets(serverKey.key);
+    const controlPlane: ControlPlaneStore = await createSqliteControlPlaneStore({
+      path: join(dataDir, CONTROL_PLANE_DB_FILE),
+    });
+    closers.push(() => controlPlane.close());
+
+    const verifier = createVerifier(verifierOptions(options));
+    const openGeo = input.openGeo ?? (() => openConfiguredGeo(options));
+    // Lookups go through this holder, so a reopened resolver replaces the old one everywhere.
+    let geo = await openGeo();
+    closers.push(() => geo.close());
+    const geoProxy: GeoResolver = {
+      lookup: (ip) => geo.lookup(ip),
+      reload: () => geo.reload(),
+      close: () => geo.close(),
+    };
+
+    const batchStore: BatchStore = await createSqliteStore({ path: join(dataDir, BATCH_DB_FILE) });
+    closers.push(() => batchStore.close());
+    const deps = { controlPlane, secrets, now: Date.now };
+    const allowedPrivate = trustedProxyMatcher(options.webhooks.allowPrivateTargets);
+    let baseUrl = '';
+    const runner: BatchRunner = createBatchRunner({
+      store: batchStore,
+      processors: [createVerifyEmailProcessor(verifier), createGeoIpProcessor(geoProxy)],
+      resultsUrl: (id) => `${baseUrl}/v2/batch/${id}/results`,
+      webhooks: {
+        // Each account's events are signed with its own active secrets (two during a rotation).
+        secretsFor: async ({ accountId }) => (accountId ? webhookSigningSecrets(deps, accountId) : []),
+        isAllowedAddress: (ip) => isPublicIp(ip) || allowedPrivate(ip),
+      },
+    });
+    // Closed before the store: it stops claiming and releases what it holds.
+    closers.push(() => runner.close({ timeoutMs: 10_000 }));
+
+    const app = await createServer({
+      options: settings,
+      controlPlane,
+      secrets,
+      verifier,
+      geo: geoProxy,
+      batch: { store: batchStore, runner },
+      logStream: stdout,
+    });
+    closers.push(() => app.close());
+
+    const createdOwner = await ensureOwner(deps, options, stdout);
+    await app.listen({ host: options.host, port: options.port });
+    const address = app.server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    baseUrl = `${options.tls ? 'https' : 'http'}://${host}:${address.port}`;
+    runner.start();
+
+    const reopen = async () => {
+      const next = await openGeo();
+      const previous = geo;
+      geo = next;
+      previous.close();
+    };
+    const triggers = geoReloadTriggers({
+      // A stamp file changed or a signal came: open the data anew (a newly installed file is
+      // picked up too), or reload in place on the schedule.
+      reload: reopen,
+      intervalSeconds: options.geo.reloadIntervalSeconds,
+      stampFiles: input.geoStampFiles ?? options.geo.databases,
+      signals: input.handleSignals !== false,
+      onError: (error) => app.log.error({ err: error }, 'geo data reload failed; the previous data stays'),
+    });
+    closers.push(() => triggers.stop());
+
+    let closing: Promise<void> | undefined;
+    const close = () => {
+      closing ??= closeAll();
+      return closing;
+    };
+    if (input.handleSignals !== false) {
+      const removeHandlers = onStopSignals(
+        async (signal) => {
+          app.log.info({ signal }, 'stopping: finishing requests in flight');
+          await close();
+        },
+        input.exit ?? ((code) => process.exit(code)),
+      );
+      closers.unshift(removeHandlers);
+    }
+    stdout.write(`svc serve: listening on ${baseUrl} (data in ${dataDir})\n`);
+    return { app, url: baseUrl, options, createdOwner, reloadGeo: () => triggers.trigger(), close };
+  } catch (error) {
+    await closeAll().catch(() => {});
+    throw error;
+  }
+}
+
+function verifierOptions(options: ResolvedServerOptions): VerifierOptions {
+  const smtp: NonNullable<VerifierOptions['smtp']> = {
+    port: options.smtp.port,
+    allowPrivateAddresses: options.smtp.allowPrivateMx,
+  };
+  if (options.smtp.heloName) smtp.heloName = options.smtp.heloName;
+  if (options.smtp.mailFrom) smtp.mailFrom = options.smtp.mailFrom;
+  return { smtp, ...(options.dns ? { dns: createDns2Resolver({ server: options.dns }) } : {}) };
+}
+
+/** The configured `.mmdb` files in priority order, else the bundled open data. */
+async function openConfiguredGeo(options: ResolvedServerOptions): Promise<GeoResolver> {
+  if (options.geo.databases.length > 0) {
+    const backends = await Promise.all(options.geo.databases.map((source) => openMmdbBackend({ source })));
+    return createGeoResolver({ backends });
+  }
+  return createDefaultGeoResolver({ cacheDir: join(options.dataDir, 'geo') });
+}
+
+/** On first start (no account yet): the owner account, its keys printed this once. */
+async function ensureOwner(
+  deps: Parameters<typeof createAccount>[0],
+  options: ResolvedServerOptions,
+  stdout: { write(text: string): unknown },
+): Promise<{ accountId: string } | null> {
+  if ((await deps.controlPlane.listAccounts()).length > 0) return null;
+  const { account, testKey, liveKey, webhookSecret } = await createAccount(deps, {
+    name: 'owner',
+    planId: options.ownerPlan,
+  });
+  stdout.write(
+    [
+      `svc serve: first start: created the account ${account.id} ("owner", plan ${account.plan_id}).`,
+      '  These secrets are shown only now; keep them somewhere safe:',
+      `  test key (sandbox, never billed): ${testKey.secret}`,
+      `  live key:                         ${liveKey.secret}`,
+      `  webhook signing secret:           ${webhookSecret.secret}`,
+      '',
+    ].join('\n'),
+  );
+  return { accountId: account.id };
+}
