@@ -109,8 +109,13 @@ export { OPENAPI_PATH, openapiPlugin } from './plugins/openapi.js';
 export { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
 export { requestLogPlugin } from './plugins/request-log.js';
 export { usagePlugin } from './plugins/usage.js';
+export { accountRoutes } from './routes/account.js';
+export { type KeyView, keyView } from './routes/account-schemas.js';
 export { geoRoutes } from './routes/geo.js';
 export { healthRoutes } from './routes/health.js';
+export { keyRoutes } from './routes/keys.js';
+export { tokenRoutes } from './routes/tokens.js';
+export { usageRoutes } from './routes/usage.js';
 export { summarize, verifyRoutes } from './routes/verify.js';
 export {
   createSandboxVerifier,
@@ -119,7 +124,6 @@ export {
   type SandboxVerifierOptions,
   sandboxMagicOf,
 } from './sandbox.js';
-export { BATCH_DB_FILE, type RunningServer, type ServeOptions, serve } from './serve.js';
 export {
   type CreateServerOptions,
   createServer,

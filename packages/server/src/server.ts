@@ -25,8 +25,12 @@ import { openapiPlugin } from './plugins/openapi.js';
 import { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
 import { requestLogPlugin } from './plugins/request-log.js';
 import { usagePlugin } from './plugins/usage.js';
+import { accountRoutes } from './routes/account.js';
 import { geoRoutes } from './routes/geo.js';
 import { healthRoutes } from './routes/health.js';
+import { keyRoutes } from './routes/keys.js';
+import { tokenRoutes } from './routes/tokens.js';
+import { usageRoutes } from './routes/usage.js';
 import { verifyRoutes } from './routes/verify.js';
 
 /** What `createServer` needs besides the settings: the stores and the capability libraries. */
@@ -149,5 +153,9 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
   await app.register(healthRoutes);
   await app.register(verifyRoutes);
   await app.register(geoRoutes);
+  await app.register(tokenRoutes);
+  await app.register(keyRoutes);
+  await app.register(accountRoutes);
+  await app.register(usageRoutes);
   return app as unknown as FastifyInstance;
 }

@@ -1,0 +1,155 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ServiceError } from '@svc/core';
+import type { AuthContext } from '../context.js';
+import { createKey, isKeyUsable, revokeKey, rotateKey } from '../control-plane/accounts.js';
+import type { ControlPlaneStore } from '../control-plane/store.js';
+import {
+  CreateKeyBody,
+  emptyBodyIsObject,
+  KeyIdParams,
+  KeyListSchema,
+  KeySchema,
+  keyView,
+  NewKeySchema,
+  RotateBody,
+  RotatedKeySchema,
+} from './account-schemas.js';
+
+/** Default grace period of a rotated key: a day to roll the new one out. */
+export const DEFAULT_KEY_GRACE_SECONDS = 86_400;
+
+/**
+ * The account's own keys (spec §5: "keys can be rotated at any time", "a live key is shown only
+ * once, at creation"). Only live keys reach these routes (`live_key` in ENDPOINTS): a test key
+ * leaked from a front end cannot mint live keys.
+ */
+export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/v2/keys',
+    {
+      config: { endpoint: 'keys_list' },
+      schema: {
+        operationId: 'listKeys',
+        tags: ['account'],
+        summary: "List the account's keys (never their secrets)",
+        response: { 200: KeyListSchema },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request.auth);
+      const now = app.svc.now();
+      const keys = await app.svc.controlPlane.listKeys(auth.account.id);
+      keys.sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? 1 : -1));
+      return { data: keys.map((key) => keyView(key, now)) };
+    },
+  );
+
+  app.post(
+    '/v2/keys',
+    {
+      config: { endpoint: 'keys_create' },
+      schema: {
+        operationId: 'createKey',
+        tags: ['account'],
+        summary: 'Create a key; its secret is in this response only',
+        body: CreateKeyBody,
+        response: { 201: NewKeySchema },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request.auth);
+      const { key, secret } = await createKey(app.svc.controlPlane, {
+        accountId: auth.account.id,
+        environment: request.body.environment,
+        name: request.body.name ?? null,
+        now: app.svc.now(),
+      });
+      return reply.code(201).send({ ...keyView(key, app.svc.now()), secret });
+    },
+  );
+
+  app.post(
+    '/v2/keys/:id/rotate',
+    {
+      config: { endpoint: 'keys_rotate' },
+      preValidation: emptyBodyIsObject,
+      schema: {
+        operationId: 'rotateKey',
+        tags: ['account'],
+        summary: 'Replace a key: a new secret now, the old one works for grace_seconds',
+        params: KeyIdParams,
+        body: RotateBody,
+        response: { 201: RotatedKeySchema },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request.auth);
+      const now = app.svc.now();
+      const { key, secret, previous } = await rotateKey(app.svc.controlPlane, {
+        accountId: auth.account.id,
+        keyId: request.params.id,
+        graceSeconds: request.body.grace_seconds ?? DEFAULT_KEY_GRACE_SECONDS,
+        now,
+      });
+      return reply.code(201).send({ ...keyView(key, now), secret, previous: keyView(previous, now) });
+    },
+  );
+
+  app.delete(
+    '/v2/keys/:id',
+    {
+      config: { endpoint: 'keys_revoke' },
+      schema: {
+        operationId: 'revokeKey',
+        tags: ['account'],
+        summary: 'Revoke a key now, and every token it minted',
+        params: KeyIdParams,
+        response: { 200: KeySchema },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request.auth);
+      const now = app.svc.now();
+      await refuseLockOut(app.svc.controlPlane, auth.account.id, request.params.id, now);
+      const key = await revokeKey(app.svc.controlPlane, {
+        accountId: auth.account.id,
+        keyId: request.params.id,
+        now,
+      });
+      return keyView(key, now);
+    },
+  );
+};
+
+/** The caller; the auth hook guarantees it on these endpoints, this only narrows the type. */
+export function authOf(auth: AuthContext | null): AuthContext {
+  if (!auth) throw new ServiceError('invalid_api_key', 'an API key is required');
+  return auth;
+}
+
+/**
+ * Only live keys manage keys, so revoking the account's last working live key over the API would
+ * lock the account out of its own keys for good (only an operator could help). Refused: rotate
+ * it, or create another live key first.
+ */
+async function refuseLockOut(
+  store: ControlPlaneStore,
+  accountId: string,
+  keyId: string,
+  now: number,
+): Promise<void> {
+  const keys = await store.listKeys(accountId);
+  const target = keys.find((key) => key.id === keyId);
+  // Not found: revokeKey says so. A test key or a key already ended locks nothing out.
+  if (!target) return;
+  if (target.environment !== 'live' || !isKeyUsable(target, now)) return;
+  const others = keys.filter(
+    (key) => key.id !== keyId && key.environment === 'live' && isKeyUsable(key, now),
+  );
+  if (others.length === 0) {
+    throw new ServiceError(
+      'invalid_request',
+      `${keyId} is the account's only working live key; create another live key (POST /v2/keys) or rotate this one (POST /v2/keys/${keyId}/rotate) before revoking it`,
+    );
+  }
+}
