@@ -124,6 +124,7 @@ export {
   type SandboxVerifierOptions,
   sandboxMagicOf,
 } from './sandbox.js';
+export { BATCH_DB_FILE, type RunningServer, type ServeOptions, serve } from './serve.js';
 export {
   type CreateServerOptions,
   createServer,
