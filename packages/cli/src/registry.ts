@@ -1,7 +1,9 @@
 import type { Command } from './command.js';
+import { accountsCommand } from './commands/accounts.js';
 import { batchCommand } from './commands/batch.js';
 import { geoCommand } from './commands/geo.js';
 import { helpCommand } from './commands/help.js';
+import { keysCommand } from './commands/keys.js';
 import { serveCommand } from './commands/serve.js';
 import { verifyCommand } from './commands/verify.js';
 import { versionCommand } from './commands/version.js';
@@ -14,6 +16,8 @@ export const COMMANDS: readonly Command[] = [
   batchCommand,
   webhooksCommand,
   serveCommand,
+  accountsCommand,
+  keysCommand,
   versionCommand,
   helpCommand,
 ];

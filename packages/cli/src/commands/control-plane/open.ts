@@ -1,0 +1,125 @@
+import { mkdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { ServiceError } from '@svc/core';
+import {
+  type AccountDeps,
+  CONTROL_PLANE_DB_FILE,
+  ConfigError,
+  type ControlPlaneStore,
+  createServerSecrets,
+  createSqliteControlPlaneStore,
+  loadServerConfig,
+  loadServerKey,
+  type ResolvedServerOptions,
+  resolveServerOptions,
+} from '@svc/server';
+import { describeCause, errnoCode, fileError } from '../../fs/describe-error.js';
+import type { CliIo } from '../../io.js';
+import { cliSqliteDriver } from '../../sqlite-driver.js';
+
+/** The flags every `svc accounts` / `svc keys` command takes to find `svc serve`'s store. */
+export const CONTROL_PLANE_FLAGS = {
+  'data-dir': { type: 'string' },
+  config: { type: 'string' },
+} as const;
+
+export const CONTROL_PLANE_FLAGS_HELP = `  --data-dir <dir>  the server's data dir (default: as svc serve: the config file's dataDir,
+                    else $SVC_DATA_DIR, else ./svc-data)
+  --config <file>   the server's config file (else $SVC_CONFIG): its plans and dataDir`;
+
+/** An open control-plane store with what the account operations need. */
+export interface ControlPlane {
+  store: ControlPlaneStore;
+  options: ResolvedServerOptions;
+  /** The database file. */
+  path: string;
+  /** The account operations' dependencies; `secrets` loads the server key on first use. */
+  deps(): AccountDeps;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the same SQLite control-plane store `svc serve` uses: the data dir and plans come from
+ * the same config file and `SVC_*` variables, `--data-dir` over both. `create`: make the data
+ * dir (0700) and database when missing (`svc accounts create` before the first start); every
+ * other command needs the database to exist, so a mistyped data dir is not a new empty store.
+ */
+export async function openControlPlane(
+  io: CliIo,
+  values: Record<string, unknown>,
+  { create }: { create: boolean },
+): Promise<ControlPlane> {
+  const options = await serverOptions(io, values);
+  const path = join(options.dataDir, CONTROL_PLANE_DB_FILE);
+  if (create) {
+    try {
+      await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw fileError('create the data dir', options.dataDir, error);
+    }
+  } else await mustExist(path);
+  let store: ControlPlaneStore;
+  try {
+    store = await createSqliteControlPlaneStore({ path, driver: await cliSqliteDriver() });
+  } catch (error) {
+    throw new ServiceError(
+      'invalid_request',
+      `cannot open the control-plane database ${path}: ${describeCause(error)}`,
+      { cause: error },
+    );
+  }
+  // The server writes its configured plans at start; the CLI only adds those the store lacks, so
+  // running it without the server's config never changes a plan the server is using.
+  for (const plan of Object.values(options.plans)) {
+    if (!(await store.getPlan(plan.id))) await store.upsertPlan(plan);
+  }
+  let deps: AccountDeps | null = null;
+  return {
+    store,
+    options,
+    path,
+    deps() {
+      deps ??= {
+        controlPlane: store,
+        secrets: createServerSecrets(loadServerKey({ dataDir: options.dataDir, env: io.env }).key),
+        now: Date.now,
+      };
+      return deps;
+    },
+    close: () => store.close(),
+  };
+}
+
+async function serverOptions(io: CliIo, values: Record<string, unknown>): Promise<ResolvedServerOptions> {
+  try {
+    const loaded = await loadServerConfig({
+      file: (values.config as string | undefined) ?? null,
+      env: io.env,
+      cwd: io.cwd,
+    });
+    const dataDir = values['data-dir'] as string | undefined;
+    const resolved = resolveServerOptions(
+      dataDir === undefined ? loaded.options : { ...loaded.options, dataDir: resolve(io.cwd, dataDir) },
+    );
+    return { ...resolved, dataDir: resolve(io.cwd, resolved.dataDir) };
+  } catch (error) {
+    if (error instanceof ConfigError)
+      throw new ServiceError('invalid_request', error.message, { cause: error });
+    throw error;
+  }
+}
+
+async function mustExist(path: string): Promise<void> {
+  try {
+    if ((await stat(path)).isDirectory())
+      throw fileError('open the control-plane database', path, { code: 'EISDIR' });
+  } catch (error) {
+    if (ServiceError.is(error)) throw error;
+    if (errnoCode(error) === 'ENOENT')
+      throw new ServiceError(
+        'not_found',
+        `no control-plane database at ${path}: svc serve creates it on first start (or svc accounts create); is --data-dir right?`,
+      );
+    throw fileError('open the control-plane database', path, error);
+  }
+}
