@@ -13,6 +13,7 @@ import {
   BatchJobRequestSchema,
   BatchJobSchema,
   createId,
+  ErrorBodySchema,
   PageSchema,
   ServiceError,
 } from '@svc/core';
@@ -84,6 +85,9 @@ function eventView(event: EventView) {
 
 const UPLOAD_TYPES = ['text/csv', 'text/plain'];
 
+/** The answer for an unknown id, or another account's job or event (the same, on purpose). */
+const NOT_FOUND = { ...ErrorBodySchema, description: '`not_found`: no such job or event on this account' };
+
 /**
  * Batch jobs and their webhooks (DESIGN §8 "Batch"): submit (JSON or an uploaded list), poll,
  * list, results (cursor pages or a streamed NDJSON/CSV export), cancel, the job's webhook events
@@ -126,7 +130,12 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
             'text/plain': { schema: Type.String({ description: 'One record per line' }) },
           },
         } as unknown as typeof BatchJobRequestSchema,
-        response: { 202: BatchJobSchema },
+        response: {
+          202: {
+            ...BatchJobSchema,
+            headers: { Location: { type: 'string', description: 'The job: /v2/batch/{id}' } },
+          } as typeof BatchJobSchema,
+        },
       },
     },
     async (request, reply) => {
@@ -186,7 +195,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['batch'],
         summary: "Poll a batch job's status",
         params: JobIdParams,
-        response: { 200: BatchJobSchema },
+        response: { 200: BatchJobSchema, 404: NOT_FOUND },
       },
     },
     async (request) => withResultsUrl(await runner().get(request.params.id, scopeOf(request))),
@@ -240,6 +249,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
               'text/csv': { schema: Type.String({ description: 'A header row, then one row per result' }) },
             },
           },
+          404: NOT_FOUND,
         } as unknown as { 200: ReturnType<typeof PageSchema<typeof BatchResultSchema>> },
       },
     },
@@ -278,7 +288,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Unprocessed records are never started; results committed so far stay readable. A finished job is returned as it is. A job with a webhook_url gets a batch.cancelled event.',
         params: JobIdParams,
-        response: { 200: BatchJobSchema },
+        response: { 200: BatchJobSchema, 404: NOT_FOUND },
       },
     },
     async (request) => withResultsUrl(await runner().cancel(request.params.id, scopeOf(request))),
@@ -293,7 +303,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['webhooks'],
         summary: "A batch job's webhook events with every delivery attempt",
         params: JobIdParams,
-        response: { 200: PageSchema(EventDeliverySchema) },
+        response: { 200: PageSchema(EventDeliverySchema), 404: NOT_FOUND },
       },
     },
     async (request) => {
@@ -314,7 +324,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           "The same event (same id, so receivers deduplicate it), signed afresh with the account's current secrets, one more attempt made before this answers: 2xx makes it delivered, 410 gone; another failure leaves a finished event as it was and an event still retrying on its schedule.",
         params: EventIdParams,
-        response: { 200: EventDeliverySchema },
+        response: { 200: EventDeliverySchema, 404: NOT_FOUND },
       },
     },
     async (request) => {
