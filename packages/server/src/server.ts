@@ -26,6 +26,7 @@ import { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
 import { requestLogPlugin } from './plugins/request-log.js';
 import { usagePlugin } from './plugins/usage.js';
 import { accountRoutes } from './routes/account.js';
+import { batchRoutes } from './routes/batch.js';
 import { geoRoutes } from './routes/geo.js';
 import { healthRoutes } from './routes/health.js';
 import { keyRoutes } from './routes/keys.js';
@@ -157,5 +158,6 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
   await app.register(keyRoutes);
   await app.register(accountRoutes);
   await app.register(usageRoutes);
+  await app.register(batchRoutes);
   return app as unknown as FastifyInstance;
 }

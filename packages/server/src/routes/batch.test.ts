@@ -9,7 +9,7 @@ import { verifyPayload } from '@svc/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestServer, fixtureGeoResolver, type TestServer } from '../testing/test-server.js';
-import { batchResultsPath, batchRoutes } from './batch.js';
+import { batchResultsPath } from './batch.js';
 import { accountWebhookSecrets, refusedWebhookTarget } from './batch-webhooks.js';
 
 let receiver: WebhookReceiver | undefined;
@@ -33,7 +33,6 @@ async function setup({ allowLoopback = true } = {}) {
   const store = createMemoryStore();
   const holder: { runner?: BatchRunner } = {};
   server = await createTestServer({
-    routes: [batchRoutes],
     batch: {
       store,
       get runner() {
@@ -480,5 +479,35 @@ describe('batch routes', () => {
       /^"url" points to 127\.0\.0\.1, a private or reserved address/,
     );
     expect(receiver.deliveries).toHaveLength(1);
+  });
+
+  it('documents the uploads, the streamed formats, Idempotency-Key, Location and 404 in the OpenAPI document', async () => {
+    const s = await setup();
+    const doc = (await s.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json();
+    const create = doc.paths['/v2/batch'].post;
+    expect(Object.keys(create.requestBody.content).sort()).toEqual([
+      'application/json',
+      'text/csv',
+      'text/plain',
+    ]);
+    expect(create.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`)).toEqual(
+      expect.arrayContaining(['query:type', 'query:column', 'header:idempotency-key']),
+    );
+    expect(create.responses['202'].headers.Location).toBeDefined();
+    expect(Object.keys(doc.paths['/v2/batch/{id}/results'].get.responses['200'].content).sort()).toEqual([
+      'application/json',
+      'application/x-ndjson',
+      'text/csv',
+    ]);
+    for (const [path, method] of [
+      ['/v2/batch/{id}', 'get'],
+      ['/v2/batch/{id}/results', 'get'],
+      ['/v2/batch/{id}/cancel', 'post'],
+      ['/v2/batch/{id}/events', 'get'],
+      ['/v2/events/{id}/resend', 'post'],
+    ] as const) {
+      expect(doc.paths[path][method].responses['404'], `${method} ${path}`).toBeDefined();
+    }
+    expect(doc.paths['/v2/webhooks/test'].post.operationId).toBe('sendTestWebhook');
   });
 });
