@@ -68,6 +68,8 @@ describe('GET /v2/geo/{ip}', () => {
       expect(body, field).toHaveProperty(field);
     }
     expect(body.network).toBe('81.2.69.142/31');
+    // Additions of ours survive the response schema (the serializer drops undeclared fields).
+    expect(body.sources).toMatchObject({ city: 'geoip2-city' });
     expect(await server.store.usedUnits(keys.account.id, '2026-11')).toBe(1);
     // Test keys read the same local data (no network either way) and are never billed.
     const sandboxed = await get(`/v2/geo/${LONDON}`, keys.testKey.secret);
