@@ -368,6 +368,64 @@ describe('probeDomain against the testkit SMTP fleet', () => {
     });
   });
 
+  describe('one recipient domain per transaction', () => {
+    /** The RCPT domains of each transaction (MAIL FROM to RSET) of every recorded session. */
+    const transactions = () =>
+      (fleet?.sessions ?? []).flatMap((session) => {
+        const found: string[][] = [];
+        for (const line of session.commands) {
+          if (line.startsWith('MAIL FROM')) found.push([]);
+          const rcpt = /^RCPT TO:<.*@(.+)>$/.exec(line);
+          if (rcpt) found.at(-1)?.push(rcpt[1] as string);
+        }
+        return found;
+      });
+
+    // Gmail refuses the second domain of a transaction with 451 4.3.0, so a session serving
+    // several domains of one MX must open a transaction per domain.
+    it.each([
+      ['pipelining', undefined],
+      ['without PIPELINING', ['SIZE 10240000', 'ENHANCEDSTATUSCODES']],
+    ])('never mixes domains in one transaction (%s)', async (_name, extensions) => {
+      const context = await setup(
+        { defaultRcpt: 'accept', ...(extensions ? { extensions } : {}) },
+        {},
+        {
+          limiter: new KeyedLimiter(1, 10),
+        },
+      );
+      const { signal, ...shared } = context;
+      const recipients = new Map([
+        ['a.test', ['x@a.test', 'y@a.test']],
+        ['b.test', ['x@b.test']],
+        ['c.test', ['x@c.test', 'y@c.test']],
+      ]);
+      const probe = await createMailGroup(mx('mx1.example.test'), shared).join(
+        recipients,
+        new Set(['a.test', 'b.test', 'c.test']),
+        signal,
+      );
+      expect([...(probe?.results.values() ?? [])].map((result) => result.outcome)).toEqual(
+        Array(5).fill('accepted'),
+      );
+      expect([...(probe?.catchAll.values() ?? [])]).toEqual([true, true, true]);
+      await fleet?.waitForIdle();
+      const seen = transactions();
+      for (const domains of seen) expect(new Set(domains).size).toBe(1);
+      expect(seen.flat().sort()).toEqual([
+        'a.test',
+        'a.test',
+        'a.test',
+        'b.test',
+        'b.test',
+        'c.test',
+        'c.test',
+        'c.test',
+      ]);
+      expect(fleet?.sessions).toHaveLength(1);
+    });
+  });
+
   describe('groups that later callers join', () => {
     it('carries a joining caller’s recipients in the sessions already open', async () => {
       const context = await setup(

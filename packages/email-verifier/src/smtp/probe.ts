@@ -364,7 +364,7 @@ export function createMailGroup(
       synthetic = batch.length < count ? claimSynthetic() : undefined;
     }
     batch.push(...pending.splice(0, count - batch.length));
-    return batch;
+    return byDomain(batch);
   }
 
   // Asks as many questions as the session allows, a batch per round trip when the server
@@ -594,4 +594,20 @@ function describeFailure(
   };
   // A refusal before RCPT is about us (our IP, HELO or sender), never about the mailbox.
   return { outcome: classifySessionRefusal(reply, failure.stage), detail };
+}
+
+/**
+ * The same addresses with each domain's together, in order of first appearance: a session opens
+ * a transaction per domain (see OpenSession.rcptMany), so a batch in turns across domains would
+ * cost an RSET and a MAIL FROM per recipient.
+ */
+function byDomain(batch: string[]): string[] {
+  const groups = new Map<string, string[]>();
+  for (const address of batch) {
+    const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+    const group = groups.get(domain);
+    if (group) group.push(address);
+    else groups.set(domain, [address]);
+  }
+  return groups.size <= 1 ? batch : [...groups.values()].flat();
 }

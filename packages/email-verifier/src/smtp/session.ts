@@ -110,6 +110,8 @@ export async function openSession(
         return fail(connection, { kind: 'reply', stage: 'mail_from', reply: mailFrom });
     }
     let mailFromSent = !pipelining;
+    // The domain of the recipients in the open transaction (null before the first RCPT).
+    let transactionDomain: string | null = null;
 
     const open = connection;
     return {
@@ -117,25 +119,45 @@ export async function openSession(
         connection: open,
         capabilities,
         rcptMany: async (recipients, onReply, { quit = false } = {}) => {
-          const lines = recipients.map((recipient) => `RCPT TO:<${recipient}>`);
+          // One recipient domain per transaction: Gmail answers a second domain's RCPT with
+          // `451 4.3.0 Multiple destination domains per transaction is unsupported`, so a new
+          // domain starts a new transaction (RSET, MAIL FROM), in the same write when pipelining.
+          const lines: string[] = [];
+          for (const recipient of recipients) {
+            const domain = recipient.slice(recipient.lastIndexOf('@') + 1).toLowerCase();
+            if (transactionDomain !== null && domain !== transactionDomain) lines.push('RSET', mailFromLine);
+            transactionDomain = domain;
+            lines.push(`RCPT TO:<${recipient}>`);
+          }
           if (!pipelining) {
-            for (const line of lines) onReply(await open.command(line));
+            for (const line of lines) {
+              const reply = await open.command(line);
+              if (line.startsWith('RCPT')) onReply(reply);
+              else checkTransactionReply(line, reply);
+            }
             return;
           }
-          open.send([...(mailFromSent ? [] : [mailFromLine]), ...lines, ...(quit ? ['QUIT'] : [])]);
-          if (!mailFromSent) {
-            mailFromSent = true;
-            const mailFrom = await open.read();
-            if (mailFrom.code !== 250) {
-              // The RCPTs sent with it are answered 503 (no transaction); read them off, then
-              // report the refusal of our sender, which is what the session failed on.
+          if (!mailFromSent) lines.unshift(mailFromLine);
+          mailFromSent = true;
+          open.send(quit ? [...lines, 'QUIT'] : lines);
+          for (let index = 0; index < lines.length; index++) {
+            const line = lines[index] as string;
+            const reply = await open.read();
+            if (line.startsWith('RCPT')) {
+              onReply(reply);
+              continue;
+            }
+            try {
+              checkTransactionReply(line, reply);
+            } catch (error) {
+              // The RCPTs sent after a refused MAIL FROM are answered 503 (no transaction); read
+              // the rest of the group off, then report what the session failed on.
               try {
-                for (const _ of lines) await open.read();
+                for (let rest = index + 1; rest < lines.length; rest++) await open.read();
               } catch {}
-              throw new MailFromRefusedError(mailFrom);
+              throw error;
             }
           }
-          for (let index = 0; index < lines.length; index++) onReply(await open.read());
         },
         close: () => open.close(),
       },
@@ -170,4 +192,18 @@ async function fail(
 ): Promise<{ failure: SessionFailure }> {
   await connection.close();
   return { failure };
+}
+
+// A refused MAIL FROM is the server refusing our sender; a refused RSET leaves no transaction to
+// continue in: the session is broken.
+function checkTransactionReply(line: string, reply: SmtpReply): void {
+  if (line === 'RSET') {
+    if (reply.code !== 250)
+      throw new SmtpConnectionError(
+        'protocol',
+        `the server refused RSET: ${reply.code} ${reply.lines.join(' ')}`,
+      );
+    return;
+  }
+  if (reply.code !== 250) throw new MailFromRefusedError(reply);
 }
