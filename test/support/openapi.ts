@@ -117,11 +117,24 @@ export class OpenApiChecker {
     this.#checkBody(where, pointer, response.body);
   }
 
+  /**
+   * The error body's schema: `components.schemas.Error…` when the document names one, else the
+   * schema of the first documented 4xx JSON response (every error has the one spec body).
+   */
   #errorSchemaPointer(): string {
     const schemas = ((this.#document.components as Json | undefined)?.schemas ?? {}) as Json;
     const name = Object.keys(schemas).find((key) => /^Error(Body|Response)?$/i.test(key));
-    if (name === undefined) throw new Error('the document has no Error schema in components.schemas');
-    return `#/components/schemas/${escapePointer(name)}`;
+    if (name !== undefined) return `#/components/schemas/${escapePointer(name)}`;
+    for (const [template, item] of Object.entries(this.#document.paths as Json)) {
+      for (const [method, operation] of Object.entries(item as Json)) {
+        const responses = ((operation as Json).responses ?? {}) as Json;
+        const status = Object.keys(responses).find((key) => key.startsWith('4'));
+        const content = status ? ((responses[status] as Json).content as Json | undefined) : undefined;
+        if (status && content?.['application/json'])
+          return `#/paths/${escapePointer(template)}/${method}/responses/${status}/content/application~1json/schema`;
+      }
+    }
+    throw new Error('the document declares no error response to check an error body against');
   }
 
   #checkBody(where: string, pointer: string, body: unknown): void {

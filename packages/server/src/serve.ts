@@ -13,17 +13,16 @@ import {
   createDefaultGeoResolver,
   createGeoResolver,
   type GeoResolver,
-  isPublicIp,
   openMmdbBackend,
 } from '@svc/geo-resolver';
 import type { FastifyInstance } from 'fastify';
-import { createAccount, webhookSigningSecrets } from './control-plane/accounts.js';
+import { createAccount } from './control-plane/accounts.js';
 import { createServerSecrets } from './control-plane/secrets.js';
 import { loadServerKey } from './control-plane/server-key.js';
 import type { ControlPlaneStore } from './control-plane/store.js';
 import { CONTROL_PLANE_DB_FILE, createSqliteControlPlaneStore } from './control-plane/stores/sqlite.js';
 import { type ResolvedServerOptions, resolveServerOptions, type ServerOptions } from './options.js';
-import { trustedProxyMatcher } from './plugins/client-address.js';
+import { accountWebhookSecrets, webhookAddressGuard } from './routes/batch-webhooks.js';
 import { geoReloadTriggers, onStopSignals, prepareDataDir, readTlsPair } from './serve-lifecycle.js';
 import { createServer } from './server.js';
 
@@ -117,7 +116,6 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     const batchStore: BatchStore = await createSqliteStore({ path: join(dataDir, BATCH_DB_FILE) });
     closers.push(() => batchStore.close());
     const deps = { controlPlane, secrets, now: Date.now };
-    const allowedPrivate = trustedProxyMatcher(options.webhooks.allowPrivateTargets);
     let baseUrl = '';
     const runner: BatchRunner = createBatchRunner({
       store: batchStore,
@@ -125,8 +123,8 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       resultsUrl: (id) => `${baseUrl}/v2/batch/${id}/results`,
       webhooks: {
         // Each account's events are signed with its own active secrets (two during a rotation).
-        secretsFor: async ({ accountId }) => (accountId ? webhookSigningSecrets(deps, accountId) : []),
-        isAllowedAddress: (ip) => isPublicIp(ip) || allowedPrivate(ip),
+        secretsFor: accountWebhookSecrets(deps),
+        isAllowedAddress: webhookAddressGuard(options),
       },
     });
     // Closed before the store: it stops claiming and releases what it holds.
@@ -141,7 +139,16 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       batch: { store: batchStore, runner },
       logStream: stdout,
     });
-    closers.push(() => app.close());
+    closers.push(async () => {
+      // Node's close() ends the connections idle at that moment only; a keep-alive connection
+      // whose request finishes during the stop would hold it open for keepAliveTimeout (72 s).
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweep);
+      }
+    });
 
     const createdOwner = await ensureOwner(deps, options, stdout);
     await app.listen({ host: options.host, port: options.port });
