@@ -122,15 +122,21 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
     },
     // A request Node cannot parse as HTTP never reaches Fastify: answer it in the spec's shape.
     clientErrorHandler: (error, socket) => {
-      if (!socket.writable) return;
       const code = (error as NodeJS.ErrnoException).code;
-      const failure =
+      if (code === 'ECONNRESET' || !socket.writable) {
+        socket.destroy();
+        return;
+      }
+      const message =
         code === 'HPE_HEADER_OVERFLOW'
-          ? new ServiceError('invalid_request', 'the request headers are too large')
-          : new ServiceError('invalid_request', 'the request is not valid HTTP/1.1');
-      const body = JSON.stringify(failure.toBody(generateRequestId()));
+          ? 'the request headers are too large'
+          : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? 'the request was not received in time'
+            : 'the request is not valid HTTP/1.1';
+      const requestId = generateRequestId();
+      const body = JSON.stringify(new ServiceError('invalid_request', message).toBody(requestId));
       socket.end(
-        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${JSON.parse(body).error.request_id}\r\nConnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
       );
     },
   }).withTypeProvider<TypeBoxTypeProvider>();

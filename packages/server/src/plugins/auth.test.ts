@@ -119,6 +119,12 @@ describe('auth plugin', () => {
     expect((await get('/test/verify_email', liveKey.secret)).statusCode).toBe(200);
   });
 
+  it('refuses a failed-authentication limit below 1 when the server is built', async () => {
+    await expect(createTestServer({ options: { limits: { authFailuresPerMinute: 0 } } })).rejects.toThrow(
+      'limits.authFailuresPerMinute must be a whole number ≥ 1, got 0',
+    );
+  });
+
   it('good keys never count as failures', async () => {
     await start(2);
     const { liveKey } = await server.account();

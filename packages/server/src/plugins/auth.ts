@@ -48,6 +48,9 @@ function credentialProblem(auth: AuthContext, endpoint: EndpointId): string | nu
 export const authPlugin = globalPlugin('svc-auth', async (app) => {
   const svc = app.svc;
   const perMinute = svc.options.limits.authFailuresPerMinute;
+  if (!Number.isInteger(perMinute) || perMinute < 1) {
+    throw new TypeError(`limits.authFailuresPerMinute must be a whole number ≥ 1, got ${perMinute}`);
+  }
   const failureBucket = { ratePerSecond: perMinute / 60, burst: perMinute };
   app.decorateRequest('auth', null);
 

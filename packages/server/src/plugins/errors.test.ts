@@ -213,6 +213,33 @@ describe('errors and request ids', () => {
     expect(lines.join('\n')).not.toContain(liveKey.secret);
   });
 
+  const rawExchange = (port: number, request: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(request));
+      let data = '';
+      socket.on('data', (chunk) => {
+        data += chunk;
+      });
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+
+  it('headers too large for Node get a 400 in the spec body over the socket', async () => {
+    const app = await start();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    const raw = await rawExchange(
+      port,
+      `GET /v2/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+    expect(body.error).toMatchObject({
+      code: 'invalid_request',
+      message: 'the request headers are too large',
+    });
+  });
+
   it('bytes that are not HTTP get a 400 in the spec body over the socket', async () => {
     const app = await start();
     await app.listen({ port: 0, host: '127.0.0.1' });
