@@ -4,7 +4,7 @@ import { EXIT } from '../exit-codes.js';
 import { renderTable } from '../output/table.js';
 import { printJson } from '../output.js';
 import { UsageError } from '../usage-error.js';
-import { CONTROL_PLANE_FLAGS, CONTROL_PLANE_FLAGS_HELP, openControlPlane } from './control-plane/open.js';
+import { CONTROL_PLANE_FLAGS, controlPlaneFlagsHelp, openControlPlane } from './control-plane/open.js';
 import {
   accountJson,
   issuedKeyJson,
@@ -30,7 +30,7 @@ export const accountsCommand: Command = {
   --name <name>     create: the account's name
   --plan <id>       create: its plan (default free); the plans are the server's: free, pro,
                     enterprise, self_hosted and those of its config file
-${CONTROL_PLANE_FLAGS_HELP}
+${controlPlaneFlagsHelp(20)}
 create prints the account's first test key, live key and webhook signing secret: they are shown
 once (only hashes, and the sealed webhook secret, are stored). disable stops every key and token
 of the account at once, also on a running server; enable undoes it. Keys: svc keys.`,

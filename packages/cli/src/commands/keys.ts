@@ -4,7 +4,7 @@ import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { printJson } from '../output.js';
 import { UsageError } from '../usage-error.js';
-import { CONTROL_PLANE_FLAGS, CONTROL_PLANE_FLAGS_HELP, openControlPlane } from './control-plane/open.js';
+import { CONTROL_PLANE_FLAGS, controlPlaneFlagsHelp, openControlPlane } from './control-plane/open.js';
 import { issuedKeyJson, keyJson, keyLabel, keysTable, SHOWN_ONCE } from './control-plane/views.js';
 
 const SUBCOMMANDS = 'create, list, rotate, revoke';
@@ -26,7 +26,7 @@ export const keysCommand: Command = {
   --name <name>             create: a label to tell keys apart
   --grace-seconds <s>       rotate: how long the old key keeps working (0 to 2592000, 30 days;
                             default 86400)
-${CONTROL_PLANE_FLAGS_HELP}
+${controlPlaneFlagsHelp(28)}
 A new key's secret (sk_test_… / sk_live_…) is printed once; lists show keys by prefix and last
 four characters (sk_live_…a1b2). rotate issues a new key of the same environment and name and ends
 the old one after the grace period; revoke ends a key and the tokens it minted at once, also on a

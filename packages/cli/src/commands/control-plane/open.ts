@@ -23,9 +23,15 @@ export const CONTROL_PLANE_FLAGS = {
   config: { type: 'string' },
 } as const;
 
-export const CONTROL_PLANE_FLAGS_HELP = `  --data-dir <dir>  the server's data dir (default: as svc serve: the config file's dataDir,
-                    else $SVC_DATA_DIR, else ./svc-data)
-  --config <file>   the server's config file (else $SVC_CONFIG): its plans and dataDir`;
+/** The help lines of those flags, their text starting at `column` like the command's other options. */
+export function controlPlaneFlagsHelp(column: number): string {
+  const indent = ' '.repeat(column);
+  return [
+    `${'  --data-dir <dir>'.padEnd(column)}the server's data dir (default: as svc serve: the config`,
+    `${indent}file's dataDir, else $SVC_DATA_DIR, else ./svc-data)`,
+    `${'  --config <file>'.padEnd(column)}the server's config file (else $SVC_CONFIG): its plans and dataDir`,
+  ].join('\n');
+}
 
 /** An open control-plane store with what the account operations need. */
 export interface ControlPlane {
