@@ -1,7 +1,22 @@
+import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import type { FastifyPluginAsync } from 'fastify';
+import { createVerifier } from '@svc/email-verifier';
+import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestServer, type TestServer } from './testing/test-server.js';
+import { createAccount, syncPlans } from './control-plane/accounts.js';
+import { createServerSecrets } from './control-plane/secrets.js';
+import { createMemoryControlPlaneStore } from './control-plane/stores/memory.js';
+import {
+  authPlugin,
+  clientAddressPlugin,
+  createServerContext,
+  errorsPlugin,
+  limitsPlugin,
+  requestIdPlugin,
+  usagePlugin,
+} from './index.js';
+import { probeRoutes } from './testing/probe-routes.js';
+import { createTestServer, fixtureGeoResolver, type TestServer } from './testing/test-server.js';
 
 const big: FastifyPluginAsync = async (app) => {
   app.get('/test/big', { config: { endpoint: 'health' } }, async () => ({ data: 'x'.repeat(5000) }));
@@ -125,5 +140,47 @@ describe('createServer', () => {
     expect(response.status).toBe(404);
     expect(response.headers.get('x-request-id')).toMatch(/^req_/);
     expect((await response.json()).error.code).toBe('not_found');
+  });
+
+  it('the plugins mount in a Fastify of your own (no createServer): ids, auth, limits, usage, spec errors', async () => {
+    const controlPlane = createMemoryControlPlaneStore();
+    const secrets = createServerSecrets(randomBytes(32));
+    const svc = createServerContext({
+      controlPlane,
+      secrets,
+      verifier: createVerifier(),
+      geo: await fixtureGeoResolver(),
+    });
+    await syncPlans(controlPlane, svc.options.plans);
+    const { account, liveKey } = await createAccount(svc, { name: 'mine', planId: 'pro' });
+    const app = Fastify();
+    app.decorate('svc', svc);
+    for (const plugin of [
+      errorsPlugin,
+      requestIdPlugin,
+      clientAddressPlugin,
+      authPlugin,
+      limitsPlugin,
+      usagePlugin,
+    ]) {
+      await app.register(plugin);
+    }
+    await app.register(probeRoutes);
+    try {
+      const ok = await app.inject({
+        method: 'GET',
+        url: '/test/geo_ip',
+        headers: { 'x-api-key': liveKey.secret },
+      });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.headers['x-request-id']).toMatch(/^req_/);
+      expect(ok.headers['x-ratelimit-limit']).toBe('100');
+      expect(await controlPlane.usedUnits(account.id, new Date().toISOString().slice(0, 7))).toBe(1);
+      const refused = await app.inject({ method: 'GET', url: '/test/geo_ip' });
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json().error.request_id).toBe(refused.headers['x-request-id']);
+    } finally {
+      await app.close();
+    }
   });
 });
