@@ -26,7 +26,7 @@ export {
 export { createGeoIpProcessor, type IpLocator } from './processors/geo-ip.js';
 export { type BulkVerifier, createVerifyEmailProcessor } from './processors/verify-email.js';
 export { type ChunkDispatcher, storeDispatcher } from './runner/chunk-dispatcher.js';
-export type { Processor, ProcessorOutcome, ProcessorRecord } from './runner/processor.js';
+export type { Processor, ProcessorContext, ProcessorOutcome, ProcessorRecord } from './runner/processor.js';
 export { type BatchRunner, type BatchRunnerOptions, createBatchRunner } from './runner/runner.js';
 export {
   MAX_RECORD_LENGTH,

@@ -8,6 +8,11 @@ import type { BatchJob, BatchJobType } from '@svc/core';
 export type JobRecord = Omit<BatchJob, 'object' | 'results_url'> & {
   /** The account that owns the job (the server's `acct_…`), or null for a job without one (library, CLI). */
   account_id: string | null;
+  /**
+   * A sandbox job (a server's test key): its processors must make no outbound calls and answer
+   * as the sandbox does (they get `sandbox: true` in their context).
+   */
+  sandbox: boolean;
   idempotency_key: string | null;
   request_hash: string | null;
 };
@@ -26,6 +31,8 @@ export interface NewJob {
   id: string;
   /** The owning account; idempotency keys are unique per account. @default null (no owner) */
   account_id?: string | null;
+  /** @default false */
+  sandbox?: boolean;
   type: BatchJobType;
   records: readonly string[];
   webhook_url: string | null;

@@ -61,6 +61,46 @@ describe('processors', () => {
     ).toThrow("verify_email processor's chunkSize must be a positive integer, got 0");
   });
 
+  it('verify_email: sandbox jobs go to the sandbox verifier only; without one they fail, never reaching out', async () => {
+    const used: Array<[string, string[]]> = [];
+    const named = (name: string) => ({
+      async verifyMany(emails: readonly string[]) {
+        used.push([name, [...emails]]);
+        return emails.map((email) => ({ email, state: name === 'sandbox' ? 'deliverable' : 'risky' }));
+      },
+    });
+    const runner = createBatchRunner({
+      store: createMemoryStore(),
+      processors: [createVerifyEmailProcessor(named('live'), { sandbox: named('sandbox') })],
+    });
+    const sandboxJob = await runner.submit({ type: 'verify_email', records: ['s@x.test'], sandbox: true });
+    const liveJob = await runner.submit({ type: 'verify_email', records: ['l@x.test'] });
+    runner.start();
+    await expect.poll(async () => (await runner.get(liveJob.id)).status).toBe('completed');
+    await expect.poll(async () => (await runner.get(sandboxJob.id)).status).toBe('completed');
+    expect(new Map(used)).toEqual(
+      new Map([
+        ['sandbox', ['s@x.test']],
+        ['live', ['l@x.test']],
+      ]),
+    );
+    await runner.close();
+
+    const strict = createBatchRunner({
+      store: createMemoryStore(),
+      processors: [createVerifyEmailProcessor(named('live'))],
+      maxAttempts: 1,
+      retryDelayMs: () => 0,
+    });
+    used.length = 0;
+    const refused = await strict.submit({ type: 'verify_email', records: ['s@x.test'], sandbox: true });
+    strict.start();
+    await expect.poll(async () => (await strict.get(refused.id)).status).toBe('failed');
+    expect((await strict.get(refused.id)).error?.message).toContain('no sandbox verifier');
+    expect(used).toEqual([]);
+    await strict.close();
+  });
+
   it('geo_ip: an address the data has nothing for, or only a network owner for, is not located', async () => {
     const resolver = await createGeoResolver({
       backends: [

@@ -24,8 +24,16 @@ export interface Processor {
    * @default the runner's chunkSize
    */
   chunkSize?: number;
-  process(
-    records: ProcessorRecord[],
-    context: { signal: AbortSignal; jobId: string },
-  ): Promise<ProcessorOutcome[]>;
+  process(records: ProcessorRecord[], context: ProcessorContext): Promise<ProcessorOutcome[]>;
+}
+
+/** What a processor is told about the chunk's job. */
+export interface ProcessorContext {
+  signal: AbortSignal;
+  jobId: string;
+  /**
+   * The job is a sandbox job (submitted with `sandbox: true`, as a server does for test keys): no
+   * outbound calls, the sandbox's answers. False for every job of a library or the CLI.
+   */
+  sandbox: boolean;
 }

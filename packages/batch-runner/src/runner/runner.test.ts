@@ -199,6 +199,36 @@ describe.each(stores)('batch runner on the %s store', (_name, makeStore) => {
     expect((await runner.get(b.job.id)).id).toBe(b.job.id);
   });
 
+  it('tells processors which jobs are sandbox jobs; a sandbox retry is not a live request', async () => {
+    const seen: Array<[string, boolean]> = [];
+    runner = createBatchRunner({
+      store: await makeStore(),
+      processors: [
+        {
+          type: 'geo_ip',
+          async process(records, { jobId, sandbox }) {
+            seen.push([jobId, sandbox]);
+            return records.map(({ index }) => ({ index, ok: true as const, result: {} }));
+          },
+        },
+      ],
+    });
+    const live = await runner.submit({ type: 'geo_ip', records: ['1.1.1.1'], idempotency_key: 'k' });
+    const sandbox = await runner.submit({ type: 'geo_ip', records: ['1.1.1.1'], sandbox: true });
+    expect(sandbox).not.toHaveProperty('sandbox');
+    await expect(
+      runner.submit({ type: 'geo_ip', records: ['1.1.1.1'], idempotency_key: 'k', sandbox: true }),
+    ).rejects.toMatchObject({ code: 'invalid_request' });
+    runner.start();
+    await runner.idle();
+    expect(new Map(seen)).toEqual(
+      new Map([
+        [live.id, false],
+        [sandbox.id, true],
+      ]),
+    );
+  });
+
   it('finds work through a custom dispatcher: woken by submitted() instead of polling', async () => {
     const store = await makeStore();
     const base = storeDispatcher(store);

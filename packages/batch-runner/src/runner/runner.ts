@@ -199,7 +199,11 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
           controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
         });
         outcomes = await Promise.race([
-          processor.process(lease.records, { signal: controller.signal, jobId: lease.jobId }),
+          processor.process(lease.records, {
+            signal: controller.signal,
+            jobId: lease.jobId,
+            sandbox: job?.sandbox ?? false,
+          }),
           aborted,
         ]);
       }
@@ -259,12 +263,21 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
     const valid = validateSubmit(request, new Set(processors.keys()));
     const requestHash = valid.idempotency_key
       ? createHash('sha256')
-          .update(JSON.stringify([valid.type, valid.webhook_url, valid.records]))
+          // A sandbox flag is part of the request: a live retry must not get a sandbox job back.
+          .update(
+            JSON.stringify([
+              valid.type,
+              valid.webhook_url,
+              valid.records,
+              ...(request.sandbox ? ['sandbox'] : []),
+            ]),
+          )
           .digest('hex')
       : null;
     const { job, created } = await store.createJob({
       ...valid,
       account_id: request.account_id ?? null,
+      sandbox: request.sandbox === true,
       request_hash: requestHash,
       id: createId('batch'),
       chunkSize: processors.get(valid.type)?.chunkSize ?? chunkSize,

@@ -17,6 +17,8 @@ export interface SubmitRequest {
   idempotency_key?: string | null;
   /** The owning account (a server's `acct_…`). @default null: a job without an owner */
   account_id?: string | null;
+  /** A sandbox job: processors get `sandbox: true` (a server's test keys). @default false */
+  sandbox?: boolean;
 }
 
 /** Checks a submission; every problem is an invalid_request with a message naming the field. */

@@ -127,6 +127,7 @@ export function createMemoryStore(): Store {
       const job: JobRecord = {
         id: input.id,
         account_id: input.account_id ?? null,
+        sandbox: input.sandbox ?? false,
         type: input.type,
         status: 'queued',
         total: input.records.length,

@@ -82,6 +82,7 @@ it('rebuilds a jobs table of before accounts: old jobs keep their data and key, 
   const store = await createSqliteStore({ path });
   expect(await store.getJob('batch_old')).toMatchObject({
     account_id: null,
+    sandbox: false,
     status: 'completed',
     counts: { located: 1 },
     idempotency_key: 'k1',

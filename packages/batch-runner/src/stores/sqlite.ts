@@ -38,7 +38,7 @@ export interface SqliteStoreOptions {
 // The jobs table as this version writes it. Idempotency keys are unique per owning account (an
 // index on an expression, because a UNIQUE over a NULL account would let a key repeat).
 const JOBS_TABLE = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
-  id TEXT PRIMARY KEY, account_id TEXT, type TEXT NOT NULL, status TEXT NOT NULL, total INTEGER NOT NULL,
+  id TEXT PRIMARY KEY, account_id TEXT, sandbox INTEGER NOT NULL DEFAULT 0, type TEXT NOT NULL, status TEXT NOT NULL, total INTEGER NOT NULL,
   processed INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0, counts TEXT NOT NULL DEFAULT '{}',
   created_at TEXT NOT NULL, started_at TEXT, completed_at TEXT, webhook_url TEXT,
   idempotency_key TEXT, error TEXT, chunks_left INTEGER NOT NULL,
@@ -71,7 +71,11 @@ CREATE TABLE IF NOT EXISTS records (
 ) WITHOUT ROWID;
 `;
 
-type JobRow = Omit<JobRecord, 'counts' | 'error'> & { counts: string; error: string | null };
+type JobRow = Omit<JobRecord, 'counts' | 'error' | 'sandbox'> & {
+  counts: string;
+  error: string | null;
+  sandbox: number;
+};
 type OutboxRow = {
   event_id: string;
   job_id: string;
@@ -135,7 +139,12 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       abandon_reason: _reason,
       ...rest
     } = row as JobRow & { chunks_left: number; abandoned: number; abandon_reason: string | null };
-    return { ...rest, counts: JSON.parse(row.counts), error: row.error ? JSON.parse(row.error) : null };
+    return {
+      ...rest,
+      sandbox: row.sandbox === 1,
+      counts: JSON.parse(row.counts),
+      error: row.error ? JSON.parse(row.error) : null,
+    };
   };
   const statements = {
     jobById: db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?'),
@@ -143,8 +152,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       `SELECT * FROM jobs WHERE ifnull(account_id, '') = ? AND idempotency_key = ?`,
     ),
     insertJob: db.prepare(
-      `INSERT INTO jobs (id, account_id, type, status, total, created_at, webhook_url, idempotency_key, request_hash, chunks_left)
-       VALUES (@id, @account_id, @type, 'queued', @total, @created_at, @webhook_url, @idempotency_key, @request_hash, @chunks_left)`,
+      `INSERT INTO jobs (id, account_id, sandbox, type, status, total, created_at, webhook_url, idempotency_key, request_hash, chunks_left)
+       VALUES (@id, @account_id, @sandbox, @type, 'queued', @total, @created_at, @webhook_url, @idempotency_key, @request_hash, @chunks_left)`,
     ),
     insertChunk: db.prepare(
       `INSERT INTO chunks (job_id, chunk, start, end, state) VALUES (?, ?, ?, ?, 'pending')`,
@@ -234,6 +243,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     statements.insertJob.run({
       id: input.id,
       account_id: input.account_id ?? null,
+      sandbox: input.sandbox ? 1 : 0,
       type: input.type,
       total: input.records.length,
       created_at: input.now.toISOString(),
@@ -462,19 +472,24 @@ function migrate(db: BetterSqlite3.Database): void {
         .all('jobs')
         .map((column) => column.name),
     );
-  if (columnsOf().has('account_id')) return;
+  const added: Array<[string, string]> = [
+    ['abandoned', 'INTEGER NOT NULL DEFAULT 0'],
+    ['abandon_reason', 'TEXT'],
+    ['request_hash', 'TEXT'],
+    ['sandbox', 'INTEGER NOT NULL DEFAULT 0'],
+  ];
+  const current = columnsOf();
+  if (current.has('account_id') && added.every(([name]) => current.has(name))) return;
   db.transaction(() => {
     const columns = columnsOf();
+    for (const [name, definition] of added)
+      if (!columns.has(name)) db.exec(`ALTER TABLE jobs ADD COLUMN ${name} ${definition}`);
     if (columns.has('account_id')) return;
-    if (!columns.has('abandoned'))
-      db.exec('ALTER TABLE jobs ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0');
-    if (!columns.has('abandon_reason')) db.exec('ALTER TABLE jobs ADD COLUMN abandon_reason TEXT');
-    if (!columns.has('request_hash')) db.exec('ALTER TABLE jobs ADD COLUMN request_hash TEXT');
     // Jobs gained an owning account, and their idempotency keys became unique per account: the
     // old table's UNIQUE(idempotency_key) cannot be dropped in SQLite, so the table is rebuilt.
     // Old jobs have no owner (account_id NULL): the CLI and libraries still see them.
     const copied =
-      'id, type, status, total, processed, failed, counts, created_at, started_at, completed_at, webhook_url, idempotency_key, error, chunks_left, abandoned, abandon_reason, request_hash';
+      'id, type, status, total, processed, failed, counts, created_at, started_at, completed_at, webhook_url, idempotency_key, error, chunks_left, abandoned, abandon_reason, request_hash, sandbox';
     db.exec(`${JOBS_TABLE('jobs_migrating')};
       INSERT INTO jobs_migrating (${copied}) SELECT ${copied} FROM jobs;
       DROP TABLE jobs;

@@ -205,6 +205,10 @@ export function describeStore(name: string, factory: StoreFactory): void {
       const unowned = await store.createJob(newJob());
       expect(mine.job.account_id).toBe('acct_a');
       expect(unowned.job.account_id).toBeNull();
+      expect(mine.job.sandbox).toBe(false);
+      const sandboxed = await store.createJob(newJob({ account_id: 'acct_c', sandbox: true }));
+      expect(sandboxed.job.sandbox).toBe(true);
+      expect((await store.getJob(sandboxed.job.id))?.sandbox).toBe(true);
       expect(await store.getJob(mine.job.id, { accountId: 'acct_a' })).toEqual(mine.job);
       expect(await store.getJob(theirs.job.id, { accountId: 'acct_a' })).toBeNull();
       expect(await store.getJob(unowned.job.id, { accountId: 'acct_a' })).toBeNull();
