@@ -166,6 +166,42 @@ describe('svc keys', () => {
     expect(text.out).toMatch(new RegExp(`${key.id}\\s+sk_live_…${key.last4}\\s+revoked`));
   });
 
+  it('finds a key from what a customer sees (sk_live_…a1b2) across accounts, by environment and last four', async () => {
+    const other = JSON.parse(
+      (await svc('accounts', 'create', '--name', 'Other Co', '--data-dir', dataDir, '--json')).out,
+    );
+    const wanted = other.keys[1]; // the other account's live key
+    const run = await svc(
+      'keys',
+      'list',
+      '--last4',
+      wanted.last4,
+      '--environment',
+      'live',
+      '--data-dir',
+      dataDir,
+    );
+    expect(run.code, run.err).toBe(EXIT.ok);
+    const lines = run.out.trim().split('\n');
+    expect(lines[0]).toMatch(/^account\s+id\s+key\s+name\s+status/);
+    const rows = lines.slice(2);
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+    expect(rows.every((row) => row.includes(`sk_live_…${wanted.last4}`))).toBe(true);
+    expect(rows.some((row) => row.startsWith(`${other.account.id}  ${wanted.id}`))).toBe(true);
+
+    const all = JSON.parse((await svc('keys', 'list', '--data-dir', dataDir, '--json')).out).data;
+    expect(new Set(all.map((key: { account_id: string }) => key.account_id))).toEqual(
+      new Set([accountId, other.account.id]),
+    );
+    const tests = JSON.parse(
+      (await svc('keys', 'list', other.account.id, '--environment', 'test', '--data-dir', dataDir, '--json'))
+        .out,
+    ).data;
+    expect(tests.map((key: { id: string }) => key.id)).toEqual([other.keys[0].id]);
+    const bad = await svc('keys', 'list', '--environment', 'staging', '--data-dir', dataDir);
+    expect(bad.code).toBe(EXIT.usage);
+  });
+
   it('names what is wrong: a missing environment, an unknown account or key', async () => {
     const noEnv = await svc('keys', 'create', accountId, '--data-dir', dataDir);
     expect(noEnv.code).toBe(EXIT.usage);

@@ -17,18 +17,20 @@ export const keysCommand: Command = {
   summary: "Create, list, rotate and revoke an account's API keys (operators)",
   usage: [
     'create <account_id> --environment test|live [--name N] [--data-dir D] [--config F]',
-    'list <account_id> [--data-dir D] [--config F]',
+    'list [<account_id>] [--environment test|live] [--last4 a1b2] [--data-dir D] [--config F]',
     'rotate <account_id> <key_id> [--grace-seconds 86400] [--data-dir D] [--config F]',
     'revoke <account_id> <key_id> [--data-dir D] [--config F]',
   ],
   details: `Options:
-  --environment test|live   create: test keys run in the sandbox and are never billed
+  --environment test|live   create: test keys run in the sandbox and are never billed;
+                            list: only keys of that environment
+  --last4 <a1b2>            list: only keys ending so (to find the key of sk_live_…a1b2)
   --name <name>             create: a label to tell keys apart
   --grace-seconds <s>       rotate: how long the old key keeps working (0 to 2592000, 30 days;
                             default 86400)
 ${controlPlaneFlagsHelp(28)}
 A new key's secret (sk_test_… / sk_live_…) is printed once; lists show keys by prefix and last
-four characters (sk_live_…a1b2). rotate issues a new key of the same environment and name and ends
+four characters (sk_live_…a1b2), newest first, of one account or (no account id) of all. rotate issues a new key of the same environment and name and ends
 the old one after the grace period; revoke ends a key and the tokens it minted at once, also on a
 running server.`,
   options: {
@@ -36,6 +38,7 @@ running server.`,
     environment: { type: 'string' },
     name: { type: 'string' },
     'grace-seconds': { type: 'string' },
+    last4: { type: 'string' },
   },
   async run({ io, flags, values, positionals }) {
     const [action, ...args] = positionals;
@@ -44,7 +47,8 @@ running server.`,
       if (args.length > count)
         throw new UsageError(`unexpected arguments: ${args.slice(count).join(' ')}`, 'keys');
     };
-    if (action === 'create' || action === 'list') expect(1, 'an account id');
+    if (action === 'list') expect(Math.min(args.length, 1), '');
+    else if (action === 'create') expect(1, 'an account id');
     else if (action === 'rotate' || action === 'revoke') expect(2, 'an account id and a key id');
     else
       throw new UsageError(
@@ -55,7 +59,11 @@ running server.`,
       );
     const [accountId = '', keyId = ''] = args;
     const environment = values.environment as string | undefined;
-    if (action === 'create' && environment !== 'test' && environment !== 'live')
+    if (
+      (action === 'create' || environment !== undefined) &&
+      environment !== 'test' &&
+      environment !== 'live'
+    )
       throw new UsageError(
         environment === undefined
           ? 'keys create needs --environment test or live'
@@ -68,12 +76,21 @@ running server.`,
     try {
       const now = Date.now();
       if (action === 'list') {
-        if (!(await plane.store.getAccount(accountId)))
+        let accountIds = [accountId];
+        if (!accountId) accountIds = (await plane.store.listAccounts()).map((account) => account.id);
+        else if (!(await plane.store.getAccount(accountId)))
           throw new ServiceError('not_found', `no account ${accountId}`);
-        const keys = await plane.store.listKeys(accountId);
+        const last4 = values.last4 as string | undefined;
+        const keys = (await Promise.all(accountIds.map((id) => plane.store.listKeys(id))))
+          .flat()
+          .filter(
+            (key) =>
+              (environment === undefined || key.environment === environment) &&
+              (last4 === undefined || key.last4 === last4),
+          );
         keys.sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? 1 : -1));
         if (flags.json) printJson(io, { data: keys.map((key) => keyJson(key, now)) });
-        else io.stdout.write(keysTable(keys, now));
+        else io.stdout.write(keysTable(keys, now, !accountId));
         return EXIT.ok;
       }
       if (action === 'create') {

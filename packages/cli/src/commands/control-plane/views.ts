@@ -44,19 +44,22 @@ export function webhookSecretJson(issued: IssuedWebhookSecret) {
   };
 }
 
-/** Keys as a table: id, which key, name, state, and when. */
-export function keysTable(keys: ApiKey[], now: number): string {
+/** Keys as a table: id, which key, name, state, and when; with their account when of several. */
+export function keysTable(keys: ApiKey[], now: number, withAccount = false): string {
+  const headers = ['id', 'key', 'name', 'status', 'created_at', 'last_used_at', 'ends_at'];
+  const rows = keys.map((key) => [
+    key.id,
+    keyLabel(key),
+    key.name ?? '',
+    keyView(key, now).status,
+    iso(key.created_at) ?? '',
+    iso(key.last_used_at) ?? '-',
+    iso(key.revoked_at ?? key.expires_at) ?? '-',
+  ]);
+  if (!withAccount) return renderTable(headers, rows);
   return renderTable(
-    ['id', 'key', 'name', 'status', 'created_at', 'last_used_at', 'ends_at'],
-    keys.map((key) => [
-      key.id,
-      keyLabel(key),
-      key.name ?? '',
-      keyView(key, now).status,
-      iso(key.created_at) ?? '',
-      iso(key.last_used_at) ?? '-',
-      iso(key.revoked_at ?? key.expires_at) ?? '-',
-    ]),
+    ['account', ...headers],
+    rows.map((row, index) => [keys[index]?.account_id ?? '', ...row]),
   );
 }
 
