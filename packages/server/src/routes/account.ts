@@ -62,7 +62,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['account'],
         summary: 'A new webhook signing secret; the old one keeps signing for grace_seconds',
         description:
-          'During the grace period every delivery carries a signature by each secret, so receivers can switch at their pace. The new secret is in this response only.',
+          'During the grace period every delivery carries a signature by each secret, so receivers can switch at their pace. The new secret is in this response only. The body is optional: without one the old secret signs for a day (86400 s).',
         body: RotateBody,
         response: { 201: NewWebhookSecretSchema },
       },

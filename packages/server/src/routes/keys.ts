@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ServiceError } from '@svc/core';
+import { ErrorBodySchema, ServiceError } from '@svc/core';
 import type { AuthContext } from '../context.js';
 import { createKey, isKeyUsable, revokeKey, rotateKey } from '../control-plane/accounts.js';
 import type { ControlPlaneStore } from '../control-plane/store.js';
@@ -14,6 +14,8 @@ import {
   RotateBody,
   RotatedKeySchema,
 } from './account-schemas.js';
+
+const NOT_FOUND = { ...ErrorBodySchema, description: '`not_found`: no such key on this account' };
 
 /** Default grace period of a rotated key: a day to roll the new one out. */
 export const DEFAULT_KEY_GRACE_SECONDS = 86_400;
@@ -77,9 +79,10 @@ export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'rotateKey',
         tags: ['account'],
         summary: 'Replace a key: a new secret now, the old one works for grace_seconds',
+        description: 'The body is optional: without one the old key works for a day (86400 s).',
         params: KeyIdParams,
         body: RotateBody,
-        response: { 201: RotatedKeySchema },
+        response: { 201: RotatedKeySchema, 404: NOT_FOUND },
       },
     },
     async (request, reply) => {
@@ -104,7 +107,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['account'],
         summary: 'Revoke a key now, and every token it minted',
         params: KeyIdParams,
-        response: { 200: KeySchema },
+        response: { 200: KeySchema, 404: NOT_FOUND },
       },
     },
     async (request) => {
