@@ -23,6 +23,7 @@ import type { ControlPlaneStore } from './control-plane/store.js';
 import { CONTROL_PLANE_DB_FILE, createSqliteControlPlaneStore } from './control-plane/stores/sqlite.js';
 import { type ResolvedServerOptions, resolveServerOptions, type ServerOptions } from './options.js';
 import { accountWebhookSecrets, webhookAddressGuard } from './routes/batch-webhooks.js';
+import { createSandboxVerifier } from './sandbox.js';
 import { geoReloadTriggers, onStopSignals, prepareDataDir, readTlsPair } from './serve-lifecycle.js';
 import { createServer } from './server.js';
 
@@ -119,7 +120,10 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     let baseUrl = '';
     const runner: BatchRunner = createBatchRunner({
       store: batchStore,
-      processors: [createVerifyEmailProcessor(verifier), createGeoIpProcessor(geoProxy)],
+      processors: [
+        createVerifyEmailProcessor(verifier, { sandbox: createSandboxVerifier() }),
+        createGeoIpProcessor(geoProxy),
+      ],
       resultsUrl: (id) => `${baseUrl}/v2/batch/${id}/results`,
       webhooks: {
         // Each account's events are signed with its own active secrets (two during a rotation).

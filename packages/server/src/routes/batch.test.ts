@@ -3,11 +3,13 @@ import {
   createBatchRunner,
   createGeoIpProcessor,
   createMemoryStore,
+  createVerifyEmailProcessor,
 } from '@svc/batch-runner';
 import { startWebhookReceiver, type WebhookDelivery, type WebhookReceiver } from '@svc/testkit';
 import { verifyPayload } from '@svc/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createSandboxVerifier } from '../sandbox.js';
 import { createTestServer, fixtureGeoResolver, type TestServer } from '../testing/test-server.js';
 import { batchResultsPath } from './batch.js';
 import { accountWebhookSecrets, refusedWebhookTarget } from './batch-webhooks.js';
@@ -21,6 +23,15 @@ afterEach(async () => {
   await receiver?.close();
   receiver = runner = server = undefined;
 });
+
+/** The live verifier of these tests: it records what it is asked and opens no socket either. */
+const liveAsked: string[] = [];
+const liveVerifier = {
+  async verifyMany(emails: readonly string[]) {
+    liveAsked.push(...emails);
+    return emails.map((email) => ({ email, state: 'risky' }));
+  },
+};
 
 /** IPs of MaxMind's City test database, and one private address (a per-record invalid_ip error). */
 const IPS = ['81.2.69.142', '2.125.160.216', '10.0.0.1', '81.2.69.160', '89.160.20.112'];
@@ -43,7 +54,10 @@ async function setup({ allowLoopback = true } = {}) {
   });
   runner = createBatchRunner({
     store,
-    processors: [createGeoIpProcessor(await fixtureGeoResolver())],
+    processors: [
+      createGeoIpProcessor(await fixtureGeoResolver()),
+      createVerifyEmailProcessor(liveVerifier, { sandbox: createSandboxVerifier() }),
+    ],
     pollIntervalMs: 5,
     resultsUrl: batchResultsPath,
     webhooks: {
@@ -509,5 +523,37 @@ describe('batch routes', () => {
       expect(doc.paths[path][method].responses['404'], `${method} ${path}`).toBeDefined();
     }
     expect(doc.paths['/v2/webhooks/test'].post.operationId).toBe('sendTestWebhook');
+  });
+
+  it('runs test-key jobs in the sandbox (magic answers, no live verifier) and live-key jobs live', async () => {
+    const s = await setup();
+    const { testKey, liveKey } = await s.account('pro');
+    liveAsked.length = 0;
+    const records = ['deliverable@example.com', 'undeliverable@example.org', 'catch_all@example.net'];
+    const sandbox = (
+      await call(s, {
+        method: 'POST',
+        url: '/v2/batch',
+        key: testKey.secret,
+        body: { type: 'verify_email', records },
+      })
+    ).json();
+    await waitFor(s, sandbox.id, testKey.secret);
+    expect((await call(s, { url: `/v2/batch/${sandbox.id}`, key: testKey.secret })).json().counts).toEqual({
+      deliverable: 1,
+      undeliverable: 1,
+      risky: 1, // a catch-all domain's address is risky
+    });
+    expect(liveAsked).toEqual([]);
+    const live = (
+      await call(s, {
+        method: 'POST',
+        url: '/v2/batch',
+        key: liveKey.secret,
+        body: { type: 'verify_email', records },
+      })
+    ).json();
+    await waitFor(s, live.id, liveKey.secret);
+    expect(liveAsked).toEqual(records);
   });
 });

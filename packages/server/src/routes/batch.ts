@@ -166,6 +166,8 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       submission.idempotency_key = request.headers['idempotency-key'] ?? null;
       submission.account_id = auth.account.id;
+      // Test keys run in the sandbox, batch included: the processors make no outbound calls.
+      submission.sandbox = auth.environment === 'test';
       const records = Array.isArray(submission.records) ? submission.records.length : 0;
       if (typeof submission.webhook_url === 'string' && URL.canParse(submission.webhook_url)) {
         const refused = await refusedWebhookTarget(submission.webhook_url, isAllowedTarget);
