@@ -3,6 +3,7 @@ import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typ
 import { ServiceError } from '@svc/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
+import { setRequestDeadline } from './deadline.js';
 
 const echo: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -29,6 +30,20 @@ const echo: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v2/slow', { config: { endpoint: 'health' } }, async (request) => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     return { aborted: request.deadlineSignal.aborted };
+  });
+  app.get('/v2/probing', { config: { endpoint: 'health', probes: true } }, async (request) => {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    return { aborted: request.deadlineSignal.aborted };
+  });
+  app.get('/v2/extended', { config: { endpoint: 'health' } }, async (request) => {
+    setRequestDeadline(request, 1000);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    return { aborted: request.deadlineSignal.aborted };
+  });
+  app.get('/v2/chatty', { config: { endpoint: 'health' } }, async (request) => {
+    // A careless log call with every header: the redaction must still hide the key.
+    request.log.info({ headers: request.headers, req: { headers: request.headers } }, 'chatty');
+    return {};
   });
 };
 
@@ -189,6 +204,32 @@ describe('errors and request ids', () => {
     expect(expectSpecError(response, 503, 'upstream_timeout')).toBe(
       'the request did not finish within 50 ms',
     );
+  });
+
+  it('a probing route gets the longer deadline; setRequestDeadline replaces the deadline', async () => {
+    const app = await start({ requestTimeoutMs: 50, probeRequestTimeoutMs: 1000 });
+    const probing = await app.inject({ method: 'GET', url: '/v2/probing' });
+    expect(probing.statusCode).toBe(200);
+    expect(probing.json()).toEqual({ aborted: false });
+    const extended = await app.inject({ method: 'GET', url: '/v2/extended' });
+    expect(extended.statusCode).toBe(200);
+    expect(extended.json()).toEqual({ aborted: false });
+  });
+
+  it('keys in logged headers are redacted', async () => {
+    const app = await start();
+    const { liveKey } = await server.account();
+    await app.inject({
+      method: 'GET',
+      url: '/v2/chatty',
+      headers: { 'x-api-key': liveKey.secret, authorization: 'Bearer abc' },
+    });
+    const chatty = lines.map((line) => JSON.parse(line)).find((line) => line.msg === 'chatty');
+    expect(chatty.headers['x-api-key']).toBe('[redacted]');
+    // Fastify's request serializer drops headers from `req` altogether.
+    expect(chatty.req.headers).toBeUndefined();
+    expect(chatty.headers.authorization).toBe('[redacted]');
+    expect(lines.join('\n')).not.toContain(liveKey.secret);
   });
 
   it('one log line per request with its id, and no key in any line', async () => {
