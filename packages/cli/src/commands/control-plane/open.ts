@@ -17,22 +17,6 @@ import { describeCause, errnoCode, fileError } from '../../fs/describe-error.js'
 import type { CliIo } from '../../io.js';
 import { cliSqliteDriver } from '../../sqlite-driver.js';
 
-/** The flags every `svc accounts` / `svc keys` command takes to find `svc serve`'s store. */
-export const CONTROL_PLANE_FLAGS = {
-  'data-dir': { type: 'string' },
-  config: { type: 'string' },
-} as const;
-
-/** The help lines of those flags, their text starting at `column` like the command's other options. */
-export function controlPlaneFlagsHelp(column: number): string {
-  const indent = ' '.repeat(column);
-  return [
-    `${'  --data-dir <dir>'.padEnd(column)}the server's data dir (default: as svc serve: the config`,
-    `${indent}file's dataDir, else $SVC_DATA_DIR, else ./svc-data)`,
-    `${'  --config <file>'.padEnd(column)}the server's config file (else $SVC_CONFIG): its plans and dataDir`,
-  ].join('\n');
-}
-
 /** An open control-plane store with what the account operations need. */
 export interface ControlPlane {
   store: ControlPlaneStore;

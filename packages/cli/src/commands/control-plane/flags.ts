@@ -1,0 +1,21 @@
+/*
+ * The flags of `svc accounts` and `svc keys` that find the server's store. Kept apart from
+ * open.ts, which loads @svc/server (Fastify and the rest): the command table imports only this,
+ * so other commands do not pay for loading the server.
+ */
+
+/** The flags every `svc accounts` / `svc keys` command takes to find `svc serve`'s store. */
+export const CONTROL_PLANE_FLAGS = {
+  'data-dir': { type: 'string' },
+  config: { type: 'string' },
+} as const;
+
+/** The help lines of those flags, their text starting at `column` like the command's other options. */
+export function controlPlaneFlagsHelp(column: number): string {
+  const indent = ' '.repeat(column);
+  return [
+    `${'  --data-dir <dir>'.padEnd(column)}the server's data dir (default: as svc serve: the config`,
+    `${indent}file's dataDir, else $SVC_DATA_DIR, else ./svc-data)`,
+    `${'  --config <file>'.padEnd(column)}the server's config file (else $SVC_CONFIG): its plans and dataDir`,
+  ].join('\n');
+}
