@@ -1,6 +1,7 @@
 export { toApiJob } from './api-job.js';
 export {
   createWebhookDispatcher,
+  type ResendOptions,
   type SendWebhookOptions,
   sendWebhookEvent,
   type WebhookDispatcher,

@@ -205,4 +205,28 @@ describe.each(stores)('webhook delivery for accounts on the %s store', (_name, m
     expect((await store.deliveries(jobId))[0]?.attempts).toHaveLength(2);
     await store.close();
   });
+
+  it('a resend can have its own, shorter timeout (a caller waiting within an HTTP deadline)', async () => {
+    receiver = await startWebhookReceiver({ hang: true });
+    const store = await makeStore();
+    const dispatcher = createWebhookDispatcher({
+      store,
+      secrets: ['whsec_test'],
+      isAllowedAddress: loopback,
+      timeoutMs: 30_000,
+    });
+    const jobId = await finishedJob(store, `${receiver.url}/hook`, null);
+    const [event] = await store.deliveries(jobId);
+    const started = performance.now();
+    const resent = await dispatcher.resend(event?.eventId as string, undefined, { timeoutMs: 150 });
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(resent?.attempts.at(-1)).toMatchObject({
+      status: null,
+      error: 'no response within 150 ms',
+      trigger: 'resend',
+    });
+    // It was still on its schedule (never tried): it stays there.
+    expect(resent?.state).toBe('pending');
+    await store.close();
+  });
 });

@@ -115,6 +115,12 @@ export function sendWebhookEvent(
   });
 }
 
+/** Options of one resend. */
+export interface ResendOptions {
+  /** This attempt's timeout, when a caller waits for it (an HTTP request with a deadline). @default the dispatcher's timeoutMs */
+  timeoutMs?: number;
+}
+
 /** Delivers outbox events: signed POSTs, retried on the 24 h schedule, every attempt logged. */
 export interface WebhookDispatcher {
   /** Delivers every event due now; returns how many attempts were made. */
@@ -126,7 +132,7 @@ export interface WebhookDispatcher {
    * Resolves to the event with its attempts, or null when there is no such event (or its job is
    * outside `scope`); `invalid_request` while the event is being delivered by the schedule.
    */
-  resend(eventId: string, scope?: JobScope): Promise<EventView | null>;
+  resend(eventId: string, scope?: JobScope, options?: ResendOptions): Promise<EventView | null>;
   start(): void;
   /**
    * Stops the loop and any deliverDue() in progress after its current attempt (events still due
@@ -167,7 +173,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     }
   }
 
-  async function deliver(delivery: Delivery): Promise<void> {
+  async function deliver(delivery: Delivery, timeoutMs = options.timeoutMs): Promise<void> {
     const job = await options.store.getJob(delivery.jobId);
     const event: WebhookEnvelope = {
       id: delivery.eventId,
@@ -186,7 +192,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
             secrets,
             isAllowedAddress: options.isAllowedAddress,
             lookup: options.lookup,
-            timeoutMs: options.timeoutMs,
+            timeoutMs,
             userAgent: options.userAgent,
             now: () => at,
           });
@@ -230,7 +236,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
 
   return {
     deliverDue,
-    async resend(eventId, scope) {
+    async resend(eventId, scope, resendOptions = {}) {
       const delivery = await options.store.claimEvent(eventId, owner, now(), leaseMs, scope);
       if (delivery === null) return null;
       if (delivery === 'busy')
@@ -238,7 +244,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
           'invalid_request',
           `event ${eventId} is being delivered right now; ask again once that attempt is logged`,
         );
-      await deliver(delivery);
+      await deliver(delivery, resendOptions.timeoutMs ?? options.timeoutMs);
       return options.store.getEvent(eventId, scope);
     },
     start() {

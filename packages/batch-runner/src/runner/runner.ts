@@ -3,7 +3,11 @@ import { hostname } from 'node:os';
 import { Readable } from 'node:stream';
 import { type BatchJob, createId, isTerminalBatchStatus, ServiceError } from '@svc/core';
 import { toApiJob } from '../api-job.js';
-import { createWebhookDispatcher, type WebhookDispatcherOptions } from '../delivery/dispatcher.js';
+import {
+  createWebhookDispatcher,
+  type ResendOptions,
+  type WebhookDispatcherOptions,
+} from '../delivery/dispatcher.js';
 import type { ChunkLease, EventView, JobRecord, JobScope, Page, RecordResult, Store } from '../store.js';
 import { type ChunkDispatcher, storeDispatcher } from './chunk-dispatcher.js';
 import { exportLines } from './export.js';
@@ -73,7 +77,7 @@ export interface BatchRunner {
    * Delivers one event again now (same event id, one more attempt; see WebhookDispatcher.resend);
    * `not_found` for an unknown event or another account's. Needs the `webhooks` option.
    */
-  resendEvent(eventId: string, scope?: JobScope): Promise<EventView>;
+  resendEvent(eventId: string, scope?: JobScope, options?: ResendOptions): Promise<EventView>;
   /** Starts claiming work (idempotent). */
   start(): void;
   /** Resolves once nothing is claimable and nothing is in flight. */
@@ -321,9 +325,9 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       await mustGet(id, scope);
       return store.deliveries(id);
     },
-    async resendEvent(eventId, scope) {
+    async resendEvent(eventId, scope, resendOptions) {
       if (!deliveries) throw new Error('this runner delivers no webhooks: give it the webhooks option');
-      const event = await deliveries.resend(eventId, scope);
+      const event = await deliveries.resend(eventId, scope, resendOptions);
       if (!event) throw new ServiceError('not_found', `no event ${JSON.stringify(eventId)}`);
       return event;
     },
