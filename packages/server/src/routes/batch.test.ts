@@ -342,6 +342,12 @@ describe('batch routes', () => {
       ['/v2/batch?type=geo_ip&column=ip', 'text/plain', '81.2.69.142\n', '?column= applies to text/csv'],
       ['/v2/batch?type=geo_ip', 'text/plain', '\n# nothing\n', 'no records'],
       ['/v2/batch?type=nope', 'text/plain', '1.1.1.1', 'type'],
+      [
+        '/v2/batch?type=geo_ip',
+        'application/xml',
+        '<ip>1.1.1.1</ip>',
+        'send application/json, text/csv or text/plain',
+      ],
     ] as const) {
       const response = await upload(url, type, payload);
       expect(response.status, url).toBe(400);

@@ -107,8 +107,25 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
   const scopeOf = (request: FastifyRequest) => ({ accountId: authOf(request).account.id });
 
+  // A delivery attempt a request waits for (resend, test event) leaves the request's own deadline room to answer.
+  const attemptTimeoutMs = Math.max(1000, Math.min(10_000, svc.options.limits.requestTimeoutMs - 2000));
+
   // An uploaded list is text; its size limit is the upload limit (the route's bodyLimit).
   app.addContentTypeParser(UPLOAD_TYPES, { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // Any other body type: say what these routes take (Fastify's own error would only say JSON).
+  app.addContentTypeParser('*', (request, _payload, done) => {
+    const type = request.headers['content-type'];
+    const accepted =
+      request.routeOptions.url === '/v2/batch'
+        ? 'application/json, text/csv or text/plain'
+        : 'application/json';
+    done(
+      new ServiceError(
+        'invalid_request',
+        `Content-Type ${type ? JSON.stringify(type) : '(none)'} is not accepted here; send ${accepted}`,
+      ),
+    );
+  });
 
   app.post(
     '/v2/batch',
@@ -333,7 +350,9 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const live = svc.batch.runner;
       if (!live)
         throw new ServiceError('internal_error', 'this server delivers no webhooks (no batch runner)');
-      return eventView(await live.resendEvent(request.params.id, scopeOf(request)));
+      return eventView(
+        await live.resendEvent(request.params.id, scopeOf(request), { timeoutMs: attemptTimeoutMs }),
+      );
     },
   );
 
@@ -386,8 +405,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const result = await sendWebhookEvent(url, event, {
         secrets,
         isAllowedAddress: isAllowedTarget,
-        // Leaves the request's own deadline room to answer.
-        timeoutMs: Math.max(1000, Math.min(10_000, svc.options.limits.requestTimeoutMs - 2000)),
+        timeoutMs: attemptTimeoutMs,
         now: svc.now,
       });
       return {
