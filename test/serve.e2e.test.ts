@@ -54,9 +54,22 @@ describe('first start', () => {
 
   it('serves a valid OpenAPI 3.1 document with API version 2.x.y, and health without a key', async () => {
     expect(api.checker.document.info).toMatchObject({ version: expect.stringMatching(/^2\.\d+\.\d+$/) });
-    const health = await api.request<{ status: string; version: string }>('GET', '/v2/health');
+    const health = await api.request<{
+      status: string;
+      version: string;
+      geo: { databases: { type: string; built_at: string | null; source: string }[] };
+    }>('GET', '/v2/health');
     expect(health.status).toBe(200);
     expect(health.body.status).toBe('ok');
+    // Each configured geo database with its type, build date and file.
+    expect(health.body.geo.databases).toEqual([
+      {
+        id: expect.any(String),
+        type: 'GeoIP2-City',
+        built_at: expect.stringMatching(/^\d{4}-/),
+        source: GEO_CITY_FIXTURE,
+      },
+    ]);
     expect(health.body.version).toBe(
       api.checker.document.info && (api.checker.document.info as { version: string }).version,
     );

@@ -16,17 +16,22 @@ export async function runServer(
   resolved: ResolvedServerOptions,
 ): Promise<ExitCode> {
   const databases = resolved.geo.databases;
+
   await serve({
     options: { ...loaded.options, dataDir: resolved.dataDir },
     env: io.env,
     cwd: io.cwd,
     stdout: io.stdout,
     stderr: io.stderr,
-    // The same data as `svc geo`: the given files, else the bundled data with what
-    // `svc geo update` installed in front; an update replaces one of those files.
-    openGeo: () => openCliGeoResolver(io, databases),
-    geoStampFiles:
-      databases.length > 0 ? databases : UPDATE_SOURCES.map((source) => installedCityPath(io.env, source)),
+    // The given files are opened by serve (which describes them in /v2/health); else the same
+    // data as `svc geo`: the bundled data with what `svc geo update` installed in front, which
+    // an update replaces.
+    ...(databases.length > 0
+      ? {}
+      : {
+          openGeo: () => openCliGeoResolver(io, []),
+          geoStampFiles: UPDATE_SOURCES.map((source) => installedCityPath(io.env, source)),
+        }),
   });
   return EXIT.ok;
 }

@@ -127,7 +127,7 @@ export {
   type SandboxVerifierOptions,
   sandboxMagicOf,
 } from './sandbox.js';
-export { BATCH_DB_FILE, type RunningServer, type ServeOptions, serve } from './serve.js';
+export { BATCH_DB_FILE, type OpenedGeo, type RunningServer, type ServeOptions, serve } from './serve.js';
 export {
   type CreateServerOptions,
   createServer,

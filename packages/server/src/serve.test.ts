@@ -60,7 +60,12 @@ describe('serve', () => {
     const deps = { controlPlane: first.server.app.svc.controlPlane, now: Date.now };
     for (const secret of [live, test])
       expect((await authenticate(deps, secret))?.account.id).toBe(first.server.createdOwner?.accountId);
-    expect((await fetch(`${first.server.url}/v2/health`)).status).toBe(200);
+    const health = (await (await fetch(`${first.server.url}/v2/health`)).json()) as {
+      geo: { databases: { type: string; source: string }[] };
+    };
+    expect(health.geo.databases).toMatchObject([
+      { type: 'GeoIP2-City', source: `${GEO_FIXTURES}GeoIP2-City-Test.mmdb` },
+    ]);
     await first.server.close();
     running.pop();
     // Stored as hashes only: the database files never hold the key.

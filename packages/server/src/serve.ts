@@ -16,6 +16,7 @@ import {
   openMmdbBackend,
 } from '@svc/geo-resolver';
 import type { FastifyInstance } from 'fastify';
+import type { GeoDatabaseInfo } from './context.js';
 import { createAccount } from './control-plane/accounts.js';
 import { createServerSecrets } from './control-plane/secrets.js';
 import { loadServerKey } from './control-plane/server-key.js';
@@ -47,13 +48,19 @@ export interface ServeOptions {
    * `svc geo update`'s installed files before the bundled data.
    * @default the `geo.databases` files, else the bundled open data (cached in `<dataDir>/geo`)
    */
-  openGeo?: () => Promise<GeoResolver>;
+  openGeo?: () => Promise<GeoResolver | OpenedGeo>;
   /** Files whose change means new geo data (the files `svc geo update` installs). @default geo.databases */
   geoStampFiles?: string[];
   /** Stop on SIGTERM/SIGINT (and exit), reload geo on SIGHUP. @default true */
   handleSignals?: boolean;
   /** What a stop signal ends with. @default process.exit */
   exit?: (code: number) => void;
+}
+
+/** Geo data with the description of each database, for GET /v2/health. */
+export interface OpenedGeo {
+  resolver: GeoResolver;
+  databases: GeoDatabaseInfo[];
 }
 
 /** A started server. */
@@ -106,7 +113,9 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     const verifier = createVerifier(verifierOptions(options));
     const openGeo = input.openGeo ?? (() => openConfiguredGeo(options));
     // Lookups go through this holder, so a reopened resolver replaces the old one everywhere.
-    let geo = await openGeo();
+    const opened = asOpenedGeo(await openGeo());
+    let geo = opened.resolver;
+    let geoDatabases = opened.databases;
     closers.push(() => geo.close());
     const geoProxy: GeoResolver = {
       lookup: (ip) => geo.lookup(ip),
@@ -141,6 +150,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       verifier,
       geo: geoProxy,
       batch: { store: batchStore, runner },
+      geoDatabases: () => geoDatabases,
       logStream: stdout,
     });
     closers.push(async () => {
@@ -162,9 +172,10 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     runner.start();
 
     const reopen = async () => {
-      const next = await openGeo();
+      const next = asOpenedGeo(await openGeo());
       const previous = geo;
-      geo = next;
+      geo = next.resolver;
+      geoDatabases = next.databases;
       previous.close();
     };
     const triggers = geoReloadTriggers({
@@ -211,13 +222,26 @@ function verifierOptions(options: ResolvedServerOptions): VerifierOptions {
   return { smtp, ...(options.dns ? { dns: createDns2Resolver({ server: options.dns }) } : {}) };
 }
 
-/** The configured `.mmdb` files in priority order, else the bundled open data. */
-async function openConfiguredGeo(options: ResolvedServerOptions): Promise<GeoResolver> {
+function asOpenedGeo(value: GeoResolver | OpenedGeo): OpenedGeo {
+  return 'resolver' in value ? value : { resolver: value, databases: [] };
+}
+
+/** The configured `.mmdb` files in priority order (each described for /v2/health), else the bundled open data. */
+async function openConfiguredGeo(options: ResolvedServerOptions): Promise<OpenedGeo> {
   if (options.geo.databases.length > 0) {
     const backends = await Promise.all(options.geo.databases.map((source) => openMmdbBackend({ source })));
-    return createGeoResolver({ backends });
+    const databases = backends.map((backend, index) => ({
+      id: backend.id,
+      type: backend.databaseType,
+      built_at: backend.buildEpoch.getTime(),
+      source: options.geo.databases[index] as string,
+    }));
+    return { resolver: await createGeoResolver({ backends }), databases };
   }
-  return createDefaultGeoResolver({ cacheDir: join(options.dataDir, 'geo') });
+  return {
+    resolver: await createDefaultGeoResolver({ cacheDir: join(options.dataDir, 'geo') }),
+    databases: [],
+  };
 }
 
 /** On first start (no account yet): the owner account, its keys printed this once. */
