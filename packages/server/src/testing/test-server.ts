@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createVerifier } from '@svc/email-verifier';
 import { createGeoResolver, type GeoResolver, openMmdbBackend } from '@svc/geo-resolver';
 import type { FastifyInstance } from 'fastify';
@@ -38,7 +39,7 @@ export interface TestServer {
  * Pass `routes` to mount a route plugin under test; other services can be overridden.
  */
 export async function createTestServer(
-  overrides: Partial<CreateServerOptions> & { routes?: Parameters<FastifyInstance['register']>[0][] } = {},
+  overrides: Partial<CreateServerOptions> & { routes?: FastifyPluginAsyncTypebox[] } = {},
 ): Promise<TestServer> {
   const clock = { now: Date.UTC(2026, 10, 23, 12, 0, 0) };
   const store = overrides.controlPlane ?? createMemoryControlPlaneStore();
@@ -53,7 +54,7 @@ export async function createTestServer(
     secrets,
     options: { logLevel: 'silent', ...overrides.options },
   });
-  for (const plugin of routes) await app.register(plugin);
+  for (const plugin of routes) await app.withTypeProvider<TypeBoxTypeProvider>().register(plugin);
   const deps = { controlPlane: store, secrets, now: () => clock.now };
   return {
     app,
