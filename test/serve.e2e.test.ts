@@ -33,6 +33,7 @@ beforeAll(async () => {
       SVC_SMTP_MAIL_FROM: 'probe@e2e.test',
       SVC_GEO_DATABASES: GEO_CITY_FIXTURE,
       SVC_TRUSTED_PROXIES: '127.0.0.1',
+      SVC_LIMITS_JSON_BODY_BYTES: '65536',
     },
   });
   api = await ApiClient.connect(server.url);
@@ -135,6 +136,28 @@ describe('errors: only the spec body, with the request id', () => {
     });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.error.code).toBe('invalid_request');
+  });
+});
+
+describe('the body limit (SVC_LIMITS_JSON_BODY_BYTES)', () => {
+  it('a JSON body over it → 400 invalid_request naming the limit; one under it is served', async () => {
+    const emails = Array.from({ length: 4_000 }, (_, i) => `user${i}@example.com`);
+    const large = await api.request<{ error: { code: string; message: string } }>(
+      'POST',
+      '/v2/verify/email/bulk',
+      {
+        key: server.testKey,
+        json: { emails },
+      },
+    );
+    expect(large.status).toBe(400);
+    expect(large.body.error.code).toBe('invalid_request');
+    expect(large.body.error.message).toContain('65536 bytes');
+    const small = await api.request('POST', '/v2/verify/email/bulk', {
+      key: server.testKey,
+      json: { emails: emails.slice(0, 100) },
+    });
+    expect(small.status).toBe(200);
   });
 });
 
@@ -349,6 +372,49 @@ describe('limits from configuration (a second server, owner on a small plan)', (
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(limited.headers.get('x-ratelimit-limit')).toBe('4');
     expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+    // A second key of the account shares the bucket: making keys does not raise the limit.
+    const testKeyCall = await smallApi.request<{ error: { code: string } }>('GET', '/v2/account', {
+      key: small.testKey,
+    });
+    expect(testKeyCall.status).toBe(429);
+  });
+});
+
+describe('geo data replaced while serving', () => {
+  it('a new file over a configured database is picked up without a restart (health and lookups)', async () => {
+    const { copyFile, mkdtemp, rename, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'svc-e2e-geo-'));
+    const city = join(dir, 'city.mmdb');
+    await copyFile(GEO_CITY_FIXTURE, city);
+    const child = await startServe({ env: { SVC_GEO_DATABASES: city } });
+    try {
+      const childApi = await ApiClient.connect(child.url);
+      const type = async () =>
+        (
+          await childApi.request<{ geo: { databases: { type: string }[] } }>('GET', '/v2/health')
+        ).body.geo.databases.map((db) => db.type);
+      expect(await type()).toEqual(['GeoIP2-City']);
+      // As svc geo update installs: a complete file renamed over the old one.
+      await copyFile(GEO_CITY_FIXTURE.replace('GeoIP2-City-Test', 'GeoLite2-City-Test'), `${city}.tmp`);
+      await rename(`${city}.tmp`, city);
+      const deadline = Date.now() + 15_000;
+      let seen = await type();
+      while (seen[0] !== 'GeoLite2-City' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        seen = await type();
+      }
+      expect(seen).toEqual(['GeoLite2-City']);
+      const geo = await childApi.request<{ country: string }>('GET', '/v2/geo/81.2.69.142', {
+        key: child.liveKey,
+      });
+      expect(geo.status).toBe(200);
+      expect(geo.body.country).toBe('GB');
+    } finally {
+      await child.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
