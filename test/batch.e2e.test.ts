@@ -162,6 +162,22 @@ describe('a geo_ip batch job', () => {
     expect(list.body.data).toEqual([]);
   });
 
+  it('a tampered cursor → 400 invalid_request', async () => {
+    const first = await api.request<{ next_cursor: string | null }>('GET', '/v2/batch?limit=1', {
+      key: server.liveKey,
+    });
+    expect(first.body.next_cursor).toEqual(expect.any(String));
+    const cursor = first.body.next_cursor as string;
+    const tampered = `${cursor.slice(0, -2)}${cursor.endsWith('A') ? 'BB' : 'AA'}`;
+    const refused = await api.request<{ error: { code: string } }>(
+      'GET',
+      `/v2/batch?limit=1&cursor=${encodeURIComponent(tampered)}`,
+      { key: server.liveKey },
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('invalid_request');
+  });
+
   it('cancel of a finished job returns it as it is', async () => {
     const mine = await api.request<{ data: Job[] }>('GET', '/v2/batch', { key: server.liveKey });
     const finished = mine.body.data.find((job) => job.status === 'completed');

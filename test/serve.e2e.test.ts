@@ -185,6 +185,23 @@ describe('email verification over the fake internet', () => {
     expect(fleet.sessions.at(-1)?.commands.join('\n')).toContain('probe.e2e.test');
   });
 
+  it('without a probe: DNS only, no SMTP session, and a domain without mail is undeliverable', async () => {
+    const sessionsBefore = fleet.sessions.length;
+    const alice = await api.request<{ state: string; mx: { accepts_mail: boolean; records: string[] } }>(
+      'POST',
+      '/v2/verify/email',
+      { key: server.liveKey, json: { email: 'alice@example.test' } },
+    );
+    expect(alice.status).toBe(200);
+    expect(alice.body.mx).toEqual({ accepts_mail: true, records: ['mx1.example.test'] });
+    const nomail = await api.request<{ state: string }>('POST', '/v2/verify/email', {
+      key: server.liveKey,
+      json: { email: 'someone@nomail.test' },
+    });
+    expect(nomail.status).toBeLessThan(500);
+    expect(fleet.sessions.length).toBe(sessionsBefore);
+  });
+
   it('bulk: results in input order with a summary', async () => {
     const emails = ['alice@example.test', 'not-an-address', 'bob@example.test'];
     const bulk = await api.request<{
