@@ -233,6 +233,38 @@ describe('email verification over the fake internet', () => {
   });
 });
 
+describe('a verify_email batch job on a test key', () => {
+  it('runs in the sandbox: the magic answers, and no DNS query', async () => {
+    dns.resetRecords();
+    const records = ['deliverable@example.test', 'undeliverable@example.test', 'catch_all@example.test'];
+    const accepted = await api.request<{ id: string }>('POST', '/v2/batch', {
+      key: server.testKey,
+      json: { type: 'verify_email', records },
+    });
+    expect(accepted.status).toBe(202);
+    const deadline = Date.now() + 15_000;
+    let status = '';
+    while (status !== 'completed' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = (
+        await api.request<{ status: string }>('GET', `/v2/batch/${accepted.body.id}`, { key: server.testKey })
+      ).body.status;
+    }
+    expect(status).toBe('completed');
+    const results = await api.request<{ data: { result: { state: string } | null }[] }>(
+      'GET',
+      `/v2/batch/${accepted.body.id}/results`,
+      { key: server.testKey },
+    );
+    expect(results.body.data.map((entry) => entry.result?.state)).toEqual([
+      'deliverable',
+      'undeliverable',
+      'risky',
+    ]);
+    expect(dns.queries).toEqual([]);
+  });
+});
+
 describe('geolocation', () => {
   it('GET /v2/geo/{ip} answers from the configured database', async () => {
     const geo = await api.request<{ ip: string; country: string; city: string }>(
