@@ -68,6 +68,34 @@ function documentRoute(schema: Schema | undefined, endpoint: unknown): Schema {
   return out;
 }
 
+/** Marks a body schema as optional (a POST that works without a body), for the document. */
+export const OPTIONAL_BODY = 'x-optional-body';
+
+/**
+ * @fastify/swagger marks every request body required; a route whose body schema carries
+ * `OPTIONAL_BODY` accepts none (it reads it as `{}`), so its body is documented as optional.
+ */
+function markOptionalBodies(doc: Schema): Schema {
+  for (const operations of Object.values((doc.paths ?? {}) as Record<string, Record<string, Schema>>)) {
+    for (const operation of Object.values(operations)) {
+      const body = operation.requestBody as {
+        required?: boolean;
+        content?: Record<string, { schema?: Schema }>;
+      };
+      const media = Object.values(body?.content ?? {});
+      if (!media.some((item) => item.schema?.[OPTIONAL_BODY])) continue;
+      body.required = false;
+      // A copy without the marker: the schema object is the route's own, maybe shared by routes.
+      for (const item of media) {
+        if (!item.schema) continue;
+        const { [OPTIONAL_BODY]: _marker, ...schema } = item.schema;
+        item.schema = schema;
+      }
+    }
+  }
+  return doc;
+}
+
 /**
  * The OpenAPI 3.1 document of the routes registered after this plugin, generated from their
  * TypeBox schemas (no second copy of the API's shape), served at GET /v2/openapi.json (no key).
@@ -99,6 +127,10 @@ export const openapiPlugin = globalPlugin('svc-openapi', async (app) => {
       schema: documentRoute(schema as Schema | undefined, route.config?.endpoint) as typeof schema,
       url,
     }),
+    transformObject: (document) =>
+      'openapiObject' in document
+        ? markOptionalBodies(document.openapiObject as Schema)
+        : document.swaggerObject,
   });
   app.get(OPENAPI_PATH, { config: { endpoint: 'openapi' }, schema: { hide: true } as Schema }, async () =>
     app.swagger(),

@@ -69,6 +69,17 @@ describe('the account routes answer what their schemas (and so the OpenAPI docum
       expect(operation.responses['401'], `${method} ${path} 401`).toBeDefined();
     }
     expect(doc.paths['/v2/keys/{id}/rotate'].post.responses['404']).toBeDefined();
+    // Rotations and tokens work without a body (defaults); creating a key needs one.
+    for (const [path, required] of [
+      ['/v2/keys/{id}/rotate', false],
+      ['/v2/account/webhook-secret/rotate', false],
+      ['/v2/tokens', false],
+      ['/v2/keys', true],
+    ] as const) {
+      const body = doc.paths[path].post.requestBody;
+      expect(body.required, path).toBe(required);
+      expect(body.content['application/json'].schema).not.toHaveProperty('x-optional-body');
+    }
     expect(doc.paths['/v2/keys/{id}'].delete.responses['404']).toBeDefined();
   });
 });

@@ -7,6 +7,7 @@ import {
   TOKEN_SCOPES,
 } from '../control-plane/accounts.js';
 import type { ApiKey, Plan, Token, WebhookSecret } from '../control-plane/store.js';
+import { OPTIONAL_BODY } from '../plugins/openapi.js';
 
 /**
  * The shapes of the account's own resources (keys, tokens, webhook secrets, usage), declared
@@ -29,7 +30,7 @@ export async function emptyBodyIsObject(request: { body: unknown }): Promise<voi
   request.body ??= {};
 }
 
-/** The grace period asked for on rotation: `{ grace_seconds }`, optional. */
+/** The grace period asked for on rotation: `{ grace_seconds }`; the body itself is optional. */
 export const RotateBody = Type.Object(
   {
     grace_seconds: Type.Optional(
@@ -41,7 +42,7 @@ export const RotateBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, [OPTIONAL_BODY]: true },
 );
 
 export const KeySchema = Type.Object(
@@ -115,7 +116,7 @@ export const TokenBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, [OPTIONAL_BODY]: true },
 );
 
 export const TokenSchema = Type.Object(
