@@ -139,7 +139,7 @@ describe.skipIf(noOpenssl)('serve with TLS', () => {
     const { status, body, peerCert } = await new Promise<{ status: number; body: string; peerCert: string }>(
       (resolve, reject) => {
         const req = httpsRequest(`${server.url}/v2/health`, { ca: readFileSync(cert) }, (res) => {
-          const subject = (res.socket as TLSSocket).getPeerCertificate().subject.CN;
+          const subject = String((res.socket as TLSSocket).getPeerCertificate().subject.CN);
           let text = '';
           res.on('data', (chunk) => (text += chunk));
           res.on('end', () =>
