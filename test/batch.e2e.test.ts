@@ -178,6 +178,47 @@ describe('a geo_ip batch job', () => {
     expect(refused.body.error.code).toBe('invalid_request');
   });
 
+  it('after a webhook secret rotation, deliveries carry a signature by each secret (old and new)', async () => {
+    const rotated = await api.request<{ secret: string }>('POST', '/v2/account/webhook-secret/rotate', {
+      key: server.liveKey,
+      json: { grace_seconds: 3600 },
+    });
+    expect(rotated.status).toBe(201);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    const already = receiver.deliveries.length;
+    const job = await api.request<Job>('POST', '/v2/batch', {
+      key: server.liveKey,
+      json: { type: 'geo_ip', records: ['81.2.69.142'], webhook_url: `${receiver.url}/rotated` },
+    });
+    expect(job.status).toBe(202);
+    const deliveries = await receiver.waitFor(already + 1, 15_000);
+    const delivery = deliveries[already];
+    const header = delivery?.headers['x-service-signature'] as string;
+    expect(header.match(/v1=/g)).toHaveLength(2);
+    for (const secret of [server.webhookSecret, rotated.body.secret]) {
+      const event = verifyPayload<{ object: Job }>(delivery?.body ?? '', header, secret);
+      expect(event.data.object.id).toBe(job.body.id);
+    }
+  });
+
+  it('an account disabled with svc accounts disable is refused at once by the running server', async () => {
+    const cli = (...args: string[]) =>
+      run(process.execPath, ['--conditions=source', '--import', 'tsx', CLI, ...args, '--json'], {
+        cwd: E2E_DIR,
+        env: { PATH: process.env.PATH ?? '', SVC_DATA_DIR: server.dataDir },
+      });
+    const created = JSON.parse((await cli('accounts', 'create', '--name', 'short-lived')).stdout) as {
+      account: { id: string };
+      keys: { environment: string; secret: string }[];
+    };
+    const key = created.keys.find((entry) => entry.environment === 'live')?.secret ?? '';
+    expect((await api.request('GET', '/v2/account', { key })).status).toBe(200);
+    await cli('accounts', 'disable', created.account.id);
+    const refused = await api.request<{ error: { code: string } }>('GET', '/v2/account', { key });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('invalid_api_key');
+  });
+
   it('cancel of a finished job returns it as it is', async () => {
     const mine = await api.request<{ data: Job[] }>('GET', '/v2/batch', { key: server.liveKey });
     const finished = mine.body.data.find((job) => job.status === 'completed');
