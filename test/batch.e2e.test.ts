@@ -66,7 +66,7 @@ describe('a geo_ip batch job', () => {
     const [delivery] = await receiver.waitFor(1, 15_000);
     const body = delivery?.body.toString('utf8') ?? '';
     // Verified with the receivers' own library against the secret printed at first start.
-    const event = verifyPayload<{ object: Job }>(
+    const event = verifyPayload<Job>(
       body,
       delivery?.headers['x-service-signature'] as string,
       server.webhookSecret,
@@ -196,7 +196,7 @@ describe('a geo_ip batch job', () => {
     const header = delivery?.headers['x-service-signature'] as string;
     expect(header.match(/v1=/g)).toHaveLength(2);
     for (const secret of [server.webhookSecret, rotated.body.secret]) {
-      const event = verifyPayload<{ object: Job }>(delivery?.body ?? '', header, secret);
+      const event = verifyPayload<Job>(delivery?.body ?? '', header, secret);
       expect(event.data.object.id).toBe(job.body.id);
     }
   });
