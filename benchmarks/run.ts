@@ -4,6 +4,7 @@ import { runBatchVerifyBenchmark } from './batch/verify-job.js';
 import { runEmailOfflineBenchmark } from './email/offline.js';
 import { runEmailSmtpBenchmark } from './email/smtp.js';
 import { runGeoBenchmark } from './geo/lookup.js';
+import { runServerBenchmark } from './server/suite.js';
 
 const only = process.argv[2];
 const suites: Record<string, () => Promise<unknown>> = {
@@ -12,6 +13,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   'email-smtp': runEmailSmtpBenchmark,
   batch: runBatchBenchmark,
   'batch-verify': runBatchVerifyBenchmark,
+  server: runServerBenchmark,
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;

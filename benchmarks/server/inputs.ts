@@ -1,0 +1,48 @@
+// The inputs both server benchmarks send: public addresses to locate, and addresses to verify
+// at domains the fake DNS server knows (so every verification is a 200 from a warm DNS cache).
+
+import { isPublicIp } from '@svc/geo-resolver';
+import type { DnsZoneEntry } from '@svc/testkit';
+import { seeded } from '../lib/measure.js';
+
+export const DOMAINS = 100;
+
+/** `shop042.bench-mail.com`: ordinary names, on none of the disposable, free or typo lists. */
+export const benchDomain = (index: number) => `shop${String(index).padStart(3, '0')}.bench-mail.com`;
+
+/** MX and A records of the benchmark's domains, with an hour's TTL (the cache stays warm). */
+export function benchZones(): Record<string, DnsZoneEntry> {
+  const zones: Record<string, DnsZoneEntry> = {};
+  for (let index = 0; index < DOMAINS; index++) {
+    const domain = benchDomain(index);
+    zones[domain] = { MX: [{ priority: 10, exchange: `mx.${domain}` }], ttl: 3600 };
+    zones[`mx.${domain}`] = { A: [`93.184.${index}.10`], ttl: 3600 };
+  }
+  return zones;
+}
+
+/** `count` distinct public addresses, 85% IPv4 and 15% IPv6, the same every run. */
+export function publicAddresses(count: number, seed = 7): string[] {
+  const random = seeded(seed);
+  const found = new Set<string>();
+  while (found.size < count) {
+    const ip =
+      random() < 0.85
+        ? Array.from({ length: 4 }, (_, part) =>
+            part === 0 ? 1 + Math.floor(random() * 222) : Math.floor(random() * 256),
+          ).join('.')
+        : `2${Math.floor(random() * 0xfff)
+            .toString(16)
+            .padStart(
+              3,
+              '0',
+            )}:${Math.floor(random() * 0xffff).toString(16)}::${Math.floor(random() * 0xffff).toString(16)}`;
+    if (isPublicIp(ip)) found.add(ip);
+  }
+  return [...found];
+}
+
+/** `count` addresses spread over the benchmark's domains. */
+export function benchEmails(count: number): string[] {
+  return Array.from({ length: count }, (_, index) => `user${index}@${benchDomain(index % DOMAINS)}`);
+}

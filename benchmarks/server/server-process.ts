@@ -1,0 +1,80 @@
+// The parent's handle on a server child (server-child.ts).
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import {
+  CHILD_FLAG,
+  type ChildRequest,
+  type ChildResponse,
+  type ServerChildConfig,
+  type ServerChildKeys,
+  type ServerChildMemory,
+} from './server-child.js';
+
+/** A running server child. */
+export interface ServerProcess {
+  url: string;
+  keys: ServerChildKeys | null;
+  /** Starts sampling the child's peak RSS afresh. */
+  track(): Promise<void>;
+  /** RSS now, peak since `track`, heap after a full GC. */
+  memory(): Promise<ServerChildMemory>;
+  /** Closes the server; the child exits (writing its CPU profile when asked for one). */
+  close(): Promise<void>;
+}
+
+/**
+ * Forks a server child and waits until it listens. Its stdout (the pino log of `ours`) goes to
+ * /dev/null, as a log shipped elsewhere would cost the server the same writes. When
+ * `SERVER_BENCH_CPU_PROF` names a directory, the child writes a `.cpuprofile` there on close.
+ */
+export async function startServerProcess(config: ServerChildConfig): Promise<ServerProcess> {
+  const profileDir = process.env.SERVER_BENCH_CPU_PROF;
+  const child = fork(fileURLToPath(new URL('./server-child.ts', import.meta.url)), [CHILD_FLAG], {
+    execArgv: [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      '--expose-gc',
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    ],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const pending = new Map<number, (response: ChildResponse) => void>();
+  let nextId = 0;
+  const ready = await new Promise<{ url: string; keys: ServerChildKeys | null }>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`server child exited with code ${code}`)));
+    child.on('message', (message: ChildResponse) => {
+      if ('ready' in message) resolve(message.ready);
+      else if ('failed' in message) reject(new Error(`server child did not start: ${message.failed}`));
+      else pending.get(message.id)?.(message);
+    });
+    child.send({ config } satisfies ChildRequest);
+  });
+  child.removeAllListeners('exit');
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ask = (op: 'track' | 'memory' | 'close') =>
+    new Promise<ChildResponse>((resolve) => {
+      const id = nextId++;
+      pending.set(id, (response) => {
+        pending.delete(id);
+        resolve(response);
+      });
+      child.send({ id, op } satisfies ChildRequest);
+    });
+  return {
+    ...ready,
+    async track() {
+      await ask('track');
+    },
+    async memory() {
+      const response = await ask('memory');
+      if (!('id' in response) || !response.memory) throw new Error('server child sent no memory figures');
+      return response.memory;
+    },
+    async close() {
+      await ask('close');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,170 @@
+// Table 1: GET /v2/geo/{ip} and POST /v2/verify/email (no probe, DNS from the testkit's fake
+// server, warm cache) through our server (createServer: auth, limits, usage, request ids, the
+// request log) against a bare Fastify route making the same library call. Each server runs in a
+// child process (server-child.ts) and autocannon drives it from this one.
+import { startDnsServer } from '@svc/testkit';
+import autocannon from 'autocannon';
+import { benchEmails, benchZones, publicAddresses } from './inputs.js';
+import type { ServerChildConfig } from './server-child.js';
+import { type ServerProcess, startServerProcess } from './server-process.js';
+
+/** Seconds of load per measured run, and alternating rounds (the best round of each variant counts). */
+const SECONDS = Number(process.env.SERVER_BENCH_SECONDS ?? 8);
+const ROUNDS = Number(process.env.SERVER_BENCH_ROUNDS ?? 2);
+const WARMUP_SECONDS = 3;
+const CONNECTIONS = Number(process.env.SERVER_BENCH_CONNECTIONS ?? 10);
+
+/** One measured run. */
+export interface ThroughputRow {
+  endpoint: string;
+  variant: string;
+  requests: number;
+  seconds: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  /** The server process's peak RSS during the run. */
+  peakRssMb: number;
+  non2xx: number;
+  errors: number;
+}
+
+interface Variant {
+  name: string;
+  config: Omit<ServerChildConfig, 'dns'>;
+}
+
+const VARIANTS: Variant[] = [
+  {
+    name: 'bare Fastify route',
+    config: { variant: 'bare', controlPlane: 'memory', logLevel: 'silent', trustedProxies: [] },
+  },
+  {
+    name: 'ours, SQLite control plane (as svc serve)',
+    config: { variant: 'ours', controlPlane: 'sqlite', logLevel: 'info', trustedProxies: [] },
+  },
+  {
+    name: 'ours, memory control plane',
+    config: { variant: 'ours', controlPlane: 'memory', logLevel: 'info', trustedProxies: [] },
+  },
+];
+
+interface Endpoint {
+  name: string;
+  /** The n-th request of a connection. */
+  request(index: number): autocannon.Request;
+}
+
+function endpoints(): Endpoint[] {
+  const ips = publicAddresses(1_000);
+  const bodies = benchEmails(1_000).map((email) => JSON.stringify({ email }));
+  return [
+    {
+      name: 'GET /v2/geo/{ip}',
+      request: (index) => ({ method: 'GET', path: `/v2/geo/${ips[index % ips.length]}` }),
+    },
+    {
+      name: 'POST /v2/verify/email',
+      request: (index) => ({
+        method: 'POST',
+        path: '/v2/verify/email',
+        headers: { 'content-type': 'application/json' },
+        body: bodies[index % bodies.length] as string,
+      }),
+    },
+  ];
+}
+
+/** Drives `server` with `endpoint`'s requests for `seconds`. Exported for the profile script. */
+export async function load(
+  server: ServerProcess,
+  endpoint: Endpoint,
+  seconds: number,
+): Promise<autocannon.Result> {
+  let index = 0;
+  return autocannon({
+    url: server.url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    // Both servers get the key; the bare one ignores it.
+    headers: { 'x-api-key': server.keys?.unlimitedLive ?? 'sk_live_unused' },
+    requests: [
+      {
+        setupRequest: (request) => {
+          const own = endpoint.request(index++);
+          return { ...request, ...own, headers: { ...request.headers, ...own.headers } };
+        },
+      },
+    ],
+  });
+}
+
+/** Runs table 1 and returns its rows (best round per endpoint and variant). */
+export async function runThroughput(): Promise<ThroughputRow[]> {
+  const dns = await startDnsServer({ zones: benchZones() });
+  const servers: ServerProcess[] = [];
+  try {
+    for (const variant of VARIANTS)
+      servers.push(await startServerProcess({ ...variant.config, dns: dns.address }));
+    const rows: ThroughputRow[] = [];
+    for (const endpoint of endpoints()) {
+      // Warm-up: JIT, the geo cache, the verifier's DNS cache (every domain asked once here).
+      for (const server of servers) await load(server, endpoint, WARMUP_SECONDS);
+      const queriesAfterWarmup = dns.queries.length;
+      const best = new Map<string, ThroughputRow>();
+      for (let round = 0; round < ROUNDS; round++) {
+        // Variants alternate, so a burst of other work on the machine does not fall on one only.
+        for (const [position, server] of servers.entries()) {
+          const variant = VARIANTS[position] as Variant;
+          await server.track();
+          const result = await load(server, endpoint, SECONDS);
+          const memory = await server.memory();
+          const row: ThroughputRow = {
+            endpoint: endpoint.name,
+            variant: variant.name,
+            requests: result.requests.total,
+            seconds: result.duration,
+            p50Ms: result.latency.p50,
+            p99Ms: result.latency.p99,
+            meanMs: result.latency.mean,
+            peakRssMb: memory.peakRssMb,
+            non2xx: result.non2xx,
+            errors: result.errors,
+          };
+          const previous = best.get(variant.name);
+          if (!previous || rate(row) > rate(previous)) best.set(variant.name, row);
+        }
+      }
+      rows.push(...best.values());
+      const cold = dns.queries.length - queriesAfterWarmup;
+      if (cold > 0) console.log(`\nnote: ${endpoint.name} asked DNS ${cold} times after the warm-up`);
+    }
+    return rows;
+  } finally {
+    for (const server of servers) await server.close();
+    await dns.close();
+  }
+}
+
+export const rate = (row: Pick<ThroughputRow, 'requests' | 'seconds'>) => row.requests / row.seconds;
+
+/** Prints table 1 with each row's ratio to the bare route of its endpoint. */
+export function printThroughput(rows: ThroughputRow[]): void {
+  console.log(
+    `\n## Server: requests/s through createServer vs a bare Fastify route (${CONNECTIONS} connections, best of ${ROUNDS} × ${SECONDS} s)\n`,
+  );
+  console.log(
+    '| endpoint | variant | requests | req/s | ratio vs bare | p50 ms | p99 ms | mean ms | server RSS MB | non-2xx |',
+  );
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const row of rows) {
+    const bare = rows.find((other) => other.endpoint === row.endpoint && other.variant === VARIANTS[0]?.name);
+    const ratio = bare ? rate(row) / rate(bare) : Number.NaN;
+    console.log(
+      `| ${row.endpoint} | ${row.variant} | ${row.requests.toLocaleString('en')} | ${Math.round(rate(row)).toLocaleString('en')} | ${ratio.toFixed(2)}× | ${row.p50Ms} | ${row.p99Ms} | ${row.meanMs.toFixed(2)} | ${row.peakRssMb.toFixed(0)} | ${row.non2xx + row.errors} |`,
+    );
+  }
+  console.log(
+    '\nGoal: ours ≥ 0.7× the bare route. Ours = every plugin of createServer (auth by a live key on an unlimited plan, limits, usage recorded per call, X-Request-Id, the request log at info to /dev/null, response schemas); RSS = the server process’s peak during the run.',
+  );
+}
