@@ -5,7 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { commandOnPath, skipWithout } from '@svc/testkit';
+import { commandOnPath, skipWithout, startDnsServer } from '@svc/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authenticate } from './control-plane/accounts.js';
 import { type RunningServer, serve } from './serve.js';
@@ -38,6 +38,7 @@ async function start(options: Record<string, unknown> = {}) {
     stdout: { write: (text: string) => (out += text) },
     stderr: { write: (text: string) => (err += text) },
     handleSignals: false,
+    batchStopTimeoutMs: 200,
   });
   running.push(server);
   return { server, out: () => out, err: () => err };
@@ -97,6 +98,53 @@ describe('serve', () => {
     await Promise.all([server.close(), server.close()]);
     running.pop();
     await expect(fetch(`${url}/v2/health`)).rejects.toThrow();
+  });
+});
+
+describe('serve with a batch job in progress', () => {
+  it('a stop hands the job back: the next start on the data dir finishes it at once, not after the lease', async () => {
+    // The job's one chunk waits on a slow MX answer (3 s) while the server stops.
+    const dns = await startDnsServer({
+      zones: {
+        'slow.test': { MX: [{ priority: 10, exchange: 'mx.slow.test' }], delayMs: 3_000 },
+        'mx.slow.test': { A: ['127.0.0.9'] },
+      },
+    });
+    try {
+      const options = { dns: dns.address };
+      const first = await start(options);
+      const live = /live key: +(sk_live_\w+)/.exec(first.out())?.[1] as string;
+      const submitted = await fetch(`${first.server.url}/v2/batch`, {
+        method: 'POST',
+        headers: { 'x-api-key': live, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'verify_email', records: ['someone@slow.test'] }),
+      });
+      expect(submitted.status).toBe(202);
+      const { id } = (await submitted.json()) as { id: string };
+      const deadline = Date.now() + 5_000;
+      while (!dns.queries.some((query) => query.name === 'slow.test') && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(dns.queries.some((query) => query.name === 'slow.test')).toBe(true);
+      const stopping = Date.now();
+      running.pop();
+      await first.server.close();
+      // It did not wait for the chunk (3 s), and left the job unfinished.
+      expect(Date.now() - stopping).toBeLessThan(2_500);
+
+      const second = await start(options);
+      const started = Date.now();
+      let status = '';
+      while (status !== 'completed' && Date.now() - started < 15_000) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const job = await fetch(`${second.server.url}/v2/batch/${id}`, { headers: { 'x-api-key': live } });
+        status = ((await job.json()) as { status: string }).status;
+      }
+      expect(status).toBe('completed');
+      // Well inside the 30 s lease: the stopped runner had released it.
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      await dns.close();
+    }
   });
 });
 

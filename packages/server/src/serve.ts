@@ -53,6 +53,12 @@ export interface ServeOptions {
   geoStampFiles?: string[];
   /** Stop on SIGTERM/SIGINT (and exit), reload geo on SIGHUP. @default true */
   handleSignals?: boolean;
+  /**
+   * How long a stop waits for batch chunks in progress before aborting them and handing their
+   * leases back (the next start claims them at once instead of after the lease expires).
+   * @default 10000
+   */
+  batchStopTimeoutMs?: number;
   /** What a stop signal ends with. @default process.exit */
   exit?: (code: number) => void;
 }
@@ -141,7 +147,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       },
     });
     // Closed before the store: it stops claiming and releases what it holds.
-    closers.push(() => runner.close({ timeoutMs: 10_000 }));
+    closers.push(() => runner.close({ timeoutMs: input.batchStopTimeoutMs ?? 10_000 }));
 
     const app = await createServer({
       options: settings,
