@@ -417,6 +417,7 @@ describe('limits from configuration (a second server, owner on a small plan)', (
         SVC_PLAN_TINY_BURST: '4',
         SVC_PLAN_TINY_MONTHLY_ALLOWANCE: '2',
         SVC_PLAN_TINY_ENDPOINTS: 'geo_ip',
+        SVC_LIMITS_AUTH_FAILURES_PER_MINUTE: '3',
       },
     });
     smallApi = await ApiClient.connect(small.url);
@@ -453,6 +454,18 @@ describe('limits from configuration (a second server, owner on a small plan)', (
       key: small.testKey,
     });
     expect(testKeyCall.status).toBe(429);
+  });
+
+  it('failed authentications from one address are limited (SVC_LIMITS_AUTH_FAILURES_PER_MINUTE)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const response = await smallApi.request<{ error: { code: string } }>('GET', '/v2/geo/81.2.69.142', {
+        key: `sk_live_${String(i).repeat(40)}`,
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(statuses.slice(3)).toEqual([429, 429]);
   });
 });
 
