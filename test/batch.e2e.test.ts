@@ -24,6 +24,7 @@ interface Job {
 let receiver: WebhookReceiver;
 let server: ServeChild;
 let api: ApiClient;
+let webhookJobId = '';
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
@@ -60,6 +61,7 @@ describe('a geo_ip batch job', () => {
     expect(accepted.status).toBe(202);
     expect(accepted.body.id).toMatch(/^batch_/);
     expect(accepted.headers.get('location')).toBe(`/v2/batch/${accepted.body.id}`);
+    webhookJobId = accepted.body.id;
     const retried = await submit();
     expect(retried.body.id).toBe(accepted.body.id);
 
@@ -160,6 +162,48 @@ describe('a geo_ip batch job', () => {
     expect(cancel.status).toBe(404);
     const list = await api.request<{ data: Job[] }>('GET', '/v2/batch', { key: otherKey });
     expect(list.body.data).toEqual([]);
+  });
+
+  it('an event resent: the same event id delivered once more, with one more attempt listed', async () => {
+    // The first test's job, which had a webhook.
+    const events = await api.request<{ data: { id: string; attempts: unknown[] }[] }>(
+      'GET',
+      `/v2/batch/${webhookJobId}/events`,
+      { key: server.liveKey },
+    );
+    const event = events.body.data[0];
+    expect(event?.id).toMatch(/^evt_/);
+    const already = receiver.deliveries.length;
+    const resent = await api.request<{ id: string; attempts: unknown[] }>(
+      'POST',
+      `/v2/events/${event?.id}/resend`,
+      {
+        key: server.liveKey,
+      },
+    );
+    expect(resent.status).toBe(200);
+    expect(resent.body.id).toBe(event?.id);
+    expect(resent.body.attempts.length).toBe((event?.attempts.length ?? 0) + 1);
+    const delivery = (await receiver.waitFor(already + 1, 10_000))[already];
+    expect(delivery?.headers['webhook-id']).toBe(event?.id);
+  });
+
+  it('POST /v2/webhooks/test sends a signed test event and reports the answer', async () => {
+    const already = receiver.deliveries.length;
+    const tested = await api.request<{ event_id: string; delivered: boolean; status: number | null }>(
+      'POST',
+      '/v2/webhooks/test',
+      { key: server.liveKey, json: { url: `${receiver.url}/test` } },
+    );
+    expect(tested.status).toBe(200);
+    expect(tested.body).toMatchObject({ delivered: true, status: 200 });
+    const delivery = (await receiver.waitFor(already + 1, 10_000))[already];
+    const event = verifyPayload(
+      delivery?.body ?? '',
+      delivery?.headers['x-service-signature'] as string,
+      server.webhookSecret,
+    );
+    expect(event).toMatchObject({ id: tested.body.event_id, type: 'webhook.test' });
   });
 
   it('a tampered cursor → 400 invalid_request', async () => {
