@@ -92,6 +92,31 @@ describe('serve', () => {
     ).rejects.toThrow(`cannot use tls.certFile ${join(dir, 'missing.pem')}: no such file`);
   });
 
+  it('results_url is absolute on one address, the path alone when bound to every interface', async () => {
+    for (const [host, expected] of [
+      ['127.0.0.1', /^http:\/\/127\.0\.0\.1:\d+\/v2\/batch\/batch_\w+\/results$/],
+      ['0.0.0.0', /^\/v2\/batch\/batch_\w+\/results$/],
+    ] as const) {
+      const { server, out } = await start({ host, dataDir: join(dir, host) });
+      const live = /live key: +(sk_live_\w+)/.exec(out())?.[1] as string;
+      const url = `http://127.0.0.1:${new URL(server.url).port}`;
+      const submitted = await fetch(`${url}/v2/batch`, {
+        method: 'POST',
+        headers: { 'x-api-key': live, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'geo_ip', records: ['81.2.69.142'] }),
+      });
+      const { id } = (await submitted.json()) as { id: string };
+      let job = { status: '', results_url: '' };
+      for (let i = 0; i < 100 && job.status !== 'completed'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        job = (await (
+          await fetch(`${url}/v2/batch/${id}`, { headers: { 'x-api-key': live } })
+        ).json()) as typeof job;
+      }
+      expect(job.results_url).toMatch(expected);
+    }
+  });
+
   it('close() stops listening and can be called twice', async () => {
     const { server } = await start();
     const url = server.url;

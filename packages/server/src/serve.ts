@@ -23,6 +23,7 @@ import { loadServerKey } from './control-plane/server-key.js';
 import type { ControlPlaneStore } from './control-plane/store.js';
 import { CONTROL_PLANE_DB_FILE, createSqliteControlPlaneStore } from './control-plane/stores/sqlite.js';
 import { type ResolvedServerOptions, resolveServerOptions, type ServerOptions } from './options.js';
+import { batchResultsPath } from './routes/batch.js';
 import { accountWebhookSecrets, webhookAddressGuard } from './routes/batch-webhooks.js';
 import { createSandboxVerifier } from './sandbox.js';
 import { geoReloadTriggers, onStopSignals, prepareDataDir, readTlsPair } from './serve-lifecycle.js';
@@ -133,13 +134,16 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     closers.push(() => batchStore.close());
     const deps = { controlPlane, secrets, now: Date.now };
     let baseUrl = '';
+    let publicBase = '';
     const runner: BatchRunner = createBatchRunner({
       store: batchStore,
       processors: [
         createVerifyEmailProcessor(verifier, { sandbox: createSandboxVerifier() }),
         createGeoIpProcessor(geoProxy),
       ],
-      resultsUrl: (id) => `${baseUrl}/v2/batch/${id}/results`,
+      // Absolute when the server listens on one address; bound to every interface (0.0.0.0, ::)
+      // it cannot know the name clients use, so the path alone.
+      resultsUrl: (id) => `${publicBase}${batchResultsPath(id)}`,
       webhooks: {
         // Each account's events are signed with its own active secrets (two during a rotation).
         secretsFor: accountWebhookSecrets(deps),
@@ -175,6 +179,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     baseUrl = `${options.tls ? 'https' : 'http'}://${host}:${address.port}`;
+    publicBase = address.address === '0.0.0.0' || address.address === '::' ? '' : baseUrl;
     runner.start();
 
     const reopen = async () => {
@@ -185,8 +190,8 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       previous.close();
     };
     const triggers = geoReloadTriggers({
-      // A stamp file changed or a signal came: open the data anew (a newly installed file is
-      // picked up too), or reload in place on the schedule.
+      // A stamp file changed, a signal came or the schedule fired: open the data anew (a newly
+      // installed file is picked up too) and swap it in once it is ready.
       reload: reopen,
       intervalSeconds: options.geo.reloadIntervalSeconds,
       stampFiles: input.geoStampFiles ?? options.geo.databases,
