@@ -405,25 +405,37 @@ describe('keys, tokens, account and usage', () => {
   });
 });
 
-describe('limits from configuration (a second server, owner on a small plan)', () => {
+describe('limits from configuration (a second server with --config, owner on a small plan)', () => {
   let small: ServeChild;
+  let configDir = '';
   let smallApi: ApiClient;
   beforeAll(async () => {
+    // The plan comes from a config file (--config), one setting from the environment over it.
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    configDir = await mkdtemp(join(tmpdir(), 'svc-e2e-config-'));
+    const config = join(configDir, 'svc.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        ownerPlan: 'tiny',
+        plans: {
+          tiny: { name: 'Tiny', rate_per_second: 0.2, burst: 4, monthly_allowance: 2, endpoints: ['geo_ip'] },
+        },
+        limits: { authFailuresPerMinute: 50 },
+        geo: { databases: [GEO_CITY_FIXTURE] },
+      }),
+    );
     small = await startServe({
-      env: {
-        SVC_GEO_DATABASES: GEO_CITY_FIXTURE,
-        SVC_OWNER_PLAN: 'tiny',
-        SVC_PLAN_TINY_RATE_PER_SECOND: '0.2',
-        SVC_PLAN_TINY_BURST: '4',
-        SVC_PLAN_TINY_MONTHLY_ALLOWANCE: '2',
-        SVC_PLAN_TINY_ENDPOINTS: 'geo_ip',
-        SVC_LIMITS_AUTH_FAILURES_PER_MINUTE: '3',
-      },
+      args: ['--config', config],
+      env: { SVC_LIMITS_AUTH_FAILURES_PER_MINUTE: '3' },
     });
     smallApi = await ApiClient.connect(small.url);
   }, 60_000);
   afterAll(async () => {
     await small?.stop();
+    if (configDir) await (await import('node:fs/promises')).rm(configDir, { recursive: true, force: true });
   });
 
   it('403 endpoint_not_in_plan, 402 quota_exceeded with X-Quota-*, 429 rate_limited with Retry-After', async () => {
