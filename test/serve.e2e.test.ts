@@ -35,6 +35,8 @@ beforeAll(async () => {
       SVC_GEO_DATABASES: GEO_CITY_FIXTURE,
       SVC_TRUSTED_PROXIES: '127.0.0.1',
       SVC_LIMITS_JSON_BODY_BYTES: '65536',
+      // Every request is logged, so the last test can look for secrets in the log.
+      SVC_LOG_LEVEL: 'info',
     },
   });
   api = await ApiClient.connect(server.url);
@@ -562,5 +564,28 @@ describe('graceful stop', () => {
       await slowFleet.close();
       await slowDns.close();
     }
+  });
+});
+
+describe('the log', () => {
+  it('has one line per request with its request id, and no key, token or secret (runs after the others)', async () => {
+    const minted = await api.request<{ token: string }>('POST', '/v2/tokens', {
+      key: server.liveKey,
+      json: {},
+    });
+    const response = await api.request('GET', '/v2/geo/81.2.69.142', { key: minted.body.token });
+    const requestId = response.headers.get('x-request-id') as string;
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the child's stdout is a pipe
+    const log = server.stdout();
+    const line = log.split('\n').find((entry) => entry.includes(requestId));
+    expect(line && JSON.parse(line)).toMatchObject({
+      request_id: requestId,
+      path: '/v2/geo/81.2.69.142',
+      status: 200,
+    });
+    // The first-start lines print each secret once; the request log never does.
+    for (const secret of [server.liveKey, server.testKey, server.webhookSecret])
+      expect(log.split(secret).length - 1).toBe(1);
+    expect(log).not.toContain(minted.body.token);
   });
 });
