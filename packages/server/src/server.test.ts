@@ -139,7 +139,7 @@ describe('createServer', () => {
     const response = await fetch(`http://127.0.0.1:${port}/v2/verify/email`, { method: 'GET' });
     expect(response.status).toBe(404);
     expect(response.headers.get('x-request-id')).toMatch(/^req_/);
-    expect((await response.json()).error.code).toBe('not_found');
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('not_found');
   });
 
   it('the plugins mount in a Fastify of your own (no createServer): ids, auth, limits, usage, spec errors', async () => {

@@ -134,8 +134,15 @@ describe('limits plugin', () => {
     const { liveKey } = await server.account('small');
     const invalid = await get('/test/geo_ip?units=-1', liveKey.secret);
     expect(invalid.statusCode).toBe(400);
-    expect(invalid.json().error).toMatchObject({ code: 'invalid_request', message: 'query parameter units must be >= 0' });
-    expect(invalid.headers).toMatchObject({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-quota-limit': '3' });
+    expect(invalid.json().error).toMatchObject({
+      code: 'invalid_request',
+      message: 'query parameter units must be >= 0',
+    });
+    expect(invalid.headers).toMatchObject({
+      'x-ratelimit-limit': '100',
+      'x-ratelimit-remaining': '99',
+      'x-quota-limit': '3',
+    });
     const refused = await get('/test/geo_ip?need=9', liveKey.secret);
     expect(refused.statusCode).toBe(402);
     expect(refused.headers).toMatchObject({ 'x-ratelimit-remaining': '98', 'x-quota-remaining': '3' });
