@@ -1,0 +1,17 @@
+export type {
+  AdapterContext,
+  AdapterError,
+  AdapterKind,
+  Candidate,
+  CompanyFields,
+  CompanyQuery,
+  EnrichmentAdapter,
+  EnrichmentDns,
+  EnrichmentQuery,
+  FieldsOf,
+  LookupOutcome,
+  PersonFields,
+  PersonQuery,
+  QueryForm,
+  QueryOf,
+} from './adapter.js';
