@@ -15,3 +15,5 @@ export type {
   QueryForm,
   QueryOf,
 } from './adapter.js';
+export { createDnsAdapter, type DnsAdapterOptions } from './adapters/dns/dns.js';
+export { DNS_SIGNATURES, type DnsSignature } from './adapters/dns/signatures.js';
