@@ -1,6 +1,7 @@
-export { csvField, flatten } from './csv.js';
+export { csvField, flatten, splitCsvLine } from './csv.js';
 export { ERROR_CODES, ERROR_TABLE, type ErrorCode, isErrorCode } from './errors-table.js';
 export { createId, ID_PREFIXES, type IdPrefix, idTimestamp, isId } from './ids.js';
+export { createPrivateDatabaseFile } from './private-file.js';
 export * from './schemas/batch.js';
 export * from './schemas/common.js';
 export * from './schemas/email.js';

@@ -1,4 +1,4 @@
-import { createId } from '@svc/core';
+import { createId, createPrivateDatabaseFile } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import type {
   Delivery,
@@ -11,7 +11,6 @@ import type {
   RecordResult,
   Store,
 } from '../store.js';
-import { createPrivateDatabaseFile } from './private-file.js';
 import { abandonedJobError, addCounts, tallyChunk } from './tally.js';
 
 /** Options of the SQLite store. */

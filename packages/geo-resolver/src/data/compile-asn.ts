@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { isIP } from 'node:net';
 import { createInterface } from 'node:readline';
+import { splitCsvLine } from '@svc/core';
 import { createMmdbWriter, mmdbTypes } from '@svc/mmdb-writer';
-import { splitCsvLine } from './csv-line.js';
 import { rangeToCidrs } from './ranges.js';
 
 /** The database_type of compiled ASN files; the mmdb backend maps it with the MaxMind ASN schema. */

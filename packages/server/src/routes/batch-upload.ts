@@ -1,29 +1,11 @@
-import { ServiceError } from '@svc/core';
+import { ServiceError, splitCsvLine as splitCsvFields } from '@svc/core';
 
 /** Header cells that name the record column of a CSV uploaded without `?column=` (as `svc batch run` reads files). */
 const HEADER_NAMES = new Set(['email', 'emails', 'ip', 'ips', 'address', 'record', 'records', 'domain']);
 
-/** Splits one CSV line into fields (RFC 4180 quoting: `"a, b"`, `""` for a quote). */
+/** One CSV line's fields, trimmed (people's files have spaces after commas). */
 function splitCsvLine(line: string): string[] {
-  const fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let index = 0; index < line.length; index++) {
-    const char = line[index];
-    if (quoted) {
-      if (char === '"' && line[index + 1] === '"') {
-        field += '"';
-        index++;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      fields.push(field);
-      field = '';
-    } else field += char;
-  }
-  fields.push(field);
-  return fields.map((value) => value.trim());
+  return splitCsvFields(line).map((value) => value.trim());
 }
 
 /**

@@ -1,5 +1,5 @@
+import { createPrivateDatabaseFile } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
-import { createPrivateDatabaseFile } from '../private-file.js';
 import type { Account, ApiKey, ControlPlaneStore, Plan, Token, UsageLine, WebhookSecret } from '../store.js';
 import { assertMonth, assertUnits } from './checks.js';
 
