@@ -17,3 +17,12 @@ export type {
 } from './adapter.js';
 export { createDnsAdapter, type DnsAdapterOptions } from './adapters/dns/dns.js';
 export { DNS_SIGNATURES, type DnsSignature } from './adapters/dns/signatures.js';
+export {
+  createGuardedFetch,
+  DEFAULT_USER_AGENT,
+  GuardedFetchError,
+  type GuardedFetchOptions,
+  type HostLookup,
+  type ResolvedAddress,
+  systemLookup,
+} from './fetch/guarded-fetch.js';
