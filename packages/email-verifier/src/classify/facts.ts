@@ -1,3 +1,5 @@
+import { SESSION_REFUSALS } from '../smtp/reply-patterns.js';
+
 /** What DNS said about the domain; `dns_error` is SERVFAIL/timeout, `not_checked` means no lookup ran. */
 export const DOMAIN_STATUSES = [
   'accepts_mail',
@@ -24,16 +26,7 @@ export const PROBE_VERDICTS = [
   'temporary_failure',
   'rejected_unclear',
   // About our side of the session (sender, client, connection), never the mailbox.
-  'sender_rejected',
-  'sender_authentication_failed',
-  'reverse_dns_failed',
-  'helo_rejected',
-  'dnsbl_listed',
-  'sender_reputation',
-  'rate_limited',
-  'authentication_required',
-  'tls_required',
-  'relay_denied',
+  ...SESSION_REFUSALS,
   'not_probed',
 ] as const;
 

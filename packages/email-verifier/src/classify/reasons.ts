@@ -1,3 +1,5 @@
+import { SESSION_REFUSALS } from '../smtp/reply-patterns.js';
+
 /**
  * Every reason a verification result can carry, as stable snake_case strings (DESIGN §4). New
  * reasons may be added; existing ones are never renamed or removed.
@@ -20,16 +22,7 @@ export const VERIFICATION_REASONS = [
   'smtp_unreachable',
   'smtp_temporary_failure',
   'smtp_rejected',
-  'sender_rejected',
-  'sender_authentication_failed',
-  'reverse_dns_failed',
-  'helo_rejected',
-  'dnsbl_listed',
-  'sender_reputation',
-  'rate_limited',
-  'authentication_required',
-  'tls_required',
-  'relay_denied',
+  ...SESSION_REFUSALS,
   'catch_all',
   'disposable',
   'typo_suggestion',

@@ -1,4 +1,5 @@
 import type { VerificationState } from '@svc/core';
+import { SESSION_REFUSALS } from '../smtp/reply-patterns.js';
 import type { DomainStatus, ProbeVerdict } from './facts.js';
 import type { VerificationReason } from './reasons.js';
 
@@ -73,19 +74,7 @@ export const VERDICT_TABLE: readonly VerdictRow[] = [
   { when: { probeOutcome: 'unreachable' }, reason: 'smtp_unreachable', state: 'unknown', score: 0.3 },
   { when: { probeOutcome: 'rejected_unclear' }, reason: 'smtp_rejected', state: 'unknown', score: 0.3 },
   // The server refused us (sender, client, connection), so it said nothing about the mailbox.
-  ...(
-    [
-      'sender_rejected',
-      'sender_authentication_failed',
-      'reverse_dns_failed',
-      'helo_rejected',
-      'dnsbl_listed',
-      'sender_reputation',
-      'authentication_required',
-      'tls_required',
-      'relay_denied',
-    ] as const
-  ).map(
+  ...SESSION_REFUSALS.filter((outcome) => outcome !== 'rate_limited').map(
     (outcome): VerdictRow => ({
       when: { probeOutcome: outcome },
       reason: outcome,
