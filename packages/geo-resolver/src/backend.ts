@@ -51,6 +51,18 @@ export interface MatchedNetwork {
   prefixLength: number;
 }
 
+/** What one database behind a backend is, as `GeoResolver.databases()` lists it (e.g. for a health check). */
+export interface GeoDatabaseDescription {
+  /** The backend's id (its name in `sources`); a backend made of several files lists each. */
+  id: string;
+  /** An mmdb file's `database_type` metadata (`DBIP-City-Lite`, `GeoLite2-ASN`); `cidr-list` for CIDR lists. */
+  databaseType: string;
+  /** When the data was built (an mmdb file's `build_epoch`); null when the data does not say. */
+  buildEpoch: Date | null;
+  /** Where the data was read from: a file path (or paths), else `buffer` or `inline`. */
+  source: string;
+}
+
 /** One source of geolocation data. Lookups are synchronous: backends hold their data in memory. */
 export interface GeoBackend {
   /** Stable name used in `sources` (e.g. `maxmind-city`, `dbip-asn`). */
@@ -70,6 +82,8 @@ export interface GeoBackend {
   readonly generation?: number;
   /** Re-reads the data; on failure the old data keeps serving and the error is thrown. */
   reload?(): Promise<void>;
+  /** The data serving now (after a reload, the new data), one entry per database file. */
+  describe?(): GeoDatabaseDescription[];
   /** Releases watchers and handles. */
   close?(): void;
 }

@@ -2,6 +2,7 @@ export * from '@svc/ip-address';
 export type {
   FieldLayout,
   GeoBackend,
+  GeoDatabaseDescription,
   GeoField,
   GeoFields,
   GeoPartial,

@@ -1,7 +1,7 @@
 import type { GeoLocationResult } from '@svc/core';
 import { normalizeIp } from '@svc/ip-address';
 import { LRUCache } from 'lru-cache';
-import type { GeoBackend, GeoField } from './backend.js';
+import type { GeoBackend, GeoDatabaseDescription, GeoField } from './backend.js';
 import { loadDefaultTimezoneFinder, type TimezoneFinder } from './fill.js';
 import { createResolve } from './resolve.js';
 
@@ -41,6 +41,12 @@ export interface GeoResolver {
   lookup(ip: string): Readonly<GeoResult>;
   /** Reloads every reloadable backend (each checks its new data first) and clears the cache. */
   reload(): Promise<void>;
+  /**
+   * The databases serving now, in priority order: each backend's files with their type, build
+   * date and source (re-read on every call, so a reload shows). Backends that cannot describe
+   * their data are left out.
+   */
+  databases(): GeoDatabaseDescription[];
   close(): void;
 }
 
@@ -84,6 +90,9 @@ export async function createGeoResolver(options: GeoResolverOptions): Promise<Ge
       cache.set(input, result);
       if (ip !== input) cache.set(ip, result);
       return result;
+    },
+    databases() {
+      return backends.flatMap((backend) => backend.describe?.() ?? []);
     },
     async reload() {
       await Promise.all(backends.map((backend) => backend.reload?.()));

@@ -15,6 +15,7 @@ export function byFamily(id: string, v4: GeoBackend, v6: GeoBackend): GeoBackend
     ...(fast4 && fast6
       ? { lookupAddress: (address, match) => (address.family === 4 ? fast4 : fast6)(address, match) }
       : {}),
+    describe: () => [...(v4.describe?.() ?? []), ...(v6.describe?.() ?? [])],
     async reload() {
       await Promise.all([v4.reload?.(), v6.reload?.()]);
     },

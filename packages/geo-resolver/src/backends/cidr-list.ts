@@ -53,6 +53,14 @@ export async function openCidrListBackend(options: CidrListBackendOptions): Prom
       }
       return answer;
     },
+    describe: () => [
+      {
+        id,
+        databaseType: 'cidr-list',
+        buildEpoch: null,
+        source: options.lists.map((list) => list.path ?? 'inline').join(', '),
+      },
+    ],
     async reload() {
       tables = await build(options.lists);
       generation++;

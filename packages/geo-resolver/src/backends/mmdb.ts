@@ -44,6 +44,12 @@ export interface MmdbBackendOptions {
    * @default 'full'
    */
   verify?: 'full' | 'tree' | 'none';
+  /**
+   * How `describe()` names where the data came from, when the path alone does not say it (a
+   * compiled file's origin, say).
+   * @default the path, or `buffer`
+   */
+  sourceLabel?: string;
   /** Called with reload and watcher errors. @default no-op */
   onError?: (error: Error) => void;
   /** Called after a successful reload. @default no-op */
@@ -138,6 +144,14 @@ export async function openMmdbBackend(options: MmdbBackendOptions): Promise<Mmdb
       return answer && { ...answer.fields, network: formatNetwork(address, match.prefixLength) };
     },
     lookupAddress: find,
+    describe: () => [
+      {
+        id,
+        databaseType: current.reader.metadata.databaseType,
+        buildEpoch: current.reader.metadata.buildEpoch,
+        source: options.sourceLabel ?? path ?? 'buffer',
+      },
+    ],
     reload,
     close() {
       watcher?.close();

@@ -63,11 +63,17 @@ export async function openDefaultBackends(options: DefaultGeoDataOptions = {}): 
     );
   }
 
-  const open = async (path: string, schema: typeof ipLocationDbSchema, id: string) => {
+  const open = async (path: string, schema: typeof ipLocationDbSchema, id: string, sourceLabel?: string) => {
     const key = await fingerprint([path]);
     const verified = stamps.isVerified(path, key);
     if (!verified) progress(`verifying ${path} (first use)…`);
-    const backend = await openMmdbBackend({ source: path, schema, id, verify: verified ? 'none' : 'full' });
+    const backend = await openMmdbBackend({
+      source: path,
+      schema,
+      id,
+      verify: verified ? 'none' : 'full',
+      ...(sourceLabel ? { sourceLabel } : {}),
+    });
     stamps.mark(path, key);
     return backend;
   };
@@ -76,7 +82,9 @@ export async function openDefaultBackends(options: DefaultGeoDataOptions = {}): 
     await open(cityIpv4, ipLocationDbSchema, 'dbip-city-lite-ipv4'),
     await open(cityIpv6, ipLocationDbSchema, 'dbip-city-lite-ipv6'),
   );
-  const asn = await open(asnPath, maxmindAsnSchema, 'ip-location-db-asn');
+  // The compiled file's name says nothing of its origin: describe() names the CSVs too.
+  const asnSource = `${asnPath} (compiled from ${asnCsv.join(', ')})`;
+  const asn = await open(asnPath, maxmindAsnSchema, 'ip-location-db-asn', asnSource);
   await stamps.save();
   return [city, asn];
 }
