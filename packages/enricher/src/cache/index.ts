@@ -1,0 +1,8 @@
+export { createMemoryCache, type MemoryCacheOptions } from './memory.js';
+export { createSqliteCache, type SqliteCacheOptions } from './sqlite.js';
+export {
+  type CacheEntry,
+  type CacheOptions,
+  DEFAULT_RETENTION_SECONDS,
+  type EnrichmentCache,
+} from './types.js';
