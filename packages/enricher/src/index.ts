@@ -15,8 +15,12 @@ export type {
   QueryForm,
   QueryOf,
 } from './adapter.js';
+export { type ApolloOptions, createApolloAdapters } from './adapters/apollo.js';
 export { createDnsAdapter, type DnsAdapterOptions } from './adapters/dns/dns.js';
 export { DNS_SIGNATURES, type DnsSignature } from './adapters/dns/signatures.js';
+export { createHunterAdapters, type HunterOptions } from './adapters/hunter.js';
+export { createPeopleDataLabsAdapters, type PeopleDataLabsOptions } from './adapters/peopledatalabs.js';
+export type { ProviderOptions } from './adapters/provider-http.js';
 export {
   createGuardedFetch,
   DEFAULT_USER_AGENT,

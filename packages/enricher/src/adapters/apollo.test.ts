@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdapterContext } from '../adapter.js';
+import { createGuardedFetch } from '../fetch/guarded-fetch.js';
+import { describeAdapter } from '../testing/describe-adapter.js';
+import { type FakeProvider, fixture, isRecordLike, startFakeProvider } from '../testing/fake-provider.js';
+import { createApolloAdapters } from './apollo.js';
+
+const KEY = 'apollo-test-key';
+let api: FakeProvider;
+
+beforeAll(async () => {
+  api = await startFakeProvider({
+    'POST /api/v1/people/match': ({ headers, json }) => {
+      if (headers['x-api-key'] !== KEY) return fixture('apollo', '401', 401);
+      const body = isRecordLike(json) ? json : {};
+      if (body.email === 'dana.whitfield@acmecloud.example') return fixture('apollo', 'people-match-200');
+      if (body.linkedin_url === 'https://www.linkedin.com/in/dana-whitfield')
+        return fixture('apollo', 'people-match-200');
+      if (body.name === 'Lee Park' && body.domain === 'globex.example')
+        return fixture('apollo', 'people-match-locked-email');
+      if (body.email === 'free-plan@acmecloud.example') return fixture('apollo', '403', 403);
+      if (body.email === 'no-credits@acmecloud.example') return fixture('apollo', '422-credits', 422);
+      if (body.email === 'too-fast@acmecloud.example')
+        return fixture('apollo', '429', 429, { 'retry-after': '12' });
+      if (body.email === 'broken@acmecloud.example') return fixture('apollo', '500', 503);
+      return fixture('apollo', 'people-match-no-match');
+    },
+    'GET /api/v1/organizations/enrich': ({ url }) =>
+      url.searchParams.get('domain') === 'acmecloud.example'
+        ? fixture('apollo', 'organizations-enrich-200')
+        : fixture('apollo', 'organizations-enrich-no-match'),
+  });
+});
+afterAll(() => api.close());
+
+const loopback = () => ({ fetch: createGuardedFetch({ isAllowedAddress: (ip) => ip === '127.0.0.1' }) });
+const adapters = (apiKey = KEY) => createApolloAdapters({ apiKey, baseUrl: api.url });
+const context = (): AdapterContext => ({
+  signal: new AbortController().signal,
+  dns: { resolveMx: async () => [], resolveTxt: async () => [] },
+  now: () => Date.parse('2026-11-23T12:00:00Z'),
+  ...loopback(),
+});
+const byEmail = (address: string) => ({
+  by: 'email' as const,
+  email: address,
+  domain: address.split('@')[1] ?? '',
+});
+
+describeAdapter('apollo (person)', {
+  create: () => adapters().person,
+  hits: [
+    byEmail('dana.whitfield@acmecloud.example'),
+    { by: 'profile_url', profile_url: 'https://www.linkedin.com/in/dana-whitfield' },
+    { by: 'domain_name', domain: 'globex.example', full_name: 'Lee Park' },
+  ],
+  misses: [
+    byEmail('nobody@acmecloud.example'),
+    { by: 'domain_name', domain: 'acmecloud.example', full_name: 'Nobody Known' },
+  ],
+  context: loopback,
+  upstreamFailure: { query: byEmail('broken@acmecloud.example'), context: loopback, kind: 'upstream' },
+});
+
+describeAdapter('apollo (company)', {
+  create: () => adapters().company,
+  hits: [{ by: 'domain', domain: 'acmecloud.example' }],
+  misses: [{ by: 'domain', domain: 'unknown.example' }],
+  context: loopback,
+});
+
+describe('apollo: requests and documented answers', () => {
+  it('People Enrichment: a JSON POST with the key in x-api-key, no paid reveals, the person mapped', async () => {
+    const before = api.requests().length;
+    const outcome = await adapters().person.lookup(byEmail('dana.whitfield@acmecloud.example'), context());
+    const request = api.requests()[before];
+    expect(request?.method).toBe('POST');
+    expect(request?.headers['content-type']).toBe('application/json');
+    expect(request?.headers['x-api-key']).toBe(KEY);
+    expect(request?.json).toEqual({
+      email: 'dana.whitfield@acmecloud.example',
+      reveal_personal_emails: false,
+      reveal_phone_number: false,
+    });
+    expect(outcome).toEqual({
+      type: 'hit',
+      cost: 1,
+      candidates: [
+        {
+          confidence: 0.85,
+          fields: {
+            full_name: 'Dana Whitfield',
+            first_name: 'Dana',
+            last_name: 'Whitfield',
+            title: 'VP of Engineering',
+            email: 'dana.whitfield@acmecloud.example',
+            profile_url: 'https://www.linkedin.com/in/dana-whitfield',
+            location: 'Austin, Texas, United States',
+            company_name: 'Acme Cloud',
+            company_domain: 'acmecloud.example',
+            company_employee_count: 312,
+            company_founded: 2012,
+          },
+        },
+      ],
+    });
+  });
+
+  it('a name at a domain is asked as name + domain, weaker confidence, and the locked-email placeholder is dropped', async () => {
+    const before = api.requests().length;
+    const outcome = await adapters().person.lookup(
+      { by: 'domain_name', domain: 'globex.example', full_name: 'Lee Park' },
+      context(),
+    );
+    expect(api.requests()[before]?.json).toMatchObject({ name: 'Lee Park', domain: 'globex.example' });
+    expect(outcome.type).toBe('hit');
+    if (outcome.type !== 'hit') return;
+    expect(outcome.candidates[0]?.confidence).toBe(0.7);
+    expect(outcome.candidates[0]?.fields.email).toBeUndefined();
+    expect(outcome.candidates[0]?.fields.location).toBe('United States');
+  });
+
+  it('a 200 with person null is an unbilled miss', async () => {
+    expect(await adapters().person.lookup(byEmail('nobody@acmecloud.example'), context())).toEqual({
+      type: 'miss',
+      cost: 0,
+    });
+  });
+
+  it('Organization Enrichment: technologies from both lists without repeats; an empty 200 is a miss', async () => {
+    const outcome = await adapters().company.lookup({ by: 'domain', domain: 'acmecloud.example' }, context());
+    expect(api.requests().at(-1)?.url.searchParams.get('domain')).toBe('acmecloud.example');
+    expect(outcome).toEqual({
+      type: 'hit',
+      cost: 1,
+      candidates: [
+        {
+          confidence: 0.85,
+          fields: {
+            name: 'Acme Cloud',
+            domain: 'acmecloud.example',
+            description: 'Acme Cloud runs managed Kubernetes for mid-sized software teams.',
+            employee_count: 312,
+            founded: 2012,
+            industry: 'information technology & services',
+            location: 'Austin, Texas, United States',
+            technologies: ['Cloudflare DNS', 'Google Tag Manager', 'Hubspot', 'React'],
+            social: {
+              linkedin: 'https://www.linkedin.com/company/acmecloud',
+              x: 'https://twitter.com/acmecloud',
+              facebook: 'https://www.facebook.com/acmecloud',
+            },
+            logo: 'https://zenprospect-production.s3.amazonaws.com/uploads/pictures/acmecloud/picture',
+          },
+        },
+      ],
+    });
+    expect(await adapters().company.lookup({ by: 'domain', domain: 'unknown.example' }, context())).toEqual({
+      type: 'miss',
+      cost: 0,
+    });
+  });
+
+  it('401 and 403 (not in the plan) are auth, a 422 about credits is quota, 429 carries Retry-After, 5xx upstream', async () => {
+    const lookup = (address: string, apiKey = KEY) =>
+      adapters(apiKey).person.lookup(byEmail(address), context());
+    expect(await lookup('dana.whitfield@acmecloud.example', 'bad')).toMatchObject({
+      type: 'error',
+      cost: 0,
+      error: { kind: 'auth', message: 'apollo: HTTP 401: Invalid access credentials.' },
+    });
+    expect(await lookup('free-plan@acmecloud.example')).toMatchObject({ error: { kind: 'auth' } });
+    expect(await lookup('no-credits@acmecloud.example')).toMatchObject({ error: { kind: 'quota' } });
+    expect(await lookup('too-fast@acmecloud.example')).toMatchObject({
+      error: { kind: 'rate_limited', retryAfterSeconds: 12 },
+    });
+    expect(await lookup('broken@acmecloud.example')).toMatchObject({
+      error: { kind: 'upstream', status: 503 },
+    });
+  });
+});

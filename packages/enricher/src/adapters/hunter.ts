@@ -1,0 +1,248 @@
+/**
+ * Hunter (https://hunter.io/api-documentation/v2): Email Enrichment, Email Finder and Company
+ * Enrichment.
+ *
+ * Documented behaviour this adapter relies on:
+ * - `GET /v2/people/find?email=` or `?linkedin_handle=` (Email Enrichment), `GET /v2/email-finder?
+ *   domain=&full_name=` (a name at a domain → the likely address, with a 0..100 `score`),
+ *   `GET /v2/companies/find?domain=` (Company Enrichment); the key in the `X-API-KEY` header.
+ * - Answers are `{ data, meta }`; failures `{ errors: [{ id, code, details }] }`.
+ * - 404 is no match (the enrichments; the Email Finder also answers 200 with `data.email: null`);
+ *   451 `claimed_email` means the owner asked Hunter to stop processing the address, and asks us
+ *   to stop too: we treat it as a miss and keep nothing.
+ * - 401 is a bad key, 403 is the per-second/per-minute RATE limit, 429 is the monthly USAGE limit
+ *   (a quota, not a rate limit). Hunter sends no Retry-After on 403; the limit is per second.
+ * - Failed lookups are free: a miss is not billed (`billsMisses: false`).
+ */
+import { getDomain } from 'tldts';
+import type {
+  AdapterContext,
+  AdapterError,
+  Candidate,
+  CompanyFields,
+  CompanyQuery,
+  EnrichmentAdapter,
+  LookupOutcome,
+  PersonFields,
+  PersonQuery,
+} from '../adapter.js';
+import {
+  compact,
+  count,
+  email,
+  failure,
+  httpsUrl,
+  isRecord,
+  linkedinProfile,
+  linkedinSlug,
+  type ProviderOptions,
+  type ProviderResponse,
+  providerRequest,
+  resolveProviderOptions,
+  type StatusMeaning,
+  text,
+  year,
+} from './provider-http.js';
+
+const ID = 'hunter';
+const DEFAULT_BASE_URL = 'https://api.hunter.io';
+const MEANING: StatusMeaning = { auth: [401], quota: [429], rateLimited: [403] };
+/** Email Enrichment gives no score: an exact match on the address is strong, a `fuzzy` one less so. */
+const EXACT_CONFIDENCE = 0.9;
+const FUZZY_CONFIDENCE = 0.6;
+
+export type HunterOptions = ProviderOptions;
+
+/** The person and company adapters for Hunter (one key, one id, two kinds). */
+export function createHunterAdapters(options: HunterOptions): {
+  person: EnrichmentAdapter<'person'>;
+  company: EnrichmentAdapter<'company'>;
+} {
+  const resolved = resolveProviderOptions(ID, options, DEFAULT_BASE_URL);
+  const headers = { 'x-api-key': resolved.apiKey };
+  const common = {
+    id: ID,
+    cost: resolved.cost,
+    billsMisses: false,
+    ttl: resolved.ttl,
+    concurrency: resolved.concurrency,
+  };
+  const get = (path: string, params: Record<string, string>, context: AdapterContext) =>
+    providerRequest(
+      ID,
+      context,
+      `${resolved.baseUrl}${path}?${new URLSearchParams(params)}`,
+      { method: 'GET', headers },
+      resolved.timeoutMs,
+    );
+
+  const person: EnrichmentAdapter<'person'> = {
+    ...common,
+    kind: 'person',
+    accepts: ['email', 'domain_name', 'profile_url'],
+    provides: [
+      'full_name',
+      'first_name',
+      'last_name',
+      'title',
+      'email',
+      'profile_url',
+      'location',
+      'company_name',
+      'company_domain',
+    ],
+    async lookup(query: PersonQuery, context: AdapterContext): Promise<LookupOutcome<'person'>> {
+      const now = context.now();
+      if (query.by === 'domain_name') {
+        const result = await get(
+          '/v2/email-finder',
+          { domain: query.domain, full_name: query.full_name },
+          context,
+        );
+        return outcome(result, resolved.cost, now, (data) => finderCandidate(data, query.domain));
+      }
+      const params: Record<string, string> = {};
+      if (query.by === 'email') params.email = query.email;
+      else {
+        const slug = linkedinSlug(query.profile_url);
+        if (!slug) return { type: 'miss', cost: 0 }; // not a LinkedIn profile: Hunter only knows those
+        params.linkedin_handle = slug;
+      }
+      const result = await get('/v2/people/find', params, context);
+      return outcome(result, resolved.cost, now, (data) => enrichmentCandidate(data, query));
+    },
+  };
+
+  const company: EnrichmentAdapter<'company'> = {
+    ...common,
+    kind: 'company',
+    accepts: ['domain'],
+    provides: [
+      'name',
+      'domain',
+      'description',
+      'employee_count',
+      'founded',
+      'industry',
+      'location',
+      'technologies',
+      'social',
+      'logo',
+    ],
+    async lookup(query: CompanyQuery, context: AdapterContext): Promise<LookupOutcome<'company'>> {
+      const now = context.now();
+      const result = await get('/v2/companies/find', { domain: query.domain }, context);
+      return outcome(result, resolved.cost, now, (data) => companyCandidate(data, now));
+    },
+  };
+
+  return { person, company };
+}
+
+/** Hunter's answer → hit, miss or typed error. `candidate` returns null for a 200 that found nobody. */
+function outcome<K extends 'person' | 'company'>(
+  result: { response: ProviderResponse } | { error: AdapterError },
+  cost: number,
+  now: number,
+  candidate: (data: Record<string, unknown>) => Candidate<K> | null,
+): LookupOutcome<K> {
+  if ('error' in result) return { type: 'error', error: result.error, cost: 0 };
+  const { response } = result;
+  if (response.status === 404 || response.status === 451) return { type: 'miss', cost: 0 };
+  if (response.status !== 200) return { type: 'error', error: failure(ID, response, MEANING, now), cost: 0 };
+  const data = isRecord(response.body) ? response.body.data : undefined;
+  if (!isRecord(data)) {
+    return {
+      type: 'error',
+      error: { kind: 'upstream', message: `${ID}: a 200 without a data object`, status: 200 },
+      cost: 0,
+    };
+  }
+  const found = candidate(data);
+  if (!found || Object.keys(found.fields).length === 0) return { type: 'miss', cost: 0 };
+  return { type: 'hit', candidates: [found], cost };
+}
+
+/** Email Finder: `{ first_name, last_name, email, score, domain, position, linkedin_url, company }`. */
+function finderCandidate(data: Record<string, unknown>, domain: string): Candidate<'person'> | null {
+  const address = email(data.email);
+  if (!address) return null; // Hunter found no address for this name: nothing to say
+  const first = text(data.first_name);
+  const last = text(data.last_name);
+  const score = typeof data.score === 'number' ? data.score : 50;
+  return {
+    fields: compact<PersonFields>({
+      full_name: first && last ? `${first} ${last}` : undefined,
+      first_name: first,
+      last_name: last,
+      email: address,
+      title: text(data.position),
+      profile_url: linkedinProfile(data.linkedin_url),
+      company_name: text(data.company),
+      company_domain: getDomain(text(data.domain) ?? domain) ?? domain,
+    }),
+    confidence: Math.min(1, Math.max(0.01, score / 100)),
+  };
+}
+
+/** Email Enrichment: `{ name: { fullName, givenName, familyName }, email, location, employment, linkedin, fuzzy }`. */
+function enrichmentCandidate(data: Record<string, unknown>, query: PersonQuery): Candidate<'person'> {
+  const name = isRecord(data.name) ? data.name : {};
+  const employment = isRecord(data.employment) ? data.employment : {};
+  const linkedin = isRecord(data.linkedin) ? data.linkedin : {};
+  const employer = text(employment.domain);
+  return {
+    fields: compact<PersonFields>({
+      full_name: text(name.fullName),
+      first_name: text(name.givenName),
+      last_name: text(name.familyName),
+      title: text(employment.title),
+      email: email(data.email) ?? (query.by === 'email' ? query.email : undefined),
+      profile_url:
+        linkedinProfile(linkedin.handle) ?? (query.by === 'profile_url' ? query.profile_url : undefined),
+      location: text(data.location),
+      company_name: text(employment.name),
+      company_domain: employer ? (getDomain(employer) ?? undefined) : undefined,
+    }),
+    confidence: data.fuzzy === true ? FUZZY_CONFIDENCE : EXACT_CONFIDENCE,
+  };
+}
+
+/** Company Enrichment: `{ name, domain, description, foundedYear, category, location, logo, tech, metrics, linkedin, twitter, facebook }`. */
+function companyCandidate(data: Record<string, unknown>, now: number): Candidate<'company'> {
+  const category = isRecord(data.category) ? data.category : {};
+  const metrics = isRecord(data.metrics) ? data.metrics : {};
+  const handle = (network: string) => {
+    const value = data[network];
+    return isRecord(value) ? text(value.handle) : undefined;
+  };
+  const linkedin = handle('linkedin');
+  const twitter = handle('twitter');
+  const facebook = handle('facebook');
+  const social = compact<Record<string, string>>({
+    // LinkedIn handles carry their kind (`company/hunterio`); the others are bare names.
+    linkedin: linkedin ? httpsUrl(`www.linkedin.com/${linkedin.replace(/^\/+/, '')}`) : undefined,
+    x: twitter ? `https://x.com/${twitter.replace(/^@/, '')}` : undefined,
+    facebook: facebook ? `https://www.facebook.com/${facebook}` : undefined,
+  });
+  const domain = text(data.domain);
+  const technologies = Array.isArray(data.tech)
+    ? data.tech.map(text).filter((t): t is string => t !== undefined)
+    : [];
+  return {
+    fields: compact<CompanyFields>({
+      name: text(data.name),
+      domain: domain ? (getDomain(domain) ?? undefined) : undefined,
+      description: text(data.description),
+      // Hunter gives a head-count RANGE (`11-50`) as a string; only an exact number is an employee count.
+      employee_count: count(metrics.employees),
+      founded: year(data.foundedYear, now),
+      industry: text(category.industry),
+      location: text(data.location),
+      technologies,
+      social: Object.keys(social).length > 0 ? (social as Record<string, string>) : undefined,
+      logo: httpsUrl(data.logo),
+    }),
+    confidence: EXACT_CONFIDENCE,
+  };
+}

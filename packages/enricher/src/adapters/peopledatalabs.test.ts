@@ -1,0 +1,220 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdapterContext } from '../adapter.js';
+import { createGuardedFetch } from '../fetch/guarded-fetch.js';
+import { describeAdapter } from '../testing/describe-adapter.js';
+import { type FakeProvider, fixture, startFakeProvider } from '../testing/fake-provider.js';
+import { createPeopleDataLabsAdapters } from './peopledatalabs.js';
+
+const KEY = 'pdl-test-key';
+const NOW = Date.parse('2026-11-23T12:00:00Z');
+let api: FakeProvider;
+
+beforeAll(async () => {
+  api = await startFakeProvider({
+    'GET /v5/person/enrich': ({ url, headers }) => {
+      if (headers['x-api-key'] !== KEY) return fixture('peopledatalabs', '401', 401);
+      const q = url.searchParams;
+      if (q.get('email') === 'dana.whitfield@acmecloud.example')
+        return fixture('peopledatalabs', 'person-200');
+      if (q.get('profile') === 'https://www.linkedin.com/in/dana-whitfield')
+        return fixture('peopledatalabs', 'person-200');
+      if (q.get('name') === 'Lee Park' && q.get('company') === 'globex.example')
+        return fixture('peopledatalabs', 'person-200-plan-hides-contacts');
+      if (q.get('email') === 'out-of-credits@acmecloud.example') return fixture('peopledatalabs', '402', 402);
+      if (q.get('email') === 'too-fast@acmecloud.example')
+        return fixture('peopledatalabs', '429', 429, { 'retry-after': '30' });
+      if (q.get('email') === 'reset@acmecloud.example')
+        return fixture('peopledatalabs', '429', 429, { 'x-ratelimit-reset': String(NOW / 1000 + 42) });
+      if (q.get('email') === 'broken@acmecloud.example') return fixture('peopledatalabs', '500', 500);
+      if (q.get('email') === 'bad@acmecloud.example') return fixture('peopledatalabs', '400', 400);
+      if (q.get('email') === 'slow@acmecloud.example') return 'hang';
+      return fixture('peopledatalabs', '404', 404);
+    },
+    'GET /v5/company/enrich': ({ url }) =>
+      url.searchParams.get('website') === 'acmecloud.example'
+        ? fixture('peopledatalabs', 'company-200')
+        : fixture('peopledatalabs', '404', 404),
+  });
+});
+afterAll(() => api.close());
+
+const loopback = () => ({
+  fetch: createGuardedFetch({ isAllowedAddress: (ip) => ip === '127.0.0.1' }),
+  now: () => NOW,
+});
+const adapters = (options: { timeoutMs?: number; apiKey?: string } = {}) =>
+  createPeopleDataLabsAdapters({ apiKey: KEY, baseUrl: api.url, ...options });
+const context = (): AdapterContext => ({
+  signal: new AbortController().signal,
+  dns: { resolveMx: async () => [], resolveTxt: async () => [] },
+  ...loopback(),
+});
+
+describeAdapter('peopledatalabs (person)', {
+  create: () => adapters().person,
+  hits: [
+    { by: 'email', email: 'dana.whitfield@acmecloud.example', domain: 'acmecloud.example' },
+    { by: 'profile_url', profile_url: 'https://www.linkedin.com/in/dana-whitfield' },
+    { by: 'domain_name', domain: 'globex.example', full_name: 'Lee Park' },
+  ],
+  misses: [
+    { by: 'email', email: 'nobody@acmecloud.example', domain: 'acmecloud.example' },
+    { by: 'domain_name', domain: 'acmecloud.example', full_name: 'Nobody Known' },
+  ],
+  context: loopback,
+  upstreamFailure: {
+    query: { by: 'email', email: 'broken@acmecloud.example', domain: 'acmecloud.example' },
+    context: loopback,
+    kind: 'upstream',
+  },
+});
+
+describeAdapter('peopledatalabs (company)', {
+  create: () => adapters().company,
+  hits: [{ by: 'domain', domain: 'acmecloud.example' }],
+  misses: [{ by: 'domain', domain: 'unknown.example' }],
+  context: loopback,
+});
+
+describe('people data labs: requests and documented answers', () => {
+  it('sends the documented query with the key in X-Api-Key (never in the URL) and maps the record', async () => {
+    const before = api.requests().length;
+    const outcome = await adapters().person.lookup(
+      { by: 'email', email: 'dana.whitfield@acmecloud.example', domain: 'acmecloud.example' },
+      context(),
+    );
+    const request = api.requests()[before];
+    expect(request?.method).toBe('GET');
+    expect(request?.url.pathname).toBe('/v5/person/enrich');
+    expect(request?.url.searchParams.get('email')).toBe('dana.whitfield@acmecloud.example');
+    expect(request?.url.searchParams.get('min_likelihood')).toBe('6');
+    expect(request?.url.searchParams.get('titlecase')).toBe('true');
+    expect(request?.url.search).not.toContain(KEY);
+    expect(request?.headers['x-api-key']).toBe(KEY);
+    expect(outcome).toEqual({
+      type: 'hit',
+      cost: 1,
+      candidates: [
+        {
+          confidence: 0.9, // likelihood 9 of 10
+          fields: {
+            full_name: 'Dana Whitfield',
+            first_name: 'Dana',
+            last_name: 'Whitfield',
+            title: 'Vice President of Engineering',
+            email: 'dana.whitfield@acmecloud.example',
+            profile_url: 'https://www.linkedin.com/in/dana-whitfield',
+            location: 'Austin, Texas, United States',
+            company_name: 'Acme Cloud',
+            company_domain: 'acmecloud.example',
+            company_employee_count: 312,
+            company_founded: 2012,
+          },
+        },
+      ],
+    });
+  });
+
+  it('asks by name and company domain, and drops contact fields the plan answers with `true`', async () => {
+    const before = api.requests().length;
+    const outcome = await adapters().person.lookup(
+      { by: 'domain_name', domain: 'globex.example', full_name: 'Lee Park' },
+      context(),
+    );
+    const params = api.requests()[before]?.url.searchParams;
+    expect(params?.get('name')).toBe('Lee Park');
+    expect(params?.get('company')).toBe('globex.example');
+    expect(outcome.type).toBe('hit');
+    if (outcome.type !== 'hit') return;
+    const fields = outcome.candidates[0]?.fields;
+    expect(fields?.email).toBeUndefined(); // work_email: true is not an address
+    expect(fields?.company_domain).toBe('globex.example'); // from www.globex.example
+    expect(fields?.profile_url).toBe('https://www.linkedin.com/in/leepark');
+    expect(fields).not.toHaveProperty('location'); // null stays absent
+    expect(outcome.candidates[0]?.confidence).toBe(0.7);
+  });
+
+  it('maps the company record (top level, not under data)', async () => {
+    const outcome = await adapters().company.lookup({ by: 'domain', domain: 'acmecloud.example' }, context());
+    expect(api.requests().at(-1)?.url.searchParams.get('website')).toBe('acmecloud.example');
+    expect(outcome).toEqual({
+      type: 'hit',
+      cost: 1,
+      candidates: [
+        {
+          confidence: 0.8,
+          fields: {
+            name: 'Acme Cloud',
+            domain: 'acmecloud.example',
+            description: 'Acme Cloud runs managed Kubernetes for mid-sized software teams.',
+            employee_count: 312,
+            founded: 2012,
+            industry: 'computer software',
+            location: 'austin, texas, united states',
+            social: {
+              linkedin: 'https://linkedin.com/company/acmecloud',
+              x: 'https://twitter.com/acmecloud',
+              facebook: 'https://facebook.com/acmecloud',
+            },
+          },
+        },
+      ],
+    });
+  });
+
+  it('a 404 is an unbilled miss', async () => {
+    const { person } = adapters();
+    expect(person.billsMisses).toBe(false);
+    const outcome = await person.lookup(
+      { by: 'email', email: 'nobody@acmecloud.example', domain: 'acmecloud.example' },
+      context(),
+    );
+    expect(outcome).toEqual({ type: 'miss', cost: 0 });
+  });
+
+  it('maps 401, 402, 429 (Retry-After or x-ratelimit-reset), 400 and 5xx to typed errors, none billed', async () => {
+    const lookup = (address: string, apiKey = KEY) =>
+      adapters({ apiKey }).person.lookup(
+        { by: 'email', email: address, domain: 'acmecloud.example' },
+        context(),
+      );
+    expect(await lookup('dana.whitfield@acmecloud.example', 'wrong-key')).toMatchObject({
+      type: 'error',
+      cost: 0,
+      error: { kind: 'auth', message: 'peopledatalabs: HTTP 401: Request needs a valid API key' },
+    });
+    expect(await lookup('out-of-credits@acmecloud.example')).toMatchObject({
+      type: 'error',
+      cost: 0,
+      error: { kind: 'quota' },
+    });
+    expect(await lookup('too-fast@acmecloud.example')).toMatchObject({
+      type: 'error',
+      cost: 0,
+      error: { kind: 'rate_limited', retryAfterSeconds: 30 },
+    });
+    expect(await lookup('reset@acmecloud.example')).toMatchObject({
+      error: { kind: 'rate_limited', retryAfterSeconds: 42 },
+    });
+    expect(await lookup('bad@acmecloud.example')).toMatchObject({ error: { kind: 'upstream', status: 400 } });
+    expect(await lookup('broken@acmecloud.example')).toMatchObject({
+      error: { kind: 'upstream', status: 500 },
+    });
+  });
+
+  it('gives up after timeoutMs with a timeout error', async () => {
+    const started = Date.now();
+    const outcome = await adapters({ timeoutMs: 150 }).person.lookup(
+      { by: 'email', email: 'slow@acmecloud.example', domain: 'acmecloud.example' },
+      context(),
+    );
+    expect(outcome).toMatchObject({ type: 'error', error: { kind: 'timeout' } });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('refuses bad options at construction', () => {
+    expect(() => createPeopleDataLabsAdapters({ apiKey: '' })).toThrow(/apiKey must be a non-empty string/);
+    expect(() => createPeopleDataLabsAdapters({ apiKey: 'k', baseUrl: 'ftp://x' })).toThrow(/baseUrl/);
+    expect(() => createPeopleDataLabsAdapters({ apiKey: 'k', minLikelihood: 11 })).toThrow(/minLikelihood/);
+  });
+});
