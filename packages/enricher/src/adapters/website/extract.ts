@@ -1,0 +1,217 @@
+import { Parser } from 'htmlparser2';
+
+/** An anchor on a page: its resolved URL and visible text. */
+export interface PageLink {
+  url: string;
+  text: string;
+}
+
+/** Everything the adapter reads from one HTML page, before any interpretation. */
+export interface PageFacts {
+  /** The page's URL (base for relative links), after `<base href>`. */
+  url: string;
+  title: string;
+  /** `<meta name|property|itemprop>` (lower-cased) → contents, in document order. */
+  meta: Record<string, string[]>;
+  /** Texts of `<script type="application/ld+json">`. */
+  jsonLd: string[];
+  /** Resolved `<script src>` URLs. */
+  scripts: string[];
+  /** Inline script texts (not JSON-LD). */
+  inline: string[];
+  /** Resolved link href, img/iframe/source src, form action URLs. */
+  urls: string[];
+  links: PageLink[];
+  /** Icons from `<link rel="icon|apple-touch-icon">`, largest declared size first. */
+  icons: string[];
+  /** Images whose class, id or alt says "logo". */
+  logoImages: string[];
+  /** Visible text (scripts and styles left out), whitespace collapsed, capped. */
+  text: string;
+}
+
+/** Most visible text kept per page: enough for a founding year in an about page, bounded for huge pages. */
+const MAX_TEXT = 200_000;
+/** Most inline script text kept per page (fingerprints look for loader URLs, which come early). */
+const MAX_INLINE = 100_000;
+
+function resolve(raw: string | undefined, base: string): string | null {
+  if (raw === undefined) return null;
+  const trimmed = raw.trim();
+  if (trimmed === '' || trimmed.startsWith('#')) return null;
+  try {
+    return new URL(trimmed, base).href;
+  } catch {
+    return null;
+  }
+}
+
+function iconSize(sizes: string | undefined): number {
+  const match = /^(\d+)x\d+/i.exec(sizes?.trim() ?? '');
+  return match ? Number(match[1]) : 0;
+}
+
+/** Parses one HTML document with htmlparser2 (tolerant, streaming; no regular expressions over markup). */
+export function extractPage(html: string, pageUrl: string): PageFacts {
+  const facts: PageFacts = {
+    url: pageUrl,
+    title: '',
+    meta: {},
+    jsonLd: [],
+    scripts: [],
+    inline: [],
+    urls: [],
+    links: [],
+    icons: [],
+    logoImages: [],
+    text: '',
+  };
+  let base = pageUrl;
+  const icons: Array<{ url: string; size: number; apple: boolean }> = [];
+  const textParts: string[] = [];
+  let textLength = 0;
+  let inlineLength = 0;
+  // What the parser is inside of: a script (JSON-LD or inline), a style, the title, or an anchor.
+  let script: { jsonLd: boolean; parts: string[] } | null = null;
+  let inStyle = false;
+  let inTitle = false;
+  let anchor: { url: string; parts: string[] } | null = null;
+  let bodyHidden = 0; // <template>, <noscript> depth: text there is not what a visitor reads
+
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        switch (name) {
+          case 'base': {
+            const href = resolve(attrs.href, pageUrl);
+            if (href) base = href;
+            break;
+          }
+          case 'title':
+            inTitle = true;
+            break;
+          case 'meta': {
+            const key = (attrs.property ?? attrs.name ?? attrs.itemprop)?.trim().toLowerCase();
+            if (key && attrs.content !== undefined) {
+              const list = facts.meta[key] ?? [];
+              list.push(attrs.content.trim());
+              facts.meta[key] = list;
+            }
+            break;
+          }
+          case 'script': {
+            const type = (attrs.type ?? '').trim().toLowerCase();
+            const src = resolve(attrs.src, base);
+            if (src) facts.scripts.push(src);
+            if (type === 'application/ld+json') script = { jsonLd: true, parts: [] };
+            else if (!src) script = { jsonLd: false, parts: [] };
+            break;
+          }
+          case 'style':
+            inStyle = true;
+            break;
+          case 'template':
+          case 'noscript':
+            bodyHidden++;
+            break;
+          case 'a': {
+            const href = resolve(attrs.href, base);
+            if (href) anchor = { url: href, parts: [] };
+            break;
+          }
+          case 'link': {
+            const href = resolve(attrs.href, base);
+            if (!href) break;
+            facts.urls.push(href);
+            const rel = (attrs.rel ?? '').toLowerCase().split(/\s+/);
+            if (rel.includes('icon') || rel.includes('apple-touch-icon')) {
+              icons.push({ url: href, size: iconSize(attrs.sizes), apple: rel.includes('apple-touch-icon') });
+            }
+            break;
+          }
+          case 'img': {
+            const src = resolve(attrs.src, base);
+            if (!src) break;
+            facts.urls.push(src);
+            const hint = `${attrs.class ?? ''} ${attrs.id ?? ''} ${attrs.alt ?? ''} ${src}`.toLowerCase();
+            if (hint.includes('logo')) facts.logoImages.push(src);
+            if (anchor && attrs.alt) anchor.parts.push(attrs.alt);
+            break;
+          }
+          case 'iframe':
+          case 'source':
+          case 'embed': {
+            const src = resolve(attrs.src, base);
+            if (src) facts.urls.push(src);
+            break;
+          }
+          case 'form': {
+            const action = resolve(attrs.action, base);
+            if (action) facts.urls.push(action);
+            break;
+          }
+        }
+      },
+      ontext(data) {
+        if (script) {
+          script.parts.push(data);
+          return;
+        }
+        if (inStyle) return;
+        if (inTitle) facts.title += data;
+        if (anchor) anchor.parts.push(data);
+        if (bodyHidden === 0 && !inTitle && textLength < MAX_TEXT) {
+          textParts.push(data);
+          textLength += data.length;
+        }
+      },
+      onclosetag(name) {
+        switch (name) {
+          case 'script':
+            if (script) {
+              const body = script.parts.join('');
+              if (script.jsonLd) facts.jsonLd.push(body);
+              else if (inlineLength < MAX_INLINE && body.trim() !== '') {
+                facts.inline.push(body);
+                inlineLength += body.length;
+              }
+              script = null;
+            }
+            break;
+          case 'style':
+            inStyle = false;
+            break;
+          case 'title':
+            inTitle = false;
+            break;
+          case 'template':
+          case 'noscript':
+            bodyHidden = Math.max(0, bodyHidden - 1);
+            break;
+          case 'a':
+            if (anchor) {
+              facts.links.push({ url: anchor.url, text: collapse(anchor.parts.join(' ')) });
+              anchor = null;
+            }
+            break;
+        }
+        // Block ends separate words that markup alone would glue together ("Founded</p><p>2009").
+        if (textLength < MAX_TEXT) textParts.push(' ');
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  parser.end();
+
+  facts.title = collapse(facts.title);
+  facts.text = collapse(textParts.join('')).slice(0, MAX_TEXT);
+  icons.sort((a, b) => Number(b.apple) - Number(a.apple) || b.size - a.size);
+  facts.icons = icons.map((i) => i.url);
+  return facts;
+}
+
+/** Collapses runs of whitespace (including no-break spaces) to one space. */
+export function collapse(text: string): string {
+  return text.replace(/[\s\u00a0]+/g, ' ').trim();
+}
