@@ -30,3 +30,12 @@ export {
   type ResolvedAddress,
   systemLookup,
 } from './fetch/guarded-fetch.js';
+export { createDatasetAdapters, type DatasetAdapterOptions } from './adapters/dataset/dataset.js';
+export {
+  type DatasetIndex,
+  type DatasetIndexOptions,
+  type ImportOptions,
+  type ImportSummary,
+  openDatasetIndex,
+} from './adapters/dataset/dataset-index.js';
+export type { DatasetKind } from './adapters/dataset/columns.js';
