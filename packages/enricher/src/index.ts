@@ -16,6 +16,15 @@ export type {
   QueryOf,
 } from './adapter.js';
 export { type ApolloOptions, createApolloAdapters } from './adapters/apollo.js';
+export type { DatasetKind } from './adapters/dataset/columns.js';
+export { createDatasetAdapters, type DatasetAdapterOptions } from './adapters/dataset/dataset.js';
+export {
+  type DatasetIndex,
+  type DatasetIndexOptions,
+  type ImportOptions,
+  type ImportSummary,
+  openDatasetIndex,
+} from './adapters/dataset/dataset-index.js';
 export { createDnsAdapter, type DnsAdapterOptions } from './adapters/dns/dns.js';
 export { DNS_SIGNATURES, type DnsSignature } from './adapters/dns/signatures.js';
 export { createHunterAdapters, type HunterOptions } from './adapters/hunter.js';
@@ -30,12 +39,3 @@ export {
   type ResolvedAddress,
   systemLookup,
 } from './fetch/guarded-fetch.js';
-export { createDatasetAdapters, type DatasetAdapterOptions } from './adapters/dataset/dataset.js';
-export {
-  type DatasetIndex,
-  type DatasetIndexOptions,
-  type ImportOptions,
-  type ImportSummary,
-  openDatasetIndex,
-} from './adapters/dataset/dataset-index.js';
-export type { DatasetKind } from './adapters/dataset/columns.js';
