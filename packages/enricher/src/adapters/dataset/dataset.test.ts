@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceError } from '@svc/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AdapterContext } from '../../adapter.js';
+import { describeAdapter } from '../../testing/describe-adapter.js';
 import { createDatasetAdapters } from './dataset.js';
 import { type DatasetIndex, openDatasetIndex } from './dataset-index.js';
 
@@ -245,5 +246,46 @@ describe('dataset adapters', () => {
       type: 'error',
       error: { kind: 'upstream' },
     });
+  });
+});
+
+describe('dataset conformance', () => {
+  let shared: DatasetIndex;
+  let sharedDir: string;
+  beforeAll(async () => {
+    sharedDir = mkdtempSync(join(tmpdir(), 'enricher-dataset-conformance-'));
+    shared = await openDatasetIndex({ path: join(sharedDir, 'dataset.db') });
+    const people = join(sharedDir, 'people.csv');
+    writeFileSync(people, PEOPLE_CSV);
+    await shared.importFile(people, { kind: 'person' });
+    const companies = join(sharedDir, 'companies.jsonl');
+    writeFileSync(
+      companies,
+      `${JSON.stringify({ domain: 'acme.example', name: 'Acme', technologies: ['Stripe'] })}\n`,
+    );
+    await shared.importFile(companies, { kind: 'company' });
+  });
+  afterAll(() => {
+    shared?.close();
+    rmSync(sharedDir, { recursive: true, force: true });
+  });
+
+  describeAdapter('dataset (person)', {
+    create: () => createDatasetAdapters(shared).person,
+    hits: [
+      { by: 'email', email: 'bob@globex.example', domain: 'globex.example' },
+      { by: 'domain_name', domain: 'globex.example', full_name: 'Grace Hopper' },
+      { by: 'profile_url', profile_url: 'https://www.linkedin.com/in/ada-l' },
+    ],
+    misses: [
+      { by: 'email', email: 'eve@globex.example', domain: 'globex.example' },
+      { by: 'domain_name', domain: 'acme.example', full_name: 'Grace Hopper' },
+      { by: 'profile_url', profile_url: 'https://www.linkedin.com/in/nobody' },
+    ],
+  });
+  describeAdapter('dataset (company)', {
+    create: () => createDatasetAdapters(shared).company,
+    hits: [{ by: 'domain', domain: 'acme.example' }],
+    misses: [{ by: 'domain', domain: 'globex.example' }],
   });
 });

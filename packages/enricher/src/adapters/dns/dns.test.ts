@@ -2,6 +2,7 @@ import { promises as dns } from 'node:dns';
 import { type FakeDnsServer, startDnsServer } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdapterContext } from '../../adapter.js';
+import { describeAdapter } from '../../testing/describe-adapter.js';
 import { createDnsAdapter } from './dns.js';
 import { DNS_SIGNATURES } from './signatures.js';
 import { findSpf, spfTargets } from './spf.js';
@@ -197,4 +198,16 @@ describe('signature table', () => {
       expect(names).toContain(required);
     }
   });
+});
+
+describeAdapter('dns', {
+  create: () => createDnsAdapter(),
+  context: () => ({ dns: resolver }),
+  hits: [{ by: 'domain', domain: 'acme.test' }],
+  misses: [{ by: 'domain', domain: 'plain.test' }],
+  upstreamFailure: {
+    query: { by: 'domain', domain: 'broken.test' },
+    context: () => ({ dns: resolver }),
+    kind: 'upstream',
+  },
 });
