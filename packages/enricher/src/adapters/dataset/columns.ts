@@ -1,5 +1,5 @@
 import type { CompanyFields, PersonFields } from '../../adapter.js';
-import { canonicalProfileUrl, nameKey, normaliseEmail, registrableDomain } from './normalise.js';
+import { canonicalProfileUrl, nameKey, normaliseEmail, registrableDomain, socialUrl } from './normalise.js';
 
 /**
  * The columns a dataset file may have, and how one row becomes person or company fields. CSV
@@ -156,7 +156,7 @@ export function personRow(row: Record<string, string>, plan: Map<string, string>
         break;
       case 'profile_url':
         profileUrl = canonicalProfileUrl(value);
-        if (!profileUrl) throw new RowError(`profile_url is not an http(s) URL: ${JSON.stringify(value)}`);
+        if (!profileUrl) throw new RowError(`profile_url is not a profile URL: ${JSON.stringify(value)}`);
         fields.profile_url = profileUrl;
         break;
       case 'company_domain': {
@@ -196,7 +196,7 @@ export function companyRow(row: Record<string, string>, plan: Map<string, string
   const fields: Partial<CompanyFields> = {};
   for (const [field, value] of values) {
     if (field.startsWith('social.')) {
-      const url = canonicalProfileUrl(value);
+      const url = socialUrl(value);
       if (!url) throw new RowError(`${field} is not an http(s) URL: ${JSON.stringify(value)}`);
       fields.social = { ...fields.social, [field.slice(7)]: url };
       continue;

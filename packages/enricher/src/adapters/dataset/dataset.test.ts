@@ -39,9 +39,9 @@ const context: AdapterContext = {
 
 const PEOPLE_CSV = [
   '\uFEFFEmail,First Name,Last Name,Job Title,LinkedIn URL,Company,Website,Notes',
-  'Ada.Lovelace@Acme.Example,Ada,Lovelace,VP Engineering,http://linkedin.com/in/Ada-L/?trk=x,Acme,https://www.acme.example/about,"likes ""maths"", and\nline breaks"',
-  ',Grace,Hopper,CTO,,Globex,globex.example,',
-  'bob@globex.example,Bob,  Smith,Account Executive,https://de.linkedin.com/in/bobsmith,Globex,,',
+  'Ada.Lovelace@Acme.Com,Ada,Lovelace,VP Engineering,http://linkedin.com/in/Ada-L/?trk=x,Acme,https://www.acme.com/about,"likes ""maths"", and\nline breaks"',
+  ',Grace,Hopper,CTO,,Globex,globex.com,',
+  'bob@globex.com,Bob,  Smith,Account Executive,https://de.linkedin.com/in/bobsmith,Globex,,',
   '',
 ].join('\n');
 
@@ -60,18 +60,16 @@ describe('dataset import', () => {
     const summary = await index.importFile(file('people.csv', PEOPLE_CSV), { kind: 'person' });
     expect(summary).toEqual({ kind: 'person', imported: 3, ignored_columns: ['Notes'] });
 
-    expect(
-      index.findPeople({ by: 'email', email: 'ada.lovelace@acme.example', domain: 'acme.example' }),
-    ).toEqual([
+    expect(index.findPeople({ by: 'email', email: 'ada.lovelace@acme.com', domain: 'acme.com' })).toEqual([
       {
-        email: 'ada.lovelace@acme.example',
+        email: 'ada.lovelace@acme.com',
         first_name: 'Ada',
         last_name: 'Lovelace',
         full_name: 'Ada Lovelace',
         title: 'VP Engineering',
         profile_url: 'https://www.linkedin.com/in/ada-l',
         company_name: 'Acme',
-        company_domain: 'acme.example',
+        company_domain: 'acme.com',
       },
     ]);
     expect(
@@ -80,17 +78,17 @@ describe('dataset import', () => {
     // Known only by name and company: found by domain + name, whatever the case and spacing.
     const grace = index.findPeople({
       by: 'domain_name',
-      domain: 'globex.example',
+      domain: 'globex.com',
       full_name: 'grace  HOPPER',
     });
     expect(grace.map((person) => person.title)).toEqual(['CTO']);
     // Bob's domain comes from his address; his name's double space is collapsed.
     expect(
-      index.findPeople({ by: 'domain_name', domain: 'globex.example', full_name: 'Bob Smith' }),
+      index.findPeople({ by: 'domain_name', domain: 'globex.com', full_name: 'Bob Smith' }),
     ).toHaveLength(1);
-    expect(
-      index.findPeople({ by: 'domain_name', domain: 'acme.example', full_name: 'Grace Hopper' }),
-    ).toEqual([]);
+    expect(index.findPeople({ by: 'domain_name', domain: 'acme.com', full_name: 'Grace Hopper' })).toEqual(
+      [],
+    );
   });
 
   it('re-importing the same file replaces rows rather than doubling them', async () => {
@@ -106,14 +104,14 @@ describe('dataset import', () => {
       [
         JSON.stringify({
           name: 'Acme',
-          domain: 'https://shop.acme.example/',
+          domain: 'https://shop.acme.com/',
           employee_count: 120,
           founded: 1999,
           technologies: ['HubSpot', 'Stripe', 'HubSpot'],
           social: { linkedin: 'https://www.linkedin.com/company/acme/' },
         }),
         '',
-        JSON.stringify({ company_name: 'Globex', website: 'globex.example', industry: 'Energy' }),
+        JSON.stringify({ company_name: 'Globex', website: 'globex.com', industry: 'Energy' }),
       ].join('\n'),
     );
     expect(await index.importFile(path, { kind: 'company' })).toEqual({
@@ -121,22 +119,22 @@ describe('dataset import', () => {
       imported: 2,
       ignored_columns: [],
     });
-    expect(index.findCompany('acme.example')).toEqual({
+    expect(index.findCompany('acme.com')).toEqual({
       name: 'Acme',
-      domain: 'acme.example',
+      domain: 'acme.com',
       employee_count: 120,
       founded: 1999,
       technologies: ['HubSpot', 'Stripe'],
       social: { linkedin: 'https://www.linkedin.com/company/acme' },
     });
-    expect(index.findCompany('www.globex.example')?.industry).toBe('Energy');
-    expect(index.findCompany('initech.example')).toBeNull();
+    expect(index.findCompany('www.globex.com')?.industry).toBe('Energy');
+    expect(index.findCompany('initech.com')).toBeNull();
   });
 
   it('names the file and line of a bad row, and keeps nothing of that file', async () => {
     const bad = file(
       'bad.csv',
-      'email,name\nok@acme.example,Ok\nok2@acme.example,"multi\nline"\nnot-an-address,Bad\n',
+      'email,name\nok@acme.com,Ok\nok2@acme.com,"multi\nline"\nnot-an-address,Bad\n',
     );
     await expectImportError(
       index.importFile(bad, { kind: 'person' }),
@@ -147,11 +145,11 @@ describe('dataset import', () => {
 
   it('rejects each kind of bad file with a clear message', async () => {
     await expectImportError(
-      index.importFile(file('short.csv', 'email,name\na@b.example,A\nc@d.example\n'), { kind: 'person' }),
+      index.importFile(file('short.csv', 'email,name\na@b.com,A\nc@d.com\n'), { kind: 'person' }),
       /^short\.csv line 3: Invalid Record Length/,
     );
     await expectImportError(
-      index.importFile(file('x.jsonl', '{"email":"a@b.example"}\n{"email": nope}\n'), { kind: 'person' }),
+      index.importFile(file('x.jsonl', '{"email":"a@b.com"}\n{"email": nope}\n'), { kind: 'person' }),
       /^x\.jsonl line 2: not JSON/,
     );
     await expectImportError(
@@ -163,11 +161,11 @@ describe('dataset import', () => {
       /^nokey\.csv line 2: a person needs an email, a profile_url, or a full_name with a company_domain$/,
     );
     await expectImportError(
-      index.importFile(file('co.csv', 'name,domain,founded\nAcme,acme.example,3020\n'), { kind: 'company' }),
+      index.importFile(file('co.csv', 'name,domain,founded\nAcme,acme.com,3020\n'), { kind: 'company' }),
       /^co\.csv line 2: founded must be a whole number from 1000 to \d{4}, got "3020"$/,
     );
     await expectImportError(
-      index.importFile(file('clash.csv', 'domain,website\na.example,b.example\n'), { kind: 'company' }),
+      index.importFile(file('clash.csv', 'domain,website\na.com,b.com\n'), { kind: 'company' }),
       /^clash\.csv: columns "domain" and "website" both give domain; keep one$/,
     );
     await expectImportError(
@@ -191,11 +189,11 @@ describe('dataset import', () => {
 
   it('erases a person by email or profile URL and a company by domain', async () => {
     await index.importFile(file('people.csv', PEOPLE_CSV), { kind: 'person' });
-    await index.importFile(file('c.csv', 'domain,name\nacme.example,Acme\n'), { kind: 'company' });
-    expect(index.erase('ADA.LOVELACE@acme.example')).toBe(1);
+    await index.importFile(file('c.csv', 'domain,name\nacme.com,Acme\n'), { kind: 'company' });
+    expect(index.erase('ADA.LOVELACE@acme.com')).toBe(1);
     expect(index.erase('https://linkedin.com/in/BobSmith/')).toBe(1);
-    expect(index.erase('https://acme.example')).toBe(0); // a URL names a profile, not a company
-    expect(index.erase('acme.example')).toBe(1);
+    expect(index.erase('https://acme.com')).toBe(0); // a URL names a profile, not a company
+    expect(index.erase('acme.com')).toBe(1);
     expect(index.counts()).toEqual({ people: 1, companies: 0 });
   });
 });
@@ -203,37 +201,34 @@ describe('dataset import', () => {
 describe('dataset adapters', () => {
   it('answer hits with the stored fields and confidence, and misses for unknown keys', async () => {
     await index.importFile(file('people.csv', PEOPLE_CSV), { kind: 'person' });
-    await index.importFile(file('c.csv', 'domain,name,employees\nacme.example,Acme,"1,200"\n'), {
+    await index.importFile(file('c.csv', 'domain,name,employees\nacme.com,Acme,"1,200"\n'), {
       kind: 'company',
     });
     const { person, company } = createDatasetAdapters(index);
 
-    const hit = await person.lookup(
-      { by: 'email', email: 'bob@globex.example', domain: 'globex.example' },
-      context,
-    );
+    const hit = await person.lookup({ by: 'email', email: 'bob@globex.com', domain: 'globex.com' }, context);
     expect(hit).toMatchObject({
       type: 'hit',
       cost: 0,
       candidates: [{ confidence: 0.95, fields: { title: 'Account Executive' } }],
     });
     const byName = await person.lookup(
-      { by: 'domain_name', domain: 'globex.example', full_name: 'Grace Hopper' },
+      { by: 'domain_name', domain: 'globex.com', full_name: 'Grace Hopper' },
       context,
     );
     expect(byName).toMatchObject({ type: 'hit', candidates: [{ confidence: 0.85 }] });
     expect(
-      await person.lookup({ by: 'email', email: 'eve@globex.example', domain: 'globex.example' }, context),
+      await person.lookup({ by: 'email', email: 'eve@globex.com', domain: 'globex.com' }, context),
     ).toEqual({
       type: 'miss',
       cost: 0,
     });
 
-    expect(await company.lookup({ by: 'domain', domain: 'acme.example' }, context)).toMatchObject({
+    expect(await company.lookup({ by: 'domain', domain: 'acme.com' }, context)).toMatchObject({
       type: 'hit',
       candidates: [{ fields: { name: 'Acme', employee_count: 1200 } }],
     });
-    expect(await company.lookup({ by: 'domain', domain: 'nope.example' }, context)).toEqual({
+    expect(await company.lookup({ by: 'domain', domain: 'nope.com' }, context)).toEqual({
       type: 'miss',
       cost: 0,
     });
@@ -242,7 +237,7 @@ describe('dataset adapters', () => {
   it('report a closed index as an upstream error instead of throwing', async () => {
     const { company } = createDatasetAdapters(index);
     index.close();
-    expect(await company.lookup({ by: 'domain', domain: 'acme.example' }, context)).toMatchObject({
+    expect(await company.lookup({ by: 'domain', domain: 'acme.com' }, context)).toMatchObject({
       type: 'error',
       error: { kind: 'upstream' },
     });
@@ -261,7 +256,7 @@ describe('dataset conformance', () => {
     const companies = join(sharedDir, 'companies.jsonl');
     writeFileSync(
       companies,
-      `${JSON.stringify({ domain: 'acme.example', name: 'Acme', technologies: ['Stripe'] })}\n`,
+      `${JSON.stringify({ domain: 'acme.com', name: 'Acme', technologies: ['Stripe'] })}\n`,
     );
     await shared.importFile(companies, { kind: 'company' });
   });
@@ -273,19 +268,19 @@ describe('dataset conformance', () => {
   describeAdapter('dataset (person)', {
     create: () => createDatasetAdapters(shared).person,
     hits: [
-      { by: 'email', email: 'bob@globex.example', domain: 'globex.example' },
-      { by: 'domain_name', domain: 'globex.example', full_name: 'Grace Hopper' },
+      { by: 'email', email: 'bob@globex.com', domain: 'globex.com' },
+      { by: 'domain_name', domain: 'globex.com', full_name: 'Grace Hopper' },
       { by: 'profile_url', profile_url: 'https://www.linkedin.com/in/ada-l' },
     ],
     misses: [
-      { by: 'email', email: 'eve@globex.example', domain: 'globex.example' },
-      { by: 'domain_name', domain: 'acme.example', full_name: 'Grace Hopper' },
+      { by: 'email', email: 'eve@globex.com', domain: 'globex.com' },
+      { by: 'domain_name', domain: 'acme.com', full_name: 'Grace Hopper' },
       { by: 'profile_url', profile_url: 'https://www.linkedin.com/in/nobody' },
     ],
   });
   describeAdapter('dataset (company)', {
     create: () => createDatasetAdapters(shared).company,
-    hits: [{ by: 'domain', domain: 'acme.example' }],
-    misses: [{ by: 'domain', domain: 'globex.example' }],
+    hits: [{ by: 'domain', domain: 'acme.com' }],
+    misses: [{ by: 'domain', domain: 'globex.com' }],
   });
 });

@@ -1,22 +1,29 @@
-import { getDomain } from 'tldts';
+import * as query from '../../query.js';
 
 /**
- * Keys the dataset index stores and looks up by, normalised the same way on import and on
- * lookup so a query finds the row whichever way either was written.
+ * Keys the dataset index stores and looks up by. Rows are normalised by the same functions as
+ * queries (`query.ts`), so a query finds the row whichever way either was written; these wrappers
+ * answer null instead of throwing, and the importer names the line.
  */
 
-/** Lower-cased, trimmed email, or null when it is not `local@domain.tld`. */
+function orNull<T>(make: () => T): T | null {
+  try {
+    return make();
+  } catch {
+    return null;
+  }
+}
+
+/** Lower-cased email, or null when it is not an address with a registrable domain. */
 export function normaliseEmail(text: string): string | null {
-  const email = text.trim().toLowerCase();
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? email : null;
+  return orNull(() => query.normaliseEmail(text).email);
 }
 
 /** The registrable domain (Public Suffix List) of a domain, host, URL or email; null if none. */
 export function registrableDomain(text: string): string | null {
-  const value = text.trim().toLowerCase();
-  if (value === '') return null;
+  const value = text.trim();
   const host = value.includes('@') && !value.includes('/') ? value.slice(value.lastIndexOf('@') + 1) : value;
-  return getDomain(host) ?? null;
+  return orNull(() => query.registrableDomain(host));
 }
 
 /** A name as a key: Unicode NFC, whitespace collapsed, case folded. */
@@ -24,26 +31,14 @@ export function nameKey(text: string): string {
   return text.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-/**
- * A profile URL as a key: a LinkedIn-style `/in/slug` on any linkedin.com host becomes
- * `https://www.linkedin.com/in/slug` (slug lower-cased, as LinkedIn treats it); any other URL
- * keeps its host (lower-cased) and path without query, fragment or trailing slash. Null when the
- * text is not an http(s) URL.
- */
+/** A person's profile URL in the canonical form queries use, or null. */
 export function canonicalProfileUrl(text: string): string | null {
-  const raw = text.trim();
-  let url: URL;
-  try {
-    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  const host = url.hostname.toLowerCase();
-  const path = url.pathname.replace(/\/+$/, '');
-  if (host === 'linkedin.com' || host.endsWith('.linkedin.com')) {
-    const slug = /^\/in\/([^/]+)/.exec(path)?.[1];
-    if (slug) return `https://www.linkedin.com/in/${decodeURIComponent(slug).toLowerCase()}`;
-  }
-  return `https://${host}${path}`;
+  return orNull(() => query.normaliseProfileUrl(text));
+}
+
+/** A company's social link: any http(s) URL, trailing slash dropped; null otherwise. */
+export function socialUrl(text: string): string | null {
+  const url = orNull(() => new URL(text.trim()));
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return null;
+  return url.href.replace(/\/+$/, '');
 }
