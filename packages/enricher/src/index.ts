@@ -39,3 +39,4 @@ export {
   type ResolvedAddress,
   systemLookup,
 } from './fetch/guarded-fetch.js';
+export { classifySeniority, type SeniorityClassification } from './seniority/index.js';

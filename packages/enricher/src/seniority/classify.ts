@@ -1,0 +1,80 @@
+import type { Seniority } from '@svc/core';
+import { normaliseTitle } from './normalise.js';
+import { type Level, NO_JOB, TITLE_RULES } from './rules.js';
+
+/** What a title says about its holder. */
+export interface SeniorityClassification {
+  seniority: Seniority;
+  /** Founder or co-founder of the organisation. */
+  founder: boolean;
+  /** Owner or co-owner (of a business, not of a product or process). */
+  owner: boolean;
+  /** Holds a governing board seat (board member, chair, non-executive director, Vorstand, ...). */
+  board: boolean;
+}
+
+/** Management levels outrank everything a title also says ("Senior Vice President" is a VP). */
+const MANAGEMENT_RANK: Partial<Record<Level, number>> = { executive: 4, vp: 3, director: 2, manager: 1 };
+
+/**
+ * Words that introduce whom a support role supports: "Executive Assistant to the CEO" is an
+ * assistant, "Chief of Staff to the Founder" is not a founder. The clause after them is dropped.
+ */
+const SUPPORT_CLAUSE =
+  / (assistant|assistante|assistent|assistentin|assistenz|asistente|secretary|secretaire|secretaria|sekretar|sekretarin|sekretaer|sekretaerin|advisor|adviser|berater|beraterin|conseiller|conseillere|asesor|asesora|aide|ea|pa|chief of staff|referent|referentin) (?:to|for|of|de|du|des|del|der|beim|bei|am|a|au|aupres) .*$/;
+
+const PLACEHOLDER = ' | ';
+
+/**
+ * Classifies a job title (English, German, French or Spanish) into a seniority level plus founder,
+ * owner and board flags, with the rule table in `rules.ts`. A missing or empty title, or one that
+ * names no job ("Retired", "n/a"), is `unknown`; any other title without a level word is `entry`.
+ */
+export function classifySeniority(title: string | null | undefined): SeniorityClassification {
+  const result: SeniorityClassification = {
+    seniority: 'unknown',
+    founder: false,
+    owner: false,
+    board: false,
+  };
+  if (title === null || title === undefined) return result;
+  if (typeof title !== 'string') {
+    throw new TypeError(`classifySeniority: title must be a string, null or undefined, got ${typeof title}`);
+  }
+  let text = normaliseTitle(title);
+  if (!/\p{L}/u.test(text) || NO_JOB.test(text)) return result;
+  text = text.replace(SUPPORT_CLAUSE, ' $1 ');
+
+  let management = 0;
+  let intern = false;
+  let senior = false;
+  for (const rule of TITLE_RULES) {
+    rule.pattern.lastIndex = 0;
+    if (!rule.pattern.test(text)) continue;
+    rule.pattern.lastIndex = 0;
+    text = rule.keepContext
+      ? text.replace(rule.pattern, (match, word: string) => match.replace(word, PLACEHOLDER))
+      : text.replace(rule.pattern, PLACEHOLDER);
+    if (rule.founder) result.founder = true;
+    if (rule.owner) result.owner = true;
+    if (rule.board) result.board = true;
+    if (rule.level === 'intern') intern = true;
+    else if (rule.level === 'senior') senior = true;
+    else if (rule.level !== null) management = Math.max(management, MANAGEMENT_RANK[rule.level] ?? 0);
+  }
+  result.seniority =
+    management === 4
+      ? 'executive'
+      : management === 3
+        ? 'vp'
+        : management === 2
+          ? 'director'
+          : management === 1
+            ? 'manager'
+            : intern
+              ? 'intern'
+              : senior
+                ? 'senior'
+                : 'entry';
+  return result;
+}

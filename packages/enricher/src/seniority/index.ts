@@ -1,0 +1,1 @@
+export { classifySeniority, type SeniorityClassification } from './classify.js';

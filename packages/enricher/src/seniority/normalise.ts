@@ -1,0 +1,23 @@
+/** Longest title we look at: job titles are short, and a cap keeps the rules' cost bounded. */
+export const MAX_TITLE_LENGTH = 200;
+
+/**
+ * Folds a job title into the form the rules match: lower case, accents removed (so "Geschäftsführer",
+ * "Geschaftsfuhrer" and "Directeur général" match ASCII patterns), dotted acronyms joined ("V.P." →
+ * "vp", "C.E.O." → "ceo"), every other run of punctuation a single space, padded with one space on
+ * each side. Hyphens become spaces, so "Co-Founder" and "vice-président" read as two words.
+ */
+export function normaliseTitle(title: string): string {
+  let s = title
+    .slice(0, MAX_TITLE_LENGTH)
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+  // Letters NFKD keeps whole; the German ones also have the "ae/oe/ue/ss" spellings the rules accept.
+  s = s.replace(/ß/g, 'ss').replace(/æ/g, 'ae').replace(/œ/g, 'oe');
+  // "V.P." / "C.E.O." / "S.V.P" → one token; other dots ("Sr.", "Dipl.-Ing.") separate words.
+  s = s.replace(/\b(?:\p{L}\.){2,}(?:\p{L}\b)?/gu, (acronym) => acronym.replace(/\./g, ''));
+  s = s.replace(/&|\+/g, ' and ');
+  s = s.replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return ` ${s} `;
+}
