@@ -24,6 +24,12 @@ export {
   signStandardWebhook,
   standardWebhookKey,
 } from './delivery/standard-webhooks.js';
+export {
+  type BatchEnricher,
+  createEnrichCompanyProcessor,
+  createEnrichContactProcessor,
+  type EnrichProcessorOptions,
+} from './processors/enrich.js';
 export { createGeoIpProcessor, type IpLocator } from './processors/geo-ip.js';
 export { type BulkVerifier, createVerifyEmailProcessor } from './processors/verify-email.js';
 export { type ChunkDispatcher, storeDispatcher } from './runner/chunk-dispatcher.js';
