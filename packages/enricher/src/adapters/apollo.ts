@@ -55,7 +55,7 @@ const COMPANY_CONFIDENCE = 0.85;
 
 export type ApolloOptions = ProviderOptions;
 
-/** The person and company adapters for Apollo (one key, one id, two kinds). */
+/** The person (`apollo`) and company (`apollo_company`) adapters for one key. */
 export function createApolloAdapters(options: ApolloOptions): {
   person: EnrichmentAdapter<'person'>;
   company: EnrichmentAdapter<'company'>;
@@ -113,6 +113,8 @@ export function createApolloAdapters(options: ApolloOptions): {
 
   const company: EnrichmentAdapter<'company'> = {
     ...common,
+    // Ids are unique within an enricher: the person adapter has the provider's name.
+    id: `${ID}_company`,
     kind: 'company',
     accepts: ['domain'],
     provides: [

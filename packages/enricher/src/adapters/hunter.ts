@@ -53,7 +53,7 @@ const FUZZY_CONFIDENCE = 0.6;
 
 export type HunterOptions = ProviderOptions;
 
-/** The person and company adapters for Hunter (one key, one id, two kinds). */
+/** The person (`hunter`) and company (`hunter_company`) adapters for one key. */
 export function createHunterAdapters(options: HunterOptions): {
   person: EnrichmentAdapter<'person'>;
   company: EnrichmentAdapter<'company'>;
@@ -115,6 +115,8 @@ export function createHunterAdapters(options: HunterOptions): {
 
   const company: EnrichmentAdapter<'company'> = {
     ...common,
+    // Ids are unique within an enricher: the person adapter has the provider's name.
+    id: `${ID}_company`,
     kind: 'company',
     accepts: ['domain'],
     provides: [

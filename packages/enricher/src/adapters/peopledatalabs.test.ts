@@ -212,6 +212,11 @@ describe('people data labs: requests and documented answers', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it('the person and company adapters have distinct ids (an enricher refuses two adapters with one id)', () => {
+    const { person, company } = adapters();
+    expect([person.id, company.id]).toEqual(['peopledatalabs', 'peopledatalabs_company']);
+  });
+
   it('refuses bad options at construction', () => {
     expect(() => createPeopleDataLabsAdapters({ apiKey: '' })).toThrow(/apiKey must be a non-empty string/);
     expect(() => createPeopleDataLabsAdapters({ apiKey: 'k', baseUrl: 'ftp://x' })).toThrow(/baseUrl/);

@@ -50,7 +50,7 @@ export interface PeopleDataLabsOptions extends ProviderOptions {
   minLikelihood?: number;
 }
 
-/** The person and company adapters for People Data Labs (one key, one id, two kinds). */
+/** The person (`peopledatalabs`) and company (`peopledatalabs_company`) adapters for one key. */
 export function createPeopleDataLabsAdapters(options: PeopleDataLabsOptions): {
   person: EnrichmentAdapter<'person'>;
   company: EnrichmentAdapter<'company'>;
@@ -116,6 +116,8 @@ export function createPeopleDataLabsAdapters(options: PeopleDataLabsOptions): {
 
   const company: EnrichmentAdapter<'company'> = {
     ...common,
+    // Ids are unique within an enricher: the person adapter has the provider's name.
+    id: `${ID}_company`,
     kind: 'company',
     accepts: ['domain'],
     provides: [
