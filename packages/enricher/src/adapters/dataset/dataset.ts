@@ -14,8 +14,8 @@ export interface DatasetAdapterOptions {
 
 /**
  * The dataset adapters (no key): the user's own people and companies, imported into a local
- * SQLite index (`openDatasetIndex`, `importFile`). One adapter per kind, both with id `dataset`;
- * a lookup is a local indexed read, so the cache keeps little and concurrency is high.
+ * SQLite index (`openDatasetIndex`, `importFile`). One adapter per kind, ids `dataset` and
+ * `dataset_company` (an enricher refuses two adapters sharing an id); a lookup is a local indexed read, so the cache keeps little and concurrency is high.
  */
 export function createDatasetAdapters(
   index: DatasetIndex,
@@ -67,7 +67,7 @@ export function createDatasetAdapters(
       },
     },
     company: {
-      id: 'dataset',
+      id: 'dataset_company',
       kind: 'company',
       accepts: ['domain'],
       provides: [
