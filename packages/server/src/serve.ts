@@ -25,6 +25,7 @@ import { CONTROL_PLANE_DB_FILE, createSqliteControlPlaneStore } from './control-
 import { type ResolvedServerOptions, resolveServerOptions, type ServerOptions } from './options.js';
 import { batchResultsPath } from './routes/batch.js';
 import { accountWebhookSecrets, webhookAddressGuard } from './routes/batch-webhooks.js';
+import { describedByResolver } from './routes/health.js';
 import { createSandboxVerifier } from './sandbox.js';
 import { geoReloadTriggers, onStopSignals, prepareDataDir, readTlsPair } from './serve-lifecycle.js';
 import { createServer } from './server.js';
@@ -67,7 +68,8 @@ export interface ServeOptions {
 /** Geo data with the description of each database, for GET /v2/health. */
 export interface OpenedGeo {
   resolver: GeoResolver;
-  databases: GeoDatabaseInfo[];
+  /** @default what `resolver.databases()` says */
+  databases?: GeoDatabaseInfo[];
 }
 
 /** A started server. */
@@ -122,11 +124,13 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     // Lookups go through this holder, so a reopened resolver replaces the old one everywhere.
     const opened = asOpenedGeo(await openGeo());
     let geo = opened.resolver;
+    // Descriptions the opener gave, else (undefined) health asks the resolver.
     let geoDatabases = opened.databases;
     closers.push(() => geo.close());
     const geoProxy: GeoResolver = {
       lookup: (ip) => geo.lookup(ip),
       reload: () => geo.reload(),
+      databases: () => geo.databases(),
       close: () => geo.close(),
     };
 
@@ -160,7 +164,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       verifier,
       geo: geoProxy,
       batch: { store: batchStore, runner },
-      geoDatabases: () => geoDatabases,
+      geoDatabases: () => geoDatabases ?? geo.databases().map(describedByResolver),
       logStream: stdout,
     });
     closers.push(async () => {
@@ -234,25 +238,16 @@ function verifierOptions(options: ResolvedServerOptions): VerifierOptions {
 }
 
 function asOpenedGeo(value: GeoResolver | OpenedGeo): OpenedGeo {
-  return 'resolver' in value ? value : { resolver: value, databases: [] };
+  return 'resolver' in value ? value : { resolver: value };
 }
 
-/** The configured `.mmdb` files in priority order (each described for /v2/health), else the bundled open data. */
+/** The configured `.mmdb` files in priority order, else the bundled open data (each file described by the resolver). */
 async function openConfiguredGeo(options: ResolvedServerOptions): Promise<OpenedGeo> {
   if (options.geo.databases.length > 0) {
     const backends = await Promise.all(options.geo.databases.map((source) => openMmdbBackend({ source })));
-    const databases = backends.map((backend, index) => ({
-      id: backend.id,
-      type: backend.databaseType,
-      built_at: backend.buildEpoch.getTime(),
-      source: options.geo.databases[index] as string,
-    }));
-    return { resolver: await createGeoResolver({ backends }), databases };
+    return { resolver: await createGeoResolver({ backends }) };
   }
-  return {
-    resolver: await createDefaultGeoResolver({ cacheDir: join(options.dataDir, 'geo') }),
-    databases: [],
-  };
+  return { resolver: await createDefaultGeoResolver({ cacheDir: join(options.dataDir, 'geo') }) };
 }
 
 /** On first start (no account yet): the owner account, its keys printed this once. */

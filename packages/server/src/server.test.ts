@@ -16,7 +16,12 @@ import {
   usagePlugin,
 } from './index.js';
 import { probeRoutes } from './testing/probe-routes.js';
-import { createTestServer, fixtureGeoResolver, type TestServer } from './testing/test-server.js';
+import {
+  createTestServer,
+  fixtureGeoResolver,
+  GEO_FIXTURES,
+  type TestServer,
+} from './testing/test-server.js';
 
 const big: FastifyPluginAsync = async (app) => {
   app.get('/test/big', { config: { endpoint: 'health' } }, async () => ({ data: 'x'.repeat(5000) }));
@@ -51,6 +56,19 @@ describe('createServer', () => {
         ],
       },
     });
+  });
+
+  it('GET /v2/health without descriptions given lists what the geo resolver serves (every file, its type, date, source)', async () => {
+    server = await createTestServer();
+    const response = await server.app.inject({ method: 'GET', url: '/v2/health' });
+    expect(response.json().geo.databases).toEqual([
+      {
+        id: 'geoip2-city',
+        type: 'GeoIP2-City',
+        built_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/),
+        source: `${GEO_FIXTURES}GeoIP2-City-Test.mmdb`,
+      },
+    ]);
   });
 
   it('GET /v2/health is 500 internal_error when the control-plane store does not answer', async () => {

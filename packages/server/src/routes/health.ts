@@ -1,4 +1,6 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import type { GeoDatabaseDescription } from '@svc/geo-resolver';
+import type { GeoDatabaseInfo } from '../context.js';
 import { API_VERSION } from '../version.js';
 
 const GeoDatabaseSchema = Type.Object({
@@ -40,7 +42,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async () => {
       const svc = app.svc;
       await svc.controlPlane.listPlans();
-      const databases = (svc.geoDatabases?.() ?? []).map((db) => ({
+      // Given descriptions win; else the resolver's own (every file, the bundled data included).
+      const given = svc.geoDatabases?.();
+      const databases = (given ?? svc.geo.databases().map(describedByResolver)).map((db) => ({
         id: db.id,
         type: db.type,
         built_at: db.built_at === null ? null : new Date(db.built_at).toISOString(),
@@ -55,3 +59,13 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+/** A database as the resolver describes it, as /v2/health shows it. */
+export function describedByResolver(db: GeoDatabaseDescription): GeoDatabaseInfo {
+  return {
+    id: db.id,
+    type: db.databaseType,
+    built_at: db.buildEpoch === null ? null : db.buildEpoch.getTime(),
+    source: db.source,
+  };
+}
