@@ -1,4 +1,4 @@
-import type { LoadedConfig, ResolvedServerOptions } from '@svc/server';
+import type { LoadedConfig, ResolvedServerOptions, RunningServer, ServeOptions } from '@svc/server';
 import { serve } from '@svc/server';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { openCliGeoResolver } from './geo-data.js';
@@ -15,17 +15,29 @@ export async function runServer(
   loaded: LoadedConfig,
   resolved: ResolvedServerOptions,
 ): Promise<ExitCode> {
-  const databases = resolved.geo.databases;
+  await startServer(io, loaded, resolved);
+  return EXIT.ok;
+}
 
-  await serve({
+/** What runServer starts, returned (tests pass `{ handleSignals: false }` and close it). */
+export function startServer(
+  io: CliIo,
+  loaded: LoadedConfig,
+  resolved: ResolvedServerOptions,
+  extra: Pick<ServeOptions, 'handleSignals'> = {},
+): Promise<RunningServer> {
+  const databases = resolved.geo.databases;
+  return serve({
     options: { ...loaded.options, dataDir: resolved.dataDir },
     env: io.env,
     cwd: io.cwd,
     stdout: io.stdout,
     stderr: io.stderr,
+    ...extra,
     // The given files are opened by serve (which describes them in /v2/health); else the same
     // data as `svc geo`: the bundled data with what `svc geo update` installed in front, which
-    // an update replaces.
+    // an update replaces. Both live in the geo dir of svc's cache (defaultGeoCacheDir), not in
+    // the server's data dir, so `svc geo update` run with the same environment reaches it.
     ...(databases.length > 0
       ? {}
       : {
@@ -33,5 +45,4 @@ export async function runServer(
           geoStampFiles: UPDATE_SOURCES.map((source) => installedCityPath(io.env, source)),
         }),
   });
-  return EXIT.ok;
 }

