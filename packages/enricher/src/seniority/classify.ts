@@ -49,12 +49,13 @@ export function classifySeniority(title: string | null | undefined): SeniorityCl
   let intern = false;
   let senior = false;
   for (const rule of TITLE_RULES) {
-    rule.pattern.lastIndex = 0;
-    if (!rule.pattern.test(text)) continue;
-    rule.pattern.lastIndex = 0;
-    text = rule.keepContext
-      ? text.replace(rule.pattern, (match, word: string) => match.replace(word, PLACEHOLDER))
-      : text.replace(rule.pattern, PLACEHOLDER);
+    let matched = false;
+    // One pass per rule: the replacement both detects the rule and blanks what it explained.
+    text = text.replace(rule.pattern, (match: string, word: string | undefined) => {
+      matched = true;
+      return rule.keepContext && word !== undefined ? match.replace(word, PLACEHOLDER) : PLACEHOLDER;
+    });
+    if (!matched) continue;
     if (rule.founder) result.founder = true;
     if (rule.owner) result.owner = true;
     if (rule.board) result.board = true;

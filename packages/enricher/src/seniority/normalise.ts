@@ -8,16 +8,18 @@ export const MAX_TITLE_LENGTH = 200;
  * each side. Hyphens become spaces, so "Co-Founder" and "vice-président" read as two words.
  */
 export function normaliseTitle(title: string): string {
-  let s = title
-    .slice(0, MAX_TITLE_LENGTH)
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-  // Letters NFKD keeps whole; the German ones also have the "ae/oe/ue/ss" spellings the rules accept.
-  s = s.replace(/ß/g, 'ss').replace(/æ/g, 'ae').replace(/œ/g, 'oe');
+  let s = title.slice(0, MAX_TITLE_LENGTH).toLowerCase();
+  // Most titles are plain ASCII: the Unicode steps (several times slower) run only when needed.
+  const ascii = /^[\x20-\x7e]*$/.test(s);
+  if (!ascii) {
+    s = s.normalize('NFKD').replace(/\p{M}+/gu, '');
+    // Letters NFKD keeps whole; the German ones also have the "ae/oe/ue/ss" spellings the rules accept.
+    s = s.replace(/ß/g, 'ss').replace(/æ/g, 'ae').replace(/œ/g, 'oe');
+  }
   // "V.P." / "C.E.O." / "S.V.P" → one token; other dots ("Sr.", "Dipl.-Ing.") separate words.
-  s = s.replace(/\b(?:\p{L}\.){2,}(?:\p{L}\b)?/gu, (acronym) => acronym.replace(/\./g, ''));
+  if (s.includes('.'))
+    s = s.replace(/\b(?:\p{L}\.){2,}(?:\p{L}\b)?/gu, (acronym) => acronym.replace(/\./g, ''));
   s = s.replace(/&|\+/g, ' and ');
-  s = s.replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-  return ` ${s} `;
+  s = ascii ? s.replace(/[^a-z0-9]+/g, ' ') : s.replace(/[^\p{L}\p{N}]+/gu, ' ');
+  return ` ${s.trim()} `;
 }

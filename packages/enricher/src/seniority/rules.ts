@@ -60,7 +60,7 @@ export const TITLE_RULES: readonly TitleRule[] = [
   {
     name: 'product/process/... owner is a role, not an owner',
     pattern: words(
-      '(?:product|process|service|risk|control|data|system|systems|content|feature|platform|budget|application|asset|area|domain|technical|solution|business process) owners?',
+      '(?:product|process|service|risk|control|data|system|systems|content|feature|platform|budget|application|asset|area|domain|technical|solution|business process) owners?|owner s (?:representative|rep)',
     ),
     level: null,
   },
@@ -73,7 +73,7 @@ export const TITLE_RULES: readonly TitleRule[] = [
   },
   {
     name: 'advisory board is not a governing board',
-    pattern: words('advisory board(?: member)?|board certified'),
+    pattern: words('advisory board(?: member)?|board advis[eo]rs?|board certified'),
     level: null,
   },
   {
@@ -114,6 +114,11 @@ export const TITLE_RULES: readonly TitleRule[] = [
       'head (?:chef|cook|nurse|coach|teacher|waiter|waitress|bartender|gardener|housekeeper|porter|cashier|baker|lifeguard|barista)',
     ),
     level: 'manager',
+  },
+  {
+    name: 'líder técnico (a tech lead, not a team lead)',
+    pattern: words('lider tecnic[oa]'),
+    level: 'senior',
   },
   { name: 'associate partner', pattern: words('associate partners?'), level: 'director' },
   { name: 'chief of staff', pattern: words('chief of staff'), level: 'director' },
@@ -198,7 +203,7 @@ export const TITLE_RULES: readonly TitleRule[] = [
   {
     name: 'managing director, general manager, executive director, DG, Geschäftsführer, gérant',
     pattern: words(
-      'managing (?:directors?|partners?)|executive (?:directors?|chairman|chairwoman|chair)|general manager|directeur general|directrice generale|direct(?:or|ora) general|direct(?:or|ora) ejecutiv[oa]|gerente general|gesch(?:a|ae)fts(?:fu|fue)hr(?:er|erin|ende[rn]?|ung)|gesch(?:a|ae)ftsleitung|gerante?|administrador[a]? unic[oa]|executive committee|exco|comite executif|comite de direction|comite de direccion',
+      'managing (?:directors?|partners?)|general counsel|executive (?:directors?|chairman|chairwoman|chair)|general manager|directeur general|directrice generale|direct(?:or|ora) general|direct(?:or|ora) ejecutiv[oa]|gerente general|gesch(?:a|ae)fts(?:fu|fue)hr(?:er|erin|ende[rn]?|ung)|gesch(?:a|ae)ftsleitung|gerante?|administrador[a]? unic[oa]|executive committee|exco|comite executif|comite de direction|comite de direccion',
     ),
     level: 'executive',
   },
@@ -249,7 +254,7 @@ export const TITLE_RULES: readonly TitleRule[] = [
   {
     name: 'manager, supervisor, team lead, responsable, chef de, jefe, gerente, encargado',
     pattern: words(
-      'managers?|managerin|mgr|managing editor|supervisor|supervisora|superintendent|foreman|forewoman|gerente|encargad[oa]|responsable|jefe|jefa|chef (?:de|d|des|du)|(?:team|group|squad|shift|project|program|programme|store|site) lead(?:er)?|teamlead|leader|lider|capataz|vorarbeiter(?:in)?',
+      '[a-z]*managers?|[a-z]*managerin|mgr|(?:schicht|gruppen|team)fu?e?hrer(?:in)?|managing editor|supervisor|supervisora|superintendent|foreman|forewoman|gerente|encargad[oa]|responsable|jefe|jefa|chef (?:de|d|des|du)|(?:team|group|squad|shift|project|program|programme|store|site) lead(?:er)?|teamlead|leader|lider|capataz|vorarbeiter(?:in)?',
     ),
     level: 'manager',
   },
@@ -258,7 +263,7 @@ export const TITLE_RULES: readonly TitleRule[] = [
   {
     name: 'intern, trainee, apprentice, student (EN/DE/FR/ES)',
     pattern: words(
-      'interns?|internship|trainee|apprentice|working student|students?|werkstudent(?:in)?|praktikant(?:in)?|praktikum|auszubildende[rn]?|azubi|volonta?e?r(?:in)?|duale[rn]? student(?:in)?|stagiaire|stage|alternante?|alternance|apprentie?|becari[oa]|en practicas|practicas|practicante|estudiante|aprendiz|summer (?:analyst|associate)|phd candidate|doctoral (?:student|candidate)|doktorand(?:in)?',
+      'interns?|internship|trainee|undergraduate|co op|coop|pasante|apprentice|working student|students?|werkstudent(?:in)?|praktikant(?:in)?|praktikum|auszubildende[rn]?|azubi|volonta?e?r(?:in)?|duale[rn]? student(?:in)?|stagiaire|stage|alternante?|alternance|apprentie?|becari[oa]|en practicas|practicas|practicante|estudiante|aprendiz|summer (?:analyst|associate)|phd candidate|doctoral (?:student|candidate)|doktorand(?:in)?',
     ),
     level: 'intern',
   },
