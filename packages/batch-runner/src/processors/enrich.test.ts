@@ -1,4 +1,4 @@
-import type { CompanyEnrichmentResult, ContactEnrichmentResult } from '@svc/core';
+import type { CompanyProfile, Person } from '@svc/core';
 import { ServiceError } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import { createBatchRunner } from '../runner/runner.js';
@@ -11,14 +11,12 @@ import {
 } from './enrich.js';
 import { createHostGate } from './host-gate.js';
 
-const person = (name: string, domain: string): ContactEnrichmentResult => ({
-  person: {
-    full_name: name,
-    title: 'Engineer',
-    seniority: 'entry',
-    company: { name: domain, domain, employee_count: null, founded: null, technologies: [] },
-    confidence: 0.9,
-  },
+const person = (name: string, domain: string): Person => ({
+  full_name: name,
+  title: 'Engineer',
+  seniority: 'entry',
+  company: { name: domain, domain, employee_count: null, founded: null, technologies: [] },
+  confidence: 0.9,
 });
 
 /** An enricher answering from a table after `delayMs`, recording the peak lookups in flight per host. */
@@ -44,17 +42,17 @@ function tableEnricher(delayMs = 5) {
       if (!email.includes('@'))
         throw new ServiceError('invalid_request', `email: ${JSON.stringify(email)} is not an address`);
       const domain = email.split('@')[1] as string;
-      return track(domain, () =>
-        email.startsWith('nobody') ? null : person(email.split('@')[0] as string, domain),
-      );
+      return track(domain, () => ({
+        match: email.startsWith('nobody') ? null : person(email.split('@')[0] as string, domain),
+      }));
     },
-    async enrichCompany({ domain }): Promise<CompanyEnrichmentResult | null> {
+    async enrichCompany({ domain }): Promise<{ match: CompanyProfile | null }> {
       calls.push(domain);
-      return track(domain, () =>
-        domain === 'unknown.test'
-          ? null
-          : {
-              company: {
+      return track(domain, () => ({
+        match:
+          domain === 'unknown.test'
+            ? null
+            : {
                 name: 'Acme',
                 domain,
                 description: null,
@@ -66,8 +64,7 @@ function tableEnricher(delayMs = 5) {
                 social: {},
                 confidence: 0.8,
               },
-            },
-      );
+      }));
     },
   };
   return { enricher, peak, calls, peakTotal: () => peakTotal };

@@ -1,21 +1,21 @@
-import type { CompanyEnrichmentResult, ContactEnrichmentResult } from '@svc/core';
+import type { CompanyProfile, Person } from '@svc/core';
 import type { Processor, ProcessorOutcome, ProcessorRecord } from '../runner/processor.js';
 import { createHostGate } from './host-gate.js';
 
 /**
- * The part of @svc/enricher's Enricher these processors need (injected, not imported): a lookup
- * that resolves the result, or null for no match, and rejects with an error carrying a `code`
- * (a ServiceError) for a query it refuses.
+ * The part of @svc/enricher's Enricher these processors need (injected, not imported; the real
+ * one fits as is): a lookup resolving `{ match }`, null for no match, and rejecting with an error
+ * carrying a `code` (a ServiceError: `invalid_request`) for a query it refuses.
  */
 export interface BatchEnricher {
   enrichContact(
     query: { email: string },
     options: { signal: AbortSignal },
-  ): Promise<ContactEnrichmentResult | null>;
+  ): Promise<{ match: Person | null }>;
   enrichCompany(
     query: { domain: string },
     options: { signal: AbortSignal },
-  ): Promise<CompanyEnrichmentResult | null>;
+  ): Promise<{ match: CompanyProfile | null }>;
 }
 
 export interface EnrichProcessorOptions {
@@ -45,7 +45,11 @@ export function hostOf(record: string): string {
   return (host ?? '').replace(/^www\./, '');
 }
 
-type Lookup = (enricher: BatchEnricher, input: string, signal: AbortSignal) => Promise<object | null>;
+type Lookup = (
+  enricher: BatchEnricher,
+  input: string,
+  signal: AbortSignal,
+) => Promise<{ match: object | null }>;
 
 function createEnrichProcessor(
   type: 'enrich_contact' | 'enrich_company',
@@ -66,9 +70,8 @@ function createEnrichProcessor(
     signal: AbortSignal,
   ): Promise<ProcessorOutcome> => {
     try {
-      const result = await gate.run(hostOf(input), signal, () => lookup(chosen, input, signal));
-      if (result === null) return { index, ok: true, result: { [key]: null }, countKey: 'no_match' };
-      return { index, ok: true, result, countKey: 'matched' };
+      const { match } = await gate.run(hostOf(input), signal, () => lookup(chosen, input, signal));
+      return { index, ok: true, result: { [key]: match }, countKey: match === null ? 'no_match' : 'matched' };
     } catch (error) {
       // A cancelled job or a closing runner stops the chunk; the chunk is handed back, not failed.
       signal.throwIfAborted();
