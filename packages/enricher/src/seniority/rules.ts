@@ -203,7 +203,7 @@ export const TITLE_RULES: readonly TitleRule[] = [
   {
     name: 'managing director, general manager, executive director, DG, Geschäftsführer, gérant',
     pattern: words(
-      'managing (?:directors?|partners?)|general counsel|executive (?:directors?|chairman|chairwoman|chair)|general manager|directeur general|directrice generale|direct(?:or|ora) general|direct(?:or|ora) ejecutiv[oa]|gerente general|gesch(?:a|ae)fts(?:fu|fue)hr(?:er|erin|ende[rn]?|ung)|gesch(?:a|ae)ftsleitung|gerante?|administrador[a]? unic[oa]|executive committee|exco|comite executif|comite de direction|comite de direccion',
+      'managing (?:directors?|partners?|members?)|general counsel|executive (?:directors?|chairman|chairwoman|chair)|general manager|directeur general|directrice generale|direct(?:or|ora) general|direct(?:or|ora) ejecutiv[oa]|gerente general|gesch(?:a|ae)fts(?:fu|fue)hr(?:er|erin|ende[rn]?|ung)|gesch(?:a|ae)ftsleitung|gerante?|administrador[a]? unic[oa]|executive committee|exco|comite executif|comite de direction|comite de direccion',
     ),
     level: 'executive',
   },
@@ -254,7 +254,7 @@ export const TITLE_RULES: readonly TitleRule[] = [
   {
     name: 'manager, supervisor, team lead, responsable, chef de, jefe, gerente, encargado',
     pattern: words(
-      '[a-z]*managers?|[a-z]*managerin|mgr|(?:schicht|gruppen|team)fu?e?hrer(?:in)?|managing editor|supervisor|supervisora|superintendent|foreman|forewoman|gerente|encargad[oa]|responsable|jefe|jefa|chef (?:de|d|des|du)|(?:team|group|squad|shift|project|program|programme|store|site) lead(?:er)?|teamlead|leader|lider|capataz|vorarbeiter(?:in)?',
+      '[a-z]*managers?|[a-z]*managerin|mgr|(?:schicht|gruppen|team)fu?e?hrer(?:in)?|managing editor|supervisor|supervisora|superintendent|foreman|forewoman|gerente|encargad[oa]|responsable|jefe|jefa|chef(?:fe)? (?:de|d|des|du)|(?:team|group|squad|shift|project|program|programme|store|site) lead(?:er)?|teamlead|leader|lider|capataz|vorarbeiter(?:in)?',
     ),
     level: 'manager',
   },
