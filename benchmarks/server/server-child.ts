@@ -56,6 +56,11 @@ export interface ServerChildMemory {
   peakRssMb: number;
   /** V8 heap in use after a full collection. */
   heapUsedMb: number;
+  /**
+   * CPU seconds (user + system) the child used since the last `track`: unlike requests/s, hardly
+   * changed by other processes competing for the cores.
+   */
+  cpuSeconds: number;
 }
 
 export type ChildRequest = { config: ServerChildConfig } | { id: number; op: 'track' | 'memory' | 'close' };
@@ -124,7 +129,8 @@ async function oursServer(
   };
 }
 
-function memory(peak: number): ServerChildMemory {
+function memory(peak: number, cpuAtTrack: NodeJS.CpuUsage): ServerChildMemory {
+  const cpu = process.cpuUsage(cpuAtTrack);
   // --expose-gc is passed by the parent: the heap figure is then what survives, not garbage.
   (globalThis as { gc?: () => void }).gc?.();
   const usage = process.memoryUsage();
@@ -132,6 +138,7 @@ function memory(peak: number): ServerChildMemory {
     rssMb: usage.rss / 1e6,
     peakRssMb: Math.max(peak, usage.rss) / 1e6,
     heapUsedMb: usage.heapUsed / 1e6,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
   };
 }
 
@@ -139,6 +146,7 @@ async function main(): Promise<void> {
   const reply = (response: ChildResponse) => process.send?.(response);
   let app: FastifyInstance | undefined;
   let peak = 0;
+  let cpuAtTrack = process.cpuUsage();
   let sampler: NodeJS.Timeout | undefined;
   process.on('message', async (request: ChildRequest) => {
     if ('config' in request) {
@@ -162,12 +170,13 @@ async function main(): Promise<void> {
       // Peak RSS of the next run: sampled here, where the memory is.
       clearInterval(sampler);
       peak = process.memoryUsage().rss;
+      cpuAtTrack = process.cpuUsage();
       sampler = setInterval(() => {
         peak = Math.max(peak, process.memoryUsage().rss);
       }, 10);
       reply({ id: request.id });
     } else if (request.op === 'memory') {
-      reply({ id: request.id, memory: memory(peak) });
+      reply({ id: request.id, memory: memory(peak, cpuAtTrack) });
     } else {
       clearInterval(sampler);
       await app?.close();
