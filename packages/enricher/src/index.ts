@@ -31,6 +31,28 @@ export { createHunterAdapters, type HunterOptions } from './adapters/hunter.js';
 export { createPeopleDataLabsAdapters, type PeopleDataLabsOptions } from './adapters/peopledatalabs.js';
 export type { ProviderOptions } from './adapters/provider-http.js';
 export {
+  type CacheEntry,
+  type CacheOptions,
+  createMemoryCache,
+  createSqliteCache,
+  DEFAULT_RETENTION_SECONDS,
+  type EnrichmentCache,
+  type MemoryCacheOptions,
+  type SqliteCacheOptions,
+} from './cache/index.js';
+export {
+  type AdapterReport,
+  type AnyEnrichmentAdapter,
+  createEnricher,
+  type EnrichCallOptions,
+  type EnrichedCompany,
+  type EnrichedPerson,
+  type Enricher,
+  type EnricherOptions,
+  type EnrichOutcome,
+  type EraseResult,
+} from './enricher.js';
+export {
   createGuardedFetch,
   DEFAULT_USER_AGENT,
   GuardedFetchError,
@@ -39,4 +61,23 @@ export {
   type ResolvedAddress,
   systemLookup,
 } from './fetch/guarded-fetch.js';
+export type { BreakerOptions } from './orchestrator/breaker.js';
+export type { FieldSource } from './orchestrator/merge.js';
+export {
+  candidateIdentifiers,
+  createMemorySuppression,
+  createSqliteSuppression,
+  hashIdentifier,
+  type SqliteSuppressionOptions,
+  type SuppressionList,
+} from './privacy/index.js';
+export {
+  identifiersOf,
+  normaliseCompanyQuery,
+  normaliseEmail,
+  normaliseName,
+  normalisePersonQuery,
+  normaliseProfileUrl,
+  registrableDomain,
+} from './query.js';
 export { classifySeniority, type SeniorityClassification } from './seniority/index.js';

@@ -1,4 +1,4 @@
-import { type StaticSite, startStaticSite } from '@svc/testkit';
+import { type StaticRoute, type StaticSite, startStaticSite } from '@svc/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGuardedFetch, DEFAULT_USER_AGENT } from './guarded-fetch.js';
 
@@ -6,7 +6,7 @@ const sites: StaticSite[] = [];
 afterEach(async () => {
   await Promise.all(sites.splice(0).map((site) => site.close()));
 });
-async function site(routes: Parameters<typeof startStaticSite>[0]['routes'], host = '127.0.0.1') {
+async function site(routes: Record<string, StaticRoute>, host = '127.0.0.1') {
   const started = await startStaticSite({ routes, host });
   sites.push(started);
   return started;

@@ -1,0 +1,8 @@
+export { hashIdentifier } from './hash.js';
+export { candidateIdentifiers } from './subjects.js';
+export {
+  createMemorySuppression,
+  createSqliteSuppression,
+  type SqliteSuppressionOptions,
+  type SuppressionList,
+} from './suppression.js';
