@@ -5,6 +5,7 @@ export { createPrivateDatabaseFile } from './private-file.js';
 export * from './schemas/batch.js';
 export * from './schemas/common.js';
 export * from './schemas/email.js';
+export * from './schemas/enrichment.js';
 export * from './schemas/error.js';
 export * from './schemas/geo.js';
 export { ServiceError, type ServiceErrorOptions } from './service-error.js';
