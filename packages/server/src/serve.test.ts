@@ -8,7 +8,7 @@ import type { TLSSocket } from 'node:tls';
 import { commandOnPath, skipWithout, startDnsServer } from '@svc/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authenticate } from './control-plane/accounts.js';
-import { type RunningServer, serve } from './serve.js';
+import { type RunningServer, type ServeOptions, serve } from './serve.js';
 import { GEO_FIXTURES } from './testing/test-server.js';
 
 let dir: string;
@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 
 /** serve() on an ephemeral loopback port over the fixture geo data, its output collected. */
-async function start(options: Record<string, unknown> = {}) {
+async function start(options: Record<string, unknown> = {}, extra: Pick<ServeOptions, 'now'> = {}) {
   let out = '';
   let err = '';
   const server = await serve({
@@ -39,6 +39,7 @@ async function start(options: Record<string, unknown> = {}) {
     stderr: { write: (text: string) => (err += text) },
     handleSignals: false,
     batchStopTimeoutMs: 200,
+    ...extra,
   });
   running.push(server);
   return { server, out: () => out, err: () => err };
@@ -123,6 +124,32 @@ describe('serve', () => {
     await Promise.all([server.close(), server.close()]);
     running.pop();
     await expect(fetch(`${url}/v2/health`)).rejects.toThrow();
+  });
+});
+
+describe('serve with its clock moved by the test', () => {
+  it('a token minted with the minimum TTL (60 s) serves until then and is refused from then on', async () => {
+    const clock = { now: Date.UTC(2026, 10, 23, 12) };
+    const { server, out } = await start({}, { now: () => clock.now });
+    const live = /live key: +(sk_live_\w+)/.exec(out())?.[1] as string;
+    const minted = await fetch(`${server.url}/v2/tokens`, {
+      method: 'POST',
+      headers: { 'x-api-key': live, 'content-type': 'application/json' },
+      body: JSON.stringify({ ttl_seconds: 60 }),
+    });
+    expect(minted.status).toBe(201);
+    const token = (await minted.json()) as { token: string; expires_at: string };
+    expect(token.expires_at).toBe('2026-11-23T12:01:00.000Z');
+    const geo = (key: string) => fetch(`${server.url}/v2/geo/81.2.69.142`, { headers: { 'x-api-key': key } });
+    expect((await geo(token.token)).status).toBe(200);
+    clock.now += 59_999;
+    expect((await geo(token.token)).status).toBe(200);
+    clock.now += 1;
+    const expired = await geo(token.token);
+    expect(expired.status).toBe(401);
+    expect(((await expired.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
+    // Only the token ended: the key that minted it still works.
+    expect((await geo(live)).status).toBe(200);
   });
 });
 

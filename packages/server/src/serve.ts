@@ -61,6 +61,12 @@ export interface ServeOptions {
    * @default 10000
    */
   batchStopTimeoutMs?: number;
+  /**
+   * The clock (ms since the epoch) of the API: key and token expiry, grace periods, usage months,
+   * cursor expiry. For tests, which move it instead of waiting. The batch runner keeps its own.
+   * @default Date.now
+   */
+  now?: () => number;
   /** What a stop signal ends with. @default process.exit */
   exit?: (code: number) => void;
 }
@@ -136,7 +142,8 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
 
     const batchStore: BatchStore = await createSqliteStore({ path: join(dataDir, BATCH_DB_FILE) });
     closers.push(() => batchStore.close());
-    const deps = { controlPlane, secrets, now: Date.now };
+    const now = input.now ?? Date.now;
+    const deps = { controlPlane, secrets, now };
     let baseUrl = '';
     let publicBase = '';
     const runner: BatchRunner = createBatchRunner({
@@ -166,6 +173,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       batch: { store: batchStore, runner },
       geoDatabases: () => geoDatabases ?? geo.databases().map(describedByResolver),
       logStream: stdout,
+      now,
     });
     closers.push(async () => {
       // Node's close() ends the connections idle at that moment only; a keep-alive connection
