@@ -26,11 +26,12 @@ const LEVELS: readonly Seniority[] = [
 function readLabelledSet(): LabelledTitle[] {
   const lines = readFileSync(CSV_PATH, 'utf8').split('\n');
   const rows: LabelledTitle[] = [];
-  for (let index = 1; index < lines.length; index++) {
-    if (lines[index] === '') continue;
-    const [title, seniority, flags = ''] = splitCsvLine(lines[index]);
-    if (!LEVELS.includes(seniority as Seniority))
-      throw new Error(`titles.csv line ${index + 1}: bad level ${seniority}`);
+  for (const [index, line] of lines.entries()) {
+    if (index === 0 || line === '') continue;
+    const [title = '', seniority = '', flags = ''] = splitCsvLine(line);
+    if (title === '' || !LEVELS.includes(seniority as Seniority)) {
+      throw new Error(`titles.csv line ${index + 1}: needs a title and a level, got "${line}"`);
+    }
     const flagSet = new Set(flags.split('+').filter(Boolean));
     rows.push({
       line: index + 1,
