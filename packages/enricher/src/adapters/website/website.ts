@@ -1,36 +1,17 @@
-import type {
-  AdapterContext,
-  CompanyFields,
-  CompanyQuery,
-  EnrichmentAdapter,
-  LookupOutcome,
-} from '../../adapter.js';
+import type { CompanyFields, EnrichmentAdapter } from '../../adapter.js';
 import { companyCandidate } from './company.js';
-import { extractPage, type PageFacts } from './extract.js';
-import { type FetchedPage, type PageFailure, PoliteFetcher } from './polite-fetch.js';
-import { pickSubpages } from './subpages.js';
+import {
+  createWebsiteCrawler,
+  positiveInteger,
+  thrownOutcome,
+  type WebsiteCrawler,
+  type WebsiteCrawlerOptions,
+} from './crawler.js';
 
-/** Options of `createWebsiteAdapter`. */
-export interface WebsiteAdapterOptions {
-  /**
-   * The homepage URLs tried for a domain, in order; the next is tried only when one is unreachable.
-   * @default (domain) => [`https://${domain}/`, `https://www.${domain}/`]
-   */
-  homepageUrls?: (domain: string) => string[];
-  /** The product token looked up in robots.txt (`User-agent: svc-enricher`). @default 'svc-enricher' */
-  robotsToken?: string;
-  /** Most requests in flight to one host. @default 2 */
-  perHostConcurrency?: number;
-  /** Deadline per page (connect, headers and body). @default 8000 */
-  timeoutMs?: number;
-  /** Most bytes read of one page; a longer page is read up to here and parsed. @default 1 MiB */
-  maxBytes?: number;
-  /** Most redirects followed per page, each checked against robots.txt. @default 3 */
-  maxRedirects?: number;
-  /** Pages fetched besides the homepage (about, team, contact, imprint links it has). @default 4 */
-  maxSubpages?: number;
-  /** How long a robots.txt is reused, ms. @default 3600000 */
-  robotsTtlMs?: number;
+/** Options of `createWebsiteAdapter` (the crawl options are ignored when `crawler` is given). */
+export interface WebsiteAdapterOptions extends WebsiteCrawlerOptions {
+  /** A crawler shared with the website person adapter (one robots.txt cache, one per-host limit). @default a new crawler from these options */
+  crawler?: WebsiteCrawler;
   /** Most lookups in flight. @default 8 */
   concurrency?: number;
   /** Cache TTLs for hits and misses, seconds. @default { hitSeconds: 7 days, missSeconds: 1 day } */
@@ -50,59 +31,6 @@ const PROVIDES: readonly (keyof CompanyFields)[] = [
   'logo',
 ];
 
-function positiveInteger(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 0)
-    throw new TypeError(`website adapter: ${name} must be a non-negative integer`);
-  return value;
-}
-
-function headerRecord(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    out[name.toLowerCase()] = value;
-  });
-  return out;
-}
-
-/** Turns why the homepage failed into the lookup's outcome: the site's absence is a miss, its trouble an error. */
-function homepageFailure(failure: PageFailure): LookupOutcome<'company'> {
-  switch (failure.type) {
-    case 'timeout':
-      return {
-        type: 'error',
-        error: { kind: 'timeout', message: `${failure.url}: no answer in time` },
-        cost: 0,
-      };
-    case 'status': {
-      if (failure.status === 429) {
-        const seconds = Number(failure.retryAfter);
-        return {
-          type: 'error',
-          error: {
-            kind: 'rate_limited',
-            message: `${failure.url}: 429`,
-            retryAfterSeconds: Number.isFinite(seconds) && failure.retryAfter !== null ? seconds : null,
-          },
-          cost: 0,
-        };
-      }
-      if (failure.status >= 500) {
-        return {
-          type: 'error',
-          error: { kind: 'upstream', message: `${failure.url}: ${failure.status}`, status: failure.status },
-          cost: 0,
-        };
-      }
-      return { type: 'miss', cost: 0 };
-    }
-    default:
-      // Disallowed by robots.txt, not HTML, too large, a redirect loop, or no web server at all:
-      // nothing to read now, and asking again soon will not change that.
-      return { type: 'miss', cost: 0 };
-  }
-}
-
 /**
  * The website adapter (company, no key): the homepage and up to `maxSubpages` about/team/contact/
  * imprint pages, fetched politely through the context's guarded fetch, read with htmlparser2 for
@@ -110,51 +38,8 @@ function homepageFailure(failure: PageFailure): LookupOutcome<'company'> {
  * technologies the built-in fingerprint set recognises.
  */
 export function createWebsiteAdapter(options: WebsiteAdapterOptions = {}): EnrichmentAdapter<'company'> {
-  const homepageUrls =
-    options.homepageUrls ?? ((domain: string) => [`https://${domain}/`, `https://www.${domain}/`]);
-  const maxSubpages = positiveInteger('maxSubpages', options.maxSubpages, 4);
-  const fetcher = new PoliteFetcher({
-    productToken: options.robotsToken ?? 'svc-enricher',
-    perHostConcurrency: Math.max(1, positiveInteger('perHostConcurrency', options.perHostConcurrency, 2)),
-    timeoutMs: Math.max(1, positiveInteger('timeoutMs', options.timeoutMs, 8000)),
-    maxBytes: Math.max(1, positiveInteger('maxBytes', options.maxBytes, 1024 * 1024)),
-    maxRedirects: positiveInteger('maxRedirects', options.maxRedirects, 3),
-    robotsTtlMs: positiveInteger('robotsTtlMs', options.robotsTtlMs, 3_600_000),
-  });
-
-  async function lookup(query: CompanyQuery, context: AdapterContext): Promise<LookupOutcome<'company'>> {
-    const page = (url: string) => fetcher.page(url, context.fetch, context.signal, context.now);
-    let home: FetchedPage | undefined;
-    let failure: PageFailure | undefined;
-    for (const url of homepageUrls(query.domain)) {
-      const result = await page(url);
-      if (result.type === 'page') {
-        home = result;
-        break;
-      }
-      failure = result;
-      // Only an unreachable host makes the next candidate (www.) worth a try.
-      if (result.type !== 'unreachable') break;
-    }
-    if (!home) return failure ? homepageFailure(failure) : { type: 'miss', cost: 0 };
-
-    const homeFacts = extractPage(home.html, home.url);
-    const pages: PageFacts[] = [homeFacts];
-    const subpages = pickSubpages(homeFacts, maxSubpages);
-    const fetched = await Promise.all(subpages.map((url) => page(url)));
-    for (const result of fetched) {
-      // A missing or failing about page costs the lookup nothing: the homepage already answered.
-      if (result.type === 'page') pages.push(extractPage(result.html, result.url));
-    }
-    const candidate = companyCandidate({
-      domain: query.domain,
-      pages,
-      headers: headerRecord(home.headers),
-      cookies: home.cookies,
-    });
-    return candidate ? { type: 'hit', candidates: [candidate], cost: 0 } : { type: 'miss', cost: 0 };
-  }
-
+  const crawler = options.crawler ?? createWebsiteCrawler(options);
+  const concurrency = Math.max(1, positiveInteger('concurrency', options.concurrency, 8));
   return {
     id: 'website',
     kind: 'company',
@@ -163,24 +48,16 @@ export function createWebsiteAdapter(options: WebsiteAdapterOptions = {}): Enric
     cost: 0,
     billsMisses: false,
     ttl: options.ttl ?? { hitSeconds: 7 * 86_400, missSeconds: 86_400 },
-    concurrency: Math.max(1, positiveInteger('concurrency', options.concurrency, 8)),
+    concurrency,
     async lookup(query, context) {
       try {
-        return await lookup(query, context);
+        const crawl = await crawler.crawl(query.domain, context);
+        if ('type' in crawl) return crawl;
+        const candidate = companyCandidate(crawl);
+        return candidate ? { type: 'hit', candidates: [candidate], cost: 0 } : { type: 'miss', cost: 0 };
       } catch (error) {
-        // Only the caller's abort gets here (the fetcher answers every site failure as a value).
-        if (context.signal.aborted) {
-          return {
-            type: 'error',
-            error: { kind: 'timeout', message: 'lookup aborted by the caller' },
-            cost: 0,
-          };
-        }
-        return {
-          type: 'error',
-          error: { kind: 'upstream', message: error instanceof Error ? error.message : String(error) },
-          cost: 0,
-        };
+        // Only the caller's abort gets here: the fetcher answers every site failure as a value.
+        return thrownOutcome(error, context);
       }
     },
   };

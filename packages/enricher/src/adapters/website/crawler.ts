@@ -1,0 +1,146 @@
+import type { AdapterContext, AdapterKind, LookupOutcome } from '../../adapter.js';
+import type { SiteCrawl } from './company.js';
+import { extractPage, type PageFacts } from './extract.js';
+import { type FetchedPage, type PageFailure, PoliteFetcher } from './polite-fetch.js';
+import { pickSubpages } from './subpages.js';
+
+/** How the website adapters fetch (one crawler can serve the company and the person adapter). */
+export interface WebsiteCrawlerOptions {
+  /**
+   * The homepage URLs tried for a domain, in order; the next is tried only when one is unreachable.
+   * @default (domain) => [`https://${domain}/`, `https://www.${domain}/`]
+   */
+  homepageUrls?: (domain: string) => string[];
+  /** The product token looked up in robots.txt (`User-agent: svc-enricher`). @default 'svc-enricher' */
+  robotsToken?: string;
+  /** Most requests in flight to one host. @default 2 */
+  perHostConcurrency?: number;
+  /** Deadline per page (connect, headers and body). @default 8000 */
+  timeoutMs?: number;
+  /** Most bytes read of one page; a longer page is read up to here and parsed. @default 1 MiB */
+  maxBytes?: number;
+  /** Most redirects followed per page, each checked against robots.txt. @default 3 */
+  maxRedirects?: number;
+  /** Pages fetched besides the homepage (about, team, contact, imprint links it has). @default 4 */
+  maxSubpages?: number;
+  /** How long a robots.txt is reused, ms. @default 3600000 */
+  robotsTtlMs?: number;
+}
+
+/** Validates a count option (a `TypeError` naming it), or gives its default. */
+export function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 0)
+    throw new TypeError(`website adapter: ${name} must be a non-negative integer`);
+  return value;
+}
+
+function headerRecord(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    out[name.toLowerCase()] = value;
+  });
+  return out;
+}
+
+/** Turns why the homepage failed into the lookup's outcome: the site's absence is a miss, its trouble an error. */
+function homepageFailure(failure: PageFailure): CrawlFailure {
+  switch (failure.type) {
+    case 'timeout':
+      return {
+        type: 'error',
+        error: { kind: 'timeout', message: `${failure.url}: no answer in time` },
+        cost: 0,
+      };
+    case 'status': {
+      if (failure.status === 429) {
+        const seconds = Number(failure.retryAfter);
+        return {
+          type: 'error',
+          error: {
+            kind: 'rate_limited',
+            message: `${failure.url}: 429`,
+            retryAfterSeconds: Number.isFinite(seconds) && failure.retryAfter !== null ? seconds : null,
+          },
+          cost: 0,
+        };
+      }
+      if (failure.status >= 500) {
+        return {
+          type: 'error',
+          error: { kind: 'upstream', message: `${failure.url}: ${failure.status}`, status: failure.status },
+          cost: 0,
+        };
+      }
+      return { type: 'miss', cost: 0 };
+    }
+    default:
+      // Disallowed by robots.txt, not HTML, too large, a redirect loop, or no web server at all:
+      // nothing to read now, and asking again soon will not change that.
+      return { type: 'miss', cost: 0 };
+  }
+}
+
+/** A lookup's answer when the site could not be read: never a hit. */
+export type CrawlFailure = Exclude<LookupOutcome<AdapterKind>, { type: 'hit' }>;
+
+/** Reads a company's site politely; shared by adapters so robots.txt and per-host limits are shared too. */
+export interface WebsiteCrawler {
+  /** The homepage (first page) and the about/team/contact/imprint pages it links to, or why not. */
+  crawl(domain: string, context: AdapterContext): Promise<SiteCrawl | CrawlFailure>;
+}
+
+/** Creates a crawler; throws a `TypeError` naming a bad option. */
+export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): WebsiteCrawler {
+  const homepageUrls =
+    options.homepageUrls ?? ((domain: string) => [`https://${domain}/`, `https://www.${domain}/`]);
+  const maxSubpages = positiveInteger('maxSubpages', options.maxSubpages, 4);
+  const fetcher = new PoliteFetcher({
+    productToken: options.robotsToken ?? 'svc-enricher',
+    perHostConcurrency: Math.max(1, positiveInteger('perHostConcurrency', options.perHostConcurrency, 2)),
+    timeoutMs: Math.max(1, positiveInteger('timeoutMs', options.timeoutMs, 8000)),
+    maxBytes: Math.max(1, positiveInteger('maxBytes', options.maxBytes, 1024 * 1024)),
+    maxRedirects: positiveInteger('maxRedirects', options.maxRedirects, 3),
+    robotsTtlMs: positiveInteger('robotsTtlMs', options.robotsTtlMs, 3_600_000),
+  });
+
+  return {
+    async crawl(domain, context) {
+      const page = (url: string) => fetcher.page(url, context.fetch, context.signal, context.now);
+      let home: FetchedPage | undefined;
+      let failure: PageFailure | undefined;
+      for (const url of homepageUrls(domain)) {
+        const result = await page(url);
+        if (result.type === 'page') {
+          home = result;
+          break;
+        }
+        failure = result;
+        // Only an unreachable host makes the next candidate (www.) worth a try.
+        if (result.type !== 'unreachable') break;
+      }
+      if (!home) return failure ? homepageFailure(failure) : { type: 'miss', cost: 0 };
+
+      const homeFacts = extractPage(home.html, home.url);
+      const pages: PageFacts[] = [homeFacts];
+      const fetched = await Promise.all(pickSubpages(homeFacts, maxSubpages).map((url) => page(url)));
+      for (const result of fetched) {
+        // A missing or failing about page costs the lookup nothing: the homepage already answered.
+        if (result.type === 'page') pages.push(extractPage(result.html, result.url));
+      }
+      return { domain, pages, headers: headerRecord(home.headers), cookies: home.cookies };
+    },
+  };
+}
+
+/** What a lookup answers when it is aborted or something unexpected throws: a typed error, never a throw. */
+export function thrownOutcome(error: unknown, context: AdapterContext): CrawlFailure {
+  if (context.signal.aborted) {
+    return { type: 'error', error: { kind: 'timeout', message: 'lookup aborted by the caller' }, cost: 0 };
+  }
+  return {
+    type: 'error',
+    error: { kind: 'upstream', message: error instanceof Error ? error.message : String(error) },
+    cost: 0,
+  };
+}
