@@ -1,6 +1,7 @@
 import type { Command } from './command.js';
 import { accountsCommand } from './commands/accounts.js';
 import { batchCommand } from './commands/batch.js';
+import { enrichCommand } from './commands/enrich.js';
 import { geoCommand } from './commands/geo.js';
 import { helpCommand } from './commands/help.js';
 import { keysCommand } from './commands/keys.js';
@@ -14,6 +15,7 @@ export const COMMANDS: readonly Command[] = [
   verifyCommand,
   geoCommand,
   batchCommand,
+  enrichCommand,
   webhooksCommand,
   serveCommand,
   accountsCommand,

@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import type { CliIo } from '../../io.js';
+import { printJson } from '../../output.js';
+import { cliSqliteDriver } from '../../sqlite-driver.js';
+import { UsageError } from '../../usage-error.js';
+import type { EnrichPaths } from './paths.js';
+import { openCliEnricher } from './setup.js';
+
+/**
+ * `svc enrich erase --email E | --profile-url U | --domain D --name N`: purges every cached
+ * outcome about the person, puts them on the suppression list (no later lookup reaches an
+ * adapter), and removes them from the dataset index when it holds them (by email or profile URL).
+ */
+export async function erase(
+  io: CliIo,
+  json: boolean,
+  values: Record<string, unknown>,
+  args: string[],
+  paths: EnrichPaths,
+): Promise<0> {
+  if (args.length > 0) throw new UsageError(`unexpected arguments: ${args.join(' ')}`, 'enrich');
+  const email = values.email as string | undefined;
+  const profileUrl = values['profile-url'] as string | undefined;
+  const domain = values.domain as string | undefined;
+  const name = values.name as string | undefined;
+  const forms = [email !== undefined, profileUrl !== undefined, domain !== undefined || name !== undefined];
+  if (forms.filter(Boolean).length !== 1) {
+    throw new UsageError('erase takes one of --email, --profile-url, or --domain with --name', 'enrich');
+  }
+  const query =
+    email !== undefined
+      ? { email }
+      : profileUrl !== undefined
+        ? { profile_url: profileUrl }
+        : { domain, full_name: name };
+  // Only the cache and suppression list are needed: no adapter is asked anything.
+  const cli = await openCliEnricher(io, { ...values, adapters: 'dns' }, paths);
+  let result: { cache_entries_purged: number; suppressed: true };
+  try {
+    result = await cli.enricher.erase(query);
+  } finally {
+    await cli.close();
+  }
+  let removed = 0;
+  const identifier = email ?? profileUrl;
+  if (identifier && existsSync(paths.dataset)) {
+    const { openDatasetIndex } = await import('@svc/enricher');
+    const index = await openDatasetIndex({ path: paths.dataset, driver: await cliSqliteDriver() });
+    try {
+      removed = index.erase(identifier);
+    } finally {
+      index.close();
+    }
+  }
+  const summary = { ...result, dataset_rows_removed: removed };
+  if (json) printJson(io, summary);
+  else {
+    io.stdout.write(
+      `erased: ${summary.cache_entries_purged} cached results purged, ${removed} dataset rows removed; suppressed from now on\n`,
+    );
+  }
+  return 0;
+}

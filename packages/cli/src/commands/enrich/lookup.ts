@@ -1,0 +1,175 @@
+import { ServiceError } from '@svc/core';
+import type { EnrichedCompany, EnrichedPerson, EnrichOutcome } from '@svc/enricher';
+import { readRecords } from '../../input/read-records.js';
+import type { CliIo } from '../../io.js';
+import { createProgress } from '../../output/progress.js';
+import { openResultWriter, prepareOutput } from '../../output/result-writer.js';
+import { printJson } from '../../output.js';
+import { UsageError } from '../../usage-error.js';
+import type { EnrichPaths } from './paths.js';
+import { openCliEnricher } from './setup.js';
+
+/** Most records one `--file` run takes, as `svc verify` (larger lists: a batch job). */
+const MAX_FILE_RECORDS = 10_000;
+
+type Kind = 'contact' | 'company';
+
+/** One printed result: the input as given, and the match (null: no match) or the error. */
+type Row =
+  | { input: string; person?: EnrichedPerson | null; company?: EnrichedCompany | null; suppressed: boolean }
+  | { input: string; error: { code: string; message: string } };
+
+/** The contact query the flags describe (exactly one form). */
+function contactQuery(values: Record<string, unknown>): Record<string, string> {
+  const email = values.email as string | undefined;
+  const domain = values.domain as string | undefined;
+  const name = values.name as string | undefined;
+  const profileUrl = values['profile-url'] as string | undefined;
+  const forms = [email !== undefined, domain !== undefined || name !== undefined, profileUrl !== undefined];
+  if (forms.filter(Boolean).length !== 1) {
+    throw new UsageError('give one of --email, --domain with --name, or --profile-url (or --file)', 'enrich');
+  }
+  if (email !== undefined) return { email };
+  if (profileUrl !== undefined) return { profile_url: profileUrl };
+  if (domain === undefined || name === undefined)
+    throw new UsageError('--domain and --name go together', 'enrich');
+  return { domain, full_name: name };
+}
+
+/** The contact or company query each input stands for; `--file` records are emails (contact) or domains. */
+async function inputs(kind: Kind, io: CliIo, values: Record<string, unknown>, args: string[]) {
+  const file = values.file as string | undefined;
+  const hasQueryFlags = ['email', 'domain', 'name', 'profile-url'].some((flag) => values[flag] !== undefined);
+  if (file) {
+    if (args.length > 0 || hasQueryFlags) throw new UsageError('give --file or a query, not both', 'enrich');
+    const records = await readRecords(file, io.cwd);
+    if (records.length > MAX_FILE_RECORDS) {
+      throw new UsageError(
+        `${file} has ${records.length.toLocaleString('en')} records; svc enrich takes at most ${MAX_FILE_RECORDS.toLocaleString('en')} (split the file)`,
+        'enrich',
+        false,
+      );
+    }
+    return records.map((record) => ({
+      input: record,
+      query: kind === 'contact' ? { email: record } : { domain: record },
+    }));
+  }
+  if (values.out) throw new UsageError('--out needs --file', 'enrich');
+  if (kind === 'company') {
+    if (hasQueryFlags)
+      throw new UsageError('company takes domains as arguments: svc enrich company acme.com', 'enrich');
+    if (args.length === 0) throw new UsageError('give at least one domain or --file', 'enrich');
+    return args.map((domain) => ({ input: domain, query: { domain } }));
+  }
+  if (args.length > 0) throw new UsageError(`unexpected arguments: ${args.join(' ')}`, 'enrich');
+  const query = contactQuery(values);
+  return [{ input: Object.values(query).join(' '), query }];
+}
+
+/** `svc enrich contact|company`: look up, print (or write `--out`), exit 1 if any input was refused. */
+export async function lookup(
+  kind: Kind,
+  io: CliIo,
+  json: boolean,
+  values: Record<string, unknown>,
+  args: string[],
+  paths: EnrichPaths,
+): Promise<0 | 1> {
+  const items = await inputs(kind, io, values, args);
+  const target = values.out ? await prepareOutput(values.out as string, io.cwd, 'enrich') : undefined;
+  const cli = await openCliEnricher(io, values, paths);
+  const field = kind === 'contact' ? 'person' : 'company';
+  const writer = target
+    ? await openResultWriter(target, { leading: ['input', 'error_code', 'error_message', 'suppressed'] })
+    : undefined;
+  const progress = values.file ? createProgress(io, items.length, 'enrich') : undefined;
+  const rows: Row[] = [];
+  let matched = 0;
+  let refused = 0;
+  try {
+    for (const [position, item] of items.entries()) {
+      let row: Row;
+      try {
+        const outcome: EnrichOutcome<EnrichedPerson | EnrichedCompany> =
+          kind === 'contact'
+            ? await cli.enricher.enrichContact(item.query)
+            : await cli.enricher.enrichCompany(item.query);
+        if (outcome.match) matched++;
+        row = { input: item.input, [field]: outcome.match, suppressed: outcome.suppressed };
+      } catch (error) {
+        if (!ServiceError.is(error)) throw error;
+        refused++;
+        row = { input: item.input, error: { code: error.code, message: error.message } };
+      }
+      if (writer)
+        writer.write(
+          target?.format === 'csv' ? csvRow(row, field) : (row as unknown as Record<string, unknown>),
+        );
+      else rows.push(row);
+      progress?.update(position + 1);
+    }
+  } finally {
+    progress?.done();
+    await cli.close();
+  }
+  await writer?.close();
+  const summary = `enrich: ${matched} matched, ${items.length - matched - refused} no match, ${refused} refused (adapters: ${cli.adapters.join(', ') || 'none'})`;
+  if (writer) io.stderr.write(`${summary} → ${values.out}\n`);
+  else if (json) printJson(io, rows.length === 1 && !values.file ? rows[0] : rows);
+  else {
+    io.stdout.write(rows.map((row) => text(row, field)).join('\n'));
+    if (values.file) io.stderr.write(`${summary}\n`);
+  }
+  return refused > 0 ? 1 : 0;
+}
+
+/** A CSV row: input and error columns first, then the match's fields (`person.title`, …). */
+function csvRow(row: Row, field: 'person' | 'company'): Record<string, unknown> {
+  if ('error' in row)
+    return { input: row.input, error_code: row.error.code, error_message: row.error.message, suppressed: '' };
+  const match = row[field];
+  // Sources are per-field provenance: one column each would swamp the sheet; keep them as JSON.
+  const { sources, ...fields } = (match ?? {}) as Record<string, unknown>;
+  return {
+    input: row.input,
+    error_code: '',
+    error_message: '',
+    suppressed: row.suppressed,
+    [field]: fields,
+    ...(sources ? { sources: JSON.stringify(sources) } : {}),
+  };
+}
+
+/** Terminal text: the input, then `field: value` lines of the match, or why there is none. */
+function text(row: Row, field: 'person' | 'company'): string {
+  if ('error' in row) return `${row.input}\n  error: ${row.error.message}\n`;
+  const match = row[field];
+  if (!match)
+    return `${row.input}\n  ${row.suppressed ? 'suppressed (erased earlier): not looked up' : 'no match'}\n`;
+  const lines: string[] = [];
+  const { sources, ...fields } = match as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    if (typeof value === 'object' && !Array.isArray(value)) {
+      for (const [inner, innerValue] of Object.entries(value as Record<string, unknown>)) {
+        if (
+          innerValue === null ||
+          innerValue === undefined ||
+          (Array.isArray(innerValue) && innerValue.length === 0)
+        )
+          continue;
+        lines.push(
+          `  ${key}.${inner}: ${Array.isArray(innerValue) ? innerValue.join(', ') : String(innerValue)}`,
+        );
+      }
+    } else lines.push(`  ${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`);
+  }
+  const from = [
+    ...new Set(
+      Object.values((sources ?? {}) as Record<string, { adapter?: string }>).map((source) => source.adapter),
+    ),
+  ];
+  if (from.length > 0) lines.push(`  sources: ${from.join(', ')}`);
+  return `${row.input}\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,149 @@
+import { promises as dnsPromises } from 'node:dns';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Enricher, EnrichmentAdapter, EnrichmentDns } from '@svc/enricher';
+import type { CliIo } from '../../io.js';
+import { cliSqliteDriver } from '../../sqlite-driver.js';
+import { UsageError } from '../../usage-error.js';
+import type { EnrichPaths } from './paths.js';
+
+/** The built-in adapters, in the default priority order (the user's own data first). */
+export const ADAPTER_NAMES = ['dataset', 'dns', 'peopledatalabs', 'hunter', 'apollo'] as const;
+type AdapterName = (typeof ADAPTER_NAMES)[number];
+
+/** Paid providers: used only when their key is in the environment. */
+const KEY_VARIABLES = {
+  peopledatalabs: 'SVC_PEOPLEDATALABS_API_KEY',
+  hunter: 'SVC_HUNTER_API_KEY',
+  apollo: 'SVC_APOLLO_API_KEY',
+} as const;
+
+export const ENRICH_SETUP_HELP = `  --adapters a,b   adapters in priority order (default: ${ADAPTER_NAMES.join(',')}; a paid
+                   provider only with its key: ${Object.values(KEY_VARIABLES).join(', ')})
+  --dns host:port  ask this DNS server (default: the system's)
+  --dataset <path> the dataset index (default: $SVC_DATA_DIR/enrich-dataset.db)
+  --cache <path>   cache and suppression list (default: $SVC_DATA_DIR/enrich-cache.db)
+  --min-confidence N  a result below N (0..1) is no match (default 0.5)`;
+
+function adapterNames(values: Record<string, unknown>): AdapterName[] {
+  if (values.adapters === undefined) return [...ADAPTER_NAMES];
+  const names = String(values.adapters)
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  for (const name of names) {
+    if (!(ADAPTER_NAMES as readonly string[]).includes(name)) {
+      throw new UsageError(
+        `--adapters: unknown adapter "${name}" (known: ${ADAPTER_NAMES.join(', ')})`,
+        'enrich',
+      );
+    }
+  }
+  if (names.length === 0) throw new UsageError('--adapters needs at least one adapter', 'enrich');
+  return names as AdapterName[];
+}
+
+function dnsOption(value: unknown): EnrichmentDns | undefined {
+  if (value === undefined) return undefined;
+  const resolver = new dnsPromises.Resolver({ timeout: 3000, tries: 2 });
+  try {
+    resolver.setServers([String(value)]);
+  } catch {
+    throw new UsageError(`--dns must be host:port or an IP address, got "${String(value)}"`, 'enrich');
+  }
+  return resolver;
+}
+
+function minConfidence(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!(number >= 0 && number <= 1)) {
+    throw new UsageError(`--min-confidence must be a number from 0 to 1, got "${String(value)}"`, 'enrich');
+  }
+  return number;
+}
+
+/** An enricher built from the command line, and what to close afterwards. */
+export interface CliEnricher {
+  enricher: Enricher;
+  /** Adapter ids in use, for the summary. */
+  adapters: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the enricher `svc enrich contact|company|erase` use: the chosen adapters (the dataset
+ * only when its index exists, a paid provider only with its key), a SQLite cache and suppression
+ * list in one private file, the system DNS or `--dns`.
+ */
+export async function openCliEnricher(
+  io: CliIo,
+  values: Record<string, unknown>,
+  paths: EnrichPaths,
+): Promise<CliEnricher> {
+  const names = adapterNames(values);
+  const dns = dnsOption(values.dns);
+  const min = minConfidence(values['min-confidence']);
+  const enricher = await import('@svc/enricher');
+  const driver = await cliSqliteDriver();
+  const closers: Array<() => Promise<void> | void> = [];
+  const adapters: EnrichmentAdapter[] = [];
+  for (const name of names) {
+    switch (name) {
+      case 'dataset': {
+        // No index yet: nothing imported, so nothing to look in (and no empty file made).
+        if (!existsSync(paths.dataset)) break;
+        const index = await enricher.openDatasetIndex({ path: paths.dataset, driver });
+        closers.push(() => index.close());
+        const { person, company } = enricher.createDatasetAdapters(index);
+        adapters.push(person as EnrichmentAdapter, company as EnrichmentAdapter);
+        break;
+      }
+      case 'dns':
+        adapters.push(enricher.createDnsAdapter() as EnrichmentAdapter);
+        break;
+      default: {
+        const apiKey = io.env[KEY_VARIABLES[name]];
+        if (!apiKey) {
+          // Named explicitly without its key: say so rather than silently skip it.
+          if (values.adapters !== undefined) {
+            throw new UsageError(
+              `--adapters ${name} needs ${KEY_VARIABLES[name]} in the environment`,
+              'enrich',
+            );
+          }
+          break;
+        }
+        const create =
+          name === 'peopledatalabs'
+            ? enricher.createPeopleDataLabsAdapters
+            : name === 'hunter'
+              ? enricher.createHunterAdapters
+              : enricher.createApolloAdapters;
+        const { person, company } = create({ apiKey });
+        adapters.push(person as EnrichmentAdapter, company as EnrichmentAdapter);
+      }
+    }
+  }
+  await mkdir(dirname(paths.cache), { recursive: true, mode: 0o700 });
+  const cache = await enricher.createSqliteCache({ path: paths.cache, driver });
+  const suppression = await enricher.createSqliteSuppression({ path: paths.cache, driver });
+  closers.push(
+    () => cache.close(),
+    () => suppression.close(),
+  );
+  return {
+    enricher: enricher.createEnricher({
+      adapters,
+      cache,
+      suppression,
+      ...(dns ? { dns } : {}),
+      ...(min !== undefined ? { minConfidence: min } : {}),
+    }),
+    adapters: [...new Set(adapters.map((adapter) => adapter.id))],
+    async close() {
+      for (const close of closers.reverse()) await close();
+    },
+  };
+}
