@@ -231,6 +231,19 @@ describe('cache', () => {
     expect(misses.calls).toHaveLength(2);
     expect(hits.calls).toHaveLength(1);
   });
+
+  it('prunes expired entries from the store itself, at most once per interval', async () => {
+    const source = adapter('person', 'source', () => hit(JANE), { ttl: { hitSeconds: 60, missSeconds: 60 } });
+    const { instance, time, cache } = enricher([source], { pruneIntervalMs: 600_000 });
+    await instance.enrichContact({ email: 'jane@acme.com' });
+    time.advance(120_000);
+    await instance.enrichContact({ email: 'john@acme.com' }); // within the interval: no prune yet
+    expect(await cache.prune(time.now())).toBe(1);
+    await instance.enrichContact({ email: 'jim@acme.com' });
+    time.advance(600_000);
+    await instance.enrichContact({ email: 'joe@acme.com' }); // the interval passed: pruned on the way
+    expect(await cache.prune(time.now())).toBe(0);
+  });
 });
 
 describe('single flight, concurrency, budget', () => {

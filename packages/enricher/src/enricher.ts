@@ -34,8 +34,15 @@ import { createMemorySuppression, type SuppressionList } from './privacy/suppres
 import { identifiersOf, normaliseCompanyQuery, normalisePersonQuery } from './query.js';
 import { classifySeniority } from './seniority/classify.js';
 
-/** A person or a company adapter (`EnrichmentAdapter<AdapterKind>` would narrow `provides` to the shared keys). */
-export type AnyEnrichmentAdapter = EnrichmentAdapter<'person'> | EnrichmentAdapter<'company'>;
+/**
+ * A person or a company adapter. `EnrichmentAdapter<'person'>` is not assignable to
+ * `EnrichmentAdapter<AdapterKind>` (whose `provides` narrows to the keys both kinds share), so
+ * both spellings are accepted.
+ */
+export type AnyEnrichmentAdapter =
+  | EnrichmentAdapter<'person'>
+  | EnrichmentAdapter<'company'>
+  | EnrichmentAdapter;
 
 export interface EnricherOptions {
   /** The adapters, in priority order: earlier ones win a field. Ids must be unique. */
@@ -57,6 +64,11 @@ export interface EnricherOptions {
   /** Deadline for one adapter lookup, ms. @default 10000 */
   timeoutMs?: number;
   breaker?: BreakerOptions;
+  /**
+   * Expired cache entries are never served, but stay on disk until pruned: the enricher prunes
+   * the cache at most this often, ms (on the first enrichment, then after each interval). @default 3600000
+   */
+  pruneIntervalMs?: number;
 }
 
 export interface EnrichCallOptions {
@@ -162,6 +174,15 @@ export function createEnricher(options: EnricherOptions): Enricher {
   const breakers = new Map(options.adapters.map((a) => [a.id, new CircuitBreaker(now, options.breaker)]));
   const limiters = new Map(options.adapters.map((a) => [a.id, new Limiter(a.concurrency)]));
   // 'circuit_open': the breaker refused the call, so nothing was asked.
+  const pruneIntervalMs = options.pruneIntervalMs ?? 3_600_000;
+  let nextPrune = Number.NEGATIVE_INFINITY;
+  /** Deletes expired cache rows so personal data does not outlive its TTL or the retention limit on disk. */
+  async function maybePrune(): Promise<void> {
+    const time = now();
+    if (time < nextPrune) return;
+    nextPrune = time + pruneIntervalMs;
+    await cache.prune(time);
+  }
   const flights = new SingleFlight<Fetched<AdapterKind> | 'circuit_open'>();
 
   /** One real lookup: under the concurrency limit, with a deadline; a thrown error becomes a typed one. */
@@ -316,6 +337,7 @@ export function createEnricher(options: EnricherOptions): Enricher {
   return {
     async enrichContact(input, call = {}) {
       const query = normalisePersonQuery(input);
+      await maybePrune();
       const run = await waterfall('person', query, call);
       const base = { cost: run.cost, adapters: run.adapters, suppressed: run.suppressed };
       // A merged profile can reveal an identifier that was erased (found by name, carrying the erased email).
@@ -328,6 +350,7 @@ export function createEnricher(options: EnricherOptions): Enricher {
     },
     async enrichCompany(input, call = {}) {
       const query = normaliseCompanyQuery(input);
+      await maybePrune();
       const run = await waterfall('company', query, call);
       const base = { cost: run.cost, adapters: run.adapters, suppressed: run.suppressed };
       if (run.suppressed) return { ...base, match: null };
