@@ -86,6 +86,7 @@ const SETTINGS: readonly Setting[] = [
   { path: ['smtp', 'port'], kind: { type: 'integer', min: 1, max: 65_535 } },
   { path: ['smtp', 'allowPrivateMx'], kind: { type: 'boolean' } },
   { path: ['dns'], kind: { type: 'string', check: checkHostPort } },
+  { path: ['dnsTimeoutMs'], kind: { type: 'integer', min: 1, max: MAX_INT } },
   { path: ['webhooks', 'allowPrivateTargets'], kind: { type: 'list', check: checkCidr } },
   { path: ['tls', 'certFile'], kind: { type: 'path' } },
   { path: ['tls', 'keyFile'], kind: { type: 'path' } },

@@ -43,6 +43,12 @@ export interface ServerOptions {
   };
   /** `host:port` of a DNS server to use instead of the system resolver. */
   dns?: string;
+  /**
+   * How long one DNS question waits for its answer, per try (two tries), for `dns` or the system
+   * resolver. A verification whose DNS does not answer in time is 503 `upstream_timeout`.
+   * @default 5000
+   */
+  dnsTimeoutMs?: number;
   webhooks?: {
     /** CIDR ranges webhook URLs may point into although private (intranets, tests). @default [] */
     allowPrivateTargets?: string[];
@@ -81,6 +87,7 @@ export interface ResolvedServerOptions {
   limits: Required<NonNullable<ServerOptions['limits']>>;
   smtp: { heloName: string | null; mailFrom: string | null; port: number; allowPrivateMx: boolean };
   dns: string | null;
+  dnsTimeoutMs: number;
   webhooks: { allowPrivateTargets: string[] };
   tls: { certFile: string; keyFile: string } | null;
   cors: { origins: string[] };
@@ -157,6 +164,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
       allowPrivateMx: options.smtp?.allowPrivateMx ?? false,
     },
     dns: options.dns ?? null,
+    dnsTimeoutMs: options.dnsTimeoutMs ?? 5000,
     webhooks: { allowPrivateTargets: options.webhooks?.allowPrivateTargets ?? [] },
     tls,
     cors: { origins: options.cors?.origins ?? [] },

@@ -153,6 +153,34 @@ describe('serve with its clock moved by the test', () => {
   });
 });
 
+describe('serve with a DNS server that answers slowly', () => {
+  it('a verification whose DNS takes longer than dnsTimeoutMs is 503 upstream_timeout, in about two tries', async () => {
+    const dns = await startDnsServer({
+      zones: { 'slow.test': { MX: [{ priority: 10, exchange: 'mx.slow.test' }], delayMs: 3_000 } },
+    });
+    try {
+      const { server, out } = await start({ dns: dns.address, dnsTimeoutMs: 200 });
+      const live = /live key: +(sk_live_\w+)/.exec(out())?.[1] as string;
+      const started = Date.now();
+      const response = await fetch(`${server.url}/v2/verify/email`, {
+        method: 'POST',
+        headers: { 'x-api-key': live, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'someone@slow.test' }),
+      });
+      const elapsed = Date.now() - started;
+      expect(response.status).toBe(503);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('upstream_timeout');
+      expect(body.error.message).toMatch(/slow\.test/);
+      // Two tries of 200 ms, not the 5 s default nor the DNS server's 3 s.
+      expect(elapsed).toBeLessThan(2_000);
+      expect(dns.queries.filter((query) => query.name === 'slow.test').length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await dns.close();
+    }
+  });
+});
+
 describe('serve with a batch job in progress', () => {
   it('a stop hands the job back: the next start on the data dir finishes it at once, not after the lease', async () => {
     // The job's one chunk waits on a slow MX answer (3 s) while the server stops.

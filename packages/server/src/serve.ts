@@ -8,7 +8,12 @@ import {
   createSqliteStore,
   createVerifyEmailProcessor,
 } from '@svc/batch-runner';
-import { createDns2Resolver, createVerifier, type VerifierOptions } from '@svc/email-verifier';
+import {
+  createDns2Resolver,
+  createNodeDnsResolver,
+  createVerifier,
+  type VerifierOptions,
+} from '@svc/email-verifier';
 import {
   createDefaultGeoResolver,
   createGeoResolver,
@@ -242,7 +247,11 @@ function verifierOptions(options: ResolvedServerOptions): VerifierOptions {
   };
   if (options.smtp.heloName) smtp.heloName = options.smtp.heloName;
   if (options.smtp.mailFrom) smtp.mailFrom = options.smtp.mailFrom;
-  return { smtp, ...(options.dns ? { dns: createDns2Resolver({ server: options.dns }) } : {}) };
+  const timeoutMs = options.dnsTimeoutMs;
+  const dns = options.dns
+    ? createDns2Resolver({ server: options.dns, timeoutMs })
+    : createNodeDnsResolver({ timeoutMs });
+  return { smtp, dns };
 }
 
 function asOpenedGeo(value: GeoResolver | OpenedGeo): OpenedGeo {
