@@ -30,6 +30,22 @@ export { DNS_SIGNATURES, type DnsSignature } from './adapters/dns/signatures.js'
 export { createHunterAdapters, type HunterOptions } from './adapters/hunter.js';
 export { createPeopleDataLabsAdapters, type PeopleDataLabsOptions } from './adapters/peopledatalabs.js';
 export type { ProviderOptions } from './adapters/provider-http.js';
+export { extractCompanyFromHtml } from './adapters/website/company.js';
+export {
+  createWebsiteCrawler,
+  type WebsiteCrawler,
+  type WebsiteCrawlerOptions,
+} from './adapters/website/crawler.js';
+export {
+  builtInFingerprints,
+  createFingerprintMatcher,
+  type DetectedTechnology,
+  detectTechnologies,
+  type Fingerprint,
+  type SiteSignals,
+} from './adapters/website/fingerprint.js';
+export { createWebsitePersonAdapter } from './adapters/website/people.js';
+export { createWebsiteAdapter, type WebsiteAdapterOptions } from './adapters/website/website.js';
 export {
   type CacheEntry,
   type CacheOptions,

@@ -1,5 +1,5 @@
 import type { Candidate, CompanyFields } from '../../adapter.js';
-import type { PageFacts } from './extract.js';
+import { extractPage, type PageFacts } from './extract.js';
 import { detectTechnologies, type SiteSignals } from './fingerprint.js';
 import { type LdOrganization, readJsonLd } from './jsonld.js';
 import { socialProfiles } from './social.js';
@@ -169,4 +169,23 @@ export function companyCandidate(crawl: SiteCrawl): Candidate<'company'> | null 
     confidence: org ? CONFIDENCE.jsonLd : fields.name !== undefined ? 0.7 : 0.5,
     fieldConfidence: confidence,
   };
+}
+
+/**
+ * The company candidate one HTML page supports (no fetching): for callers that already hold the
+ * page, and for the extraction benchmark. `headers` (lower-cased names) and `cookies` feed the
+ * fingerprints as a response's would.
+ */
+export function extractCompanyFromHtml(
+  html: string,
+  pageUrl: string,
+  response: { headers?: Record<string, string>; cookies?: string[] } = {},
+): Candidate<'company'> | null {
+  const domain = new URL(pageUrl).hostname.toLowerCase().replace(/^www\./, '');
+  return companyCandidate({
+    domain,
+    pages: [extractPage(html, pageUrl)],
+    headers: response.headers ?? {},
+    cookies: response.cookies ?? [],
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { companyCandidate } from './company.js';
+import { companyCandidate, extractCompanyFromHtml } from './company.js';
 import { extractPage } from './extract.js';
 import { readJsonLd } from './jsonld.js';
 import { socialProfile, socialProfiles } from './social.js';
@@ -149,5 +149,18 @@ describe('companyCandidate', () => {
   it('is null for a page that says nothing about the company', () => {
     const empty = extractPage('<html><body></body></html>', 'https://x.test/');
     expect(companyCandidate({ domain: 'x.test', pages: [empty], headers: {}, cookies: [] })).toBeNull();
+  });
+});
+
+describe('extractCompanyFromHtml', () => {
+  it('reads a company and its technologies from one page held in memory', () => {
+    const candidate = extractCompanyFromHtml(ACME, 'https://www.acme.test/', {
+      headers: { 'x-vercel-id': 'fra1::x' },
+    });
+    expect(candidate?.fields).toMatchObject({
+      domain: 'acme.test',
+      name: 'Acme Widgets GmbH',
+      technologies: ['Vercel'],
+    });
   });
 });

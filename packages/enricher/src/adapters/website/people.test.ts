@@ -4,7 +4,7 @@ import type { AdapterContext } from '../../adapter.js';
 import { createGuardedFetch } from '../../fetch/guarded-fetch.js';
 import { describeAdapter } from '../../testing/describe-adapter.js';
 import { createWebsiteCrawler } from './crawler.js';
-import { createWebsitePersonAdapter, normaliseName } from './people.js';
+import { createWebsitePersonAdapter, nameMatchKey } from './people.js';
 import { createWebsiteAdapter } from './website.js';
 
 const guarded = createGuardedFetch({
@@ -109,7 +109,7 @@ describe('website person adapter', () => {
   });
 
   it('normalises names for comparison', () => {
-    expect(normaliseName('  Prof. Ánne-Marie   O’Neil ')).toBe('anne-marie o neil');
+    expect(nameMatchKey('  Prof. Ánne-Marie   O’Neil ')).toBe('anne-marie o neil');
   });
 });
 

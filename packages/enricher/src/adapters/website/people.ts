@@ -16,8 +16,12 @@ const PROVIDES: readonly (keyof PersonFields)[] = [
   'company_domain',
 ];
 
-/** "Dr. José  García-López" → "jose garcia-lopez": names compared without case, accents or honorifics. */
-export function normaliseName(name: string): string {
+/**
+ * "Dr. José  García-López" → "jose garcia-lopez": names compared without case, accents or
+ * honorifics, since a site writes "José" where a CRM export says "Jose" (stricter than the
+ * dataset's `nameKey`, which keeps accents because it compares a user's own spellings).
+ */
+export function nameMatchKey(name: string): string {
   return name
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
@@ -40,11 +44,11 @@ const CONFIDENCE = { byName: 0.8, byEmail: 0.9 } as const;
 export function personCandidate(crawl: SiteCrawl, query: PersonQuery): Candidate<'person'> | null {
   const { organizations, people } = readJsonLd(crawl.pages.flatMap((p) => p.jsonLd));
   const wantedEmail = query.by === 'email' ? query.email.toLowerCase() : undefined;
-  const wantedName = query.by === 'domain_name' ? normaliseName(query.full_name) : undefined;
+  const wantedName = query.by === 'domain_name' ? nameMatchKey(query.full_name) : undefined;
   const match = people.find((person) => {
     if (wantedEmail) return person.email?.toLowerCase() === wantedEmail;
     const name = fullName(person);
-    return name !== undefined && normaliseName(name) === wantedName;
+    return name !== undefined && nameMatchKey(name) === wantedName;
   });
   if (!match) return null;
   const name = fullName(match);

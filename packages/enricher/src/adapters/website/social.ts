@@ -1,3 +1,5 @@
+import { normaliseProfileUrl } from '../../query.js';
+
 /** Social profile links: which network a URL belongs to, and whether it names a profile (not a share button). */
 
 interface Network {
@@ -29,12 +31,15 @@ const NETWORKS: Network[] = [
   { id: 'bluesky', hosts: ['bsky.app'], profile: /^\/profile\/[^/]+\/?$/ },
 ];
 
-/** Person profile links on LinkedIn (`/in/slug`), used for people on team pages. */
+/** A LinkedIn person profile (`/in/slug`) in the canonical form queries use (`query.ts`), or null. */
 export function personProfile(raw: string): string | null {
   const url = parse(raw);
-  if (!url || !hostIs(url.hostname, 'linkedin.com')) return null;
-  const match = /^\/in\/([^/?#]+)/i.exec(url.pathname);
-  return match ? `https://www.linkedin.com/in/${decodeURIComponent(match[1]!).toLowerCase()}` : null;
+  if (!url || !hostIs(url.hostname, 'linkedin.com') || !/^\/in\/[^/]+/i.test(url.pathname)) return null;
+  try {
+    return normaliseProfileUrl(raw);
+  } catch {
+    return null;
+  }
 }
 
 function parse(raw: string): URL | null {
