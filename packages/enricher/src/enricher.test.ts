@@ -232,6 +232,20 @@ describe('cache', () => {
     expect(hits.calls).toHaveLength(1);
   });
 
+  it('asks the adapter again when a cached entry is unreadable', async () => {
+    const source = adapter('person', 'source', () => hit(JANE));
+    const { instance, cache, time } = enricher([source]);
+    await cache.set('source|email:jane@acme.com', {
+      value: '{not json',
+      storedAt: time.now(),
+      expiresAt: time.now() + 1000,
+      subjects: [],
+    });
+    const { match, adapters } = await instance.enrichContact({ email: 'jane@acme.com' });
+    expect(match?.full_name).toBe('Jane Doe');
+    expect(adapters[0]?.status).toBe('hit');
+  });
+
   it('prunes expired entries from the store itself, at most once per interval', async () => {
     const source = adapter('person', 'source', () => hit(JANE), { ttl: { hitSeconds: 60, missSeconds: 60 } });
     const { instance, time, cache } = enricher([source], { pruneIntervalMs: 600_000 });

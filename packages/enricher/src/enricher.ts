@@ -279,8 +279,8 @@ export function createEnricher(options: EnricherOptions): Enricher {
       const key = cacheKey(adapter, query);
       let stored: Stored<K> | undefined;
       const cached = await cache.get(key, now());
-      if (cached) {
-        stored = JSON.parse(cached.value) as Stored<K>;
+      stored = cached ? parseStored<K>(cached.value) : undefined;
+      if (stored) {
         report.status = stored.type === 'hit' ? 'cached_hit' : 'cached_miss';
       } else {
         if (spent + adapter.cost > budget) {
@@ -373,6 +373,16 @@ export function createEnricher(options: EnricherOptions): Enricher {
       return Object.fromEntries([...breakers].map(([id, breaker]) => [id, breaker.state]));
     },
   };
+}
+
+/** A cached outcome, or undefined when the stored text is not one (then the adapter is asked again). */
+function parseStored<K extends AdapterKind>(text: string): Stored<K> | undefined {
+  try {
+    const value = JSON.parse(text) as Stored<K>;
+    if (value.type === 'miss' && typeof value.at === 'number') return value;
+    if (value.type === 'hit' && typeof value.at === 'number' && Array.isArray(value.candidates)) return value;
+  } catch {}
+  return undefined;
 }
 
 /** Resolves with the promise, or rejects with the signal's reason once it aborts. */
