@@ -1,5 +1,6 @@
 import type { BatchRunner, Store as BatchStore } from '@svc/batch-runner';
 import type { Verifier } from '@svc/email-verifier';
+import type { Enricher } from '@svc/enricher';
 import type { GeoResolver } from '@svc/geo-resolver';
 import type {} from 'fastify';
 import type { ServerSecrets } from './control-plane/secrets.js';
@@ -34,6 +35,8 @@ export interface ServerContext {
   /** Live verifier (real DNS/SMTP); test keys use the sandbox instead. */
   verifier: Verifier;
   geo: GeoResolver;
+  /** Live enricher for /v2/enrich (test keys use the sandbox one); null: those routes answer 500 saying so. */
+  enricher: Enricher | null;
   batch: { store: BatchStore; runner: BatchRunner | null };
   /** ms since the epoch; injectable for tests. */
   now(): number;

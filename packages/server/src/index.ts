@@ -114,6 +114,7 @@ export { type KeyView, keyView } from './routes/account-schemas.js';
 export { batchResultsPath, batchRoutes } from './routes/batch.js';
 export { parseUploadedRecords } from './routes/batch-upload.js';
 export { accountWebhookSecrets, refusedWebhookTarget, webhookAddressGuard } from './routes/batch-webhooks.js';
+export { enrichRoutes } from './routes/enrich.js';
 export { geoRoutes } from './routes/geo.js';
 export { healthRoutes } from './routes/health.js';
 export { keyRoutes } from './routes/keys.js';
@@ -127,6 +128,7 @@ export {
   type SandboxVerifierOptions,
   sandboxMagicOf,
 } from './sandbox.js';
+export { createSandboxEnricher, SANDBOX_PERSON_NAME } from './sandbox-enricher.js';
 export { BATCH_DB_FILE, type OpenedGeo, type RunningServer, type ServeOptions, serve } from './serve.js';
 export {
   type CreateServerOptions,

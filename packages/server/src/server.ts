@@ -4,6 +4,7 @@ import type { BatchRunner, Store as BatchStore } from '@svc/batch-runner';
 import { createMemoryStore } from '@svc/batch-runner';
 import { ServiceError } from '@svc/core';
 import type { Verifier } from '@svc/email-verifier';
+import type { Enricher } from '@svc/enricher';
 import type { GeoResolver } from '@svc/geo-resolver';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { GeoDatabaseInfo, ServerContext } from './context.js';
@@ -27,6 +28,7 @@ import { requestLogPlugin } from './plugins/request-log.js';
 import { usagePlugin } from './plugins/usage.js';
 import { accountRoutes } from './routes/account.js';
 import { batchRoutes } from './routes/batch.js';
+import { enrichRoutes } from './routes/enrich.js';
 import { geoRoutes } from './routes/geo.js';
 import { healthRoutes } from './routes/health.js';
 import { keyRoutes } from './routes/keys.js';
@@ -41,6 +43,8 @@ export interface ServerServices {
   secrets: ServerSecrets;
   verifier: Verifier;
   geo: GeoResolver;
+  /** `createEnricher(…)` from @svc/enricher, for /v2/enrich with live keys. @default none (those routes answer 500) */
+  enricher?: Enricher;
   /** @default an in-memory token-bucket limiter */
   limiter?: RateLimiter;
   /** @default an in-memory batch store and no runner (jobs are accepted but nothing runs them) */
@@ -79,6 +83,7 @@ export function createServerContext(input: CreateServerOptions): ServerContext {
     limiter: input.limiter ?? createMemoryRateLimiter(),
     verifier: input.verifier,
     geo: input.geo,
+    enricher: input.enricher ?? null,
     batch: input.batch ?? { store: createMemoryStore(), runner: null },
     now: input.now ?? Date.now,
     ...(input.geoDatabases ? { geoDatabases: input.geoDatabases } : {}),
@@ -160,6 +165,7 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
   await app.register(healthRoutes);
   await app.register(verifyRoutes);
   await app.register(geoRoutes);
+  await app.register(enrichRoutes);
   await app.register(tokenRoutes);
   await app.register(keyRoutes);
   await app.register(accountRoutes);
