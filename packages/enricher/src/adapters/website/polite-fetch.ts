@@ -1,6 +1,6 @@
 import { decodeHtml } from './charset.js';
 import { HostLimiter } from './host-limiter.js';
-import { ALLOW_ALL, DISALLOW_ALL, parseRobots, type RobotsRules } from './robots.js';
+import { ALLOW_ALL, parseRobots, type RobotsRules } from './robots.js';
 
 /** Limits of the polite fetcher (resolved defaults: see `WebsiteAdapterOptions`). */
 export interface PoliteFetchLimits {
@@ -87,7 +87,7 @@ function discard(response: Response): void {
 export class PoliteFetcher {
   readonly #limits: PoliteFetchLimits;
   readonly #hosts: HostLimiter;
-  readonly #robots = new Map<string, { expires: number; rules: Promise<RobotsRules> }>();
+  readonly #robots = new Map<string, { expires: number; rules: Promise<RobotsRules | PageFailure> }>();
 
   constructor(limits: PoliteFetchLimits) {
     this.#limits = limits;
@@ -109,6 +109,9 @@ export class PoliteFetcher {
     let current = new URL(url);
     for (let hop = 0; ; hop++) {
       const rules = await this.#robotsFor(current.origin, fetchFn, signal, now);
+      // robots.txt unavailable (5xx, 429, timeout, no server): RFC 9309 says fetch nothing; the
+      // lookup reports why, as it would for the page itself.
+      if ('type' in rules) return rules;
       if (!rules.isAllowed(current.pathname + current.search))
         return { type: 'disallowed', url: current.href };
       const result = await this.#get(current, fetchFn, signal, 'html');
@@ -123,7 +126,7 @@ export class PoliteFetcher {
     fetchFn: typeof fetch,
     signal: AbortSignal,
     now: () => number,
-  ): Promise<RobotsRules> {
+  ): Promise<RobotsRules | PageFailure> {
     const cached = this.#robots.get(origin);
     if (cached && cached.expires > now()) return cached.rules;
     // Stored as a promise so concurrent lookups on one site fetch robots.txt once.
@@ -131,7 +134,10 @@ export class PoliteFetcher {
     if (this.#robots.size >= ROBOTS_CACHE_ENTRIES) this.#robots.delete(this.#robots.keys().next().value!);
     this.#robots.set(origin, { expires: now() + this.#limits.robotsTtlMs, rules });
     try {
-      return await rules;
+      const answer = await rules;
+      // Only real rules are kept; an unavailable robots.txt is asked again by the next lookup.
+      if ('type' in answer) this.#robots.delete(origin);
+      return answer;
     } catch (error) {
       // Only an abort of this caller rejects; do not keep that for the next caller.
       this.#robots.delete(origin);
@@ -139,7 +145,11 @@ export class PoliteFetcher {
     }
   }
 
-  async #fetchRobots(origin: string, fetchFn: typeof fetch, signal: AbortSignal): Promise<RobotsRules> {
+  async #fetchRobots(
+    origin: string,
+    fetchFn: typeof fetch,
+    signal: AbortSignal,
+  ): Promise<RobotsRules | PageFailure> {
     let current = new URL('/robots.txt', origin);
     for (let hop = 0; hop <= this.#limits.maxRedirects; hop++) {
       const result = await this.#get(current, fetchFn, signal, 'robots');
@@ -148,10 +158,10 @@ export class PoliteFetcher {
         continue;
       }
       if (result.type === 'page') return parseRobots(result.html, this.#limits.productToken);
-      // RFC 9309 §2.3.1: 4xx means no restrictions; 5xx or no answer means assume complete disallow.
+      // RFC 9309 §2.3.1: 4xx means no restrictions; 5xx (and 429) or no answer means complete disallow.
       if (result.type === 'status' && result.status >= 400 && result.status < 500 && result.status !== 429)
         return ALLOW_ALL;
-      return DISALLOW_ALL;
+      return result;
     }
     return ALLOW_ALL; // a robots.txt redirect loop: RFC 9309 §2.3.1.2 treats it as unavailable (4xx)
   }

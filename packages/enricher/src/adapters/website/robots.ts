@@ -17,8 +17,6 @@ export interface RobotsRules {
 
 /** Allows everything: a missing robots.txt (4xx). */
 export const ALLOW_ALL: RobotsRules = { isAllowed: () => true };
-/** Allows nothing: an unreachable robots.txt (5xx, network error), which RFC 9309 §2.3.1.3 says to treat as complete disallow. */
-export const DISALLOW_ALL: RobotsRules = { isAllowed: () => false };
 
 function compile(pattern: string): RegExp {
   let source = '^';

@@ -97,7 +97,7 @@ describe('website adapter on a testkit site', () => {
     expect(paths(s)).toEqual(['/robots.txt']);
   });
 
-  it('skips disallowed subpages and treats an unavailable robots.txt (5xx) as disallow-all', async () => {
+  it('skips disallowed subpages; an unavailable robots.txt (5xx, timeout) stops the lookup with a typed error', async () => {
     const s = await site({
       '/': HOME,
       '/robots.txt': 'User-agent: *\nDisallow: /team',
@@ -112,9 +112,22 @@ describe('website adapter on a testkit site', () => {
     await adapter.lookup(acme, context());
     expect(paths(s).filter((p) => p === '/robots.txt')).toHaveLength(1);
 
+    // An unavailable robots.txt means fetch nothing (RFC 9309); the lookup says why, and is not a cached miss.
     const down = await site({ '/': HOME, '/robots.txt': { status: 503, body: 'busy' } });
-    expect((await adapterFor(down).lookup(acme, context())).type).toBe('miss');
+    const busy = adapterFor(down);
+    expect(await busy.lookup(acme, context())).toMatchObject({
+      type: 'error',
+      error: { kind: 'upstream', status: 503 },
+    });
     expect(paths(down)).toEqual(['/robots.txt']);
+    down.setRoute('/robots.txt', { body: 'slow', delayMs: 1000 });
+    expect(await adapterFor(down, { timeoutMs: 100 }).lookup(acme, context())).toMatchObject({
+      type: 'error',
+      error: { kind: 'timeout' },
+    });
+    // Once robots.txt answers again, the same adapter reads it afresh rather than remembering the failure.
+    down.setRoute('/robots.txt', 'User-agent: *\nAllow: /');
+    expect((await busy.lookup(acme, context())).type).toBe('hit');
   });
 
   it('answers a timeout error for a slow homepage, promptly', async () => {
