@@ -20,6 +20,18 @@ describe('createGuardedFetch', () => {
     await expect(guarded(`${web.url}/`)).rejects.toMatchObject({ code: 'ESSRF' });
     await expect(guarded(`http://acme.test:${web.port}/`)).rejects.toMatchObject({ code: 'ESSRF' });
     await expect(guarded('file:///etc/passwd')).rejects.toMatchObject({ code: 'EPROTOCOL' });
+    // Other spellings of internal addresses: IPv6 loopback, a decimal IPv4, cloud metadata.
+    await expect(guarded(`http://[::1]:${web.port}/`)).rejects.toMatchObject({ code: 'ESSRF' });
+    await expect(guarded(`http://2130706433:${web.port}/`)).rejects.toMatchObject({ code: 'ESSRF' });
+    await expect(guarded('http://169.254.169.254/latest/meta-data')).rejects.toMatchObject({ code: 'ESSRF' });
+    // One private answer among public ones refuses the name (no picking the good one).
+    const mixed = createGuardedFetch({
+      lookup: async () => [
+        { address: '93.184.216.34', family: 4 },
+        { address: '10.0.0.5', family: 4 },
+      ],
+    });
+    await expect(mixed('http://mixed.example/')).rejects.toMatchObject({ code: 'ESSRF' });
     expect(web.requests).toHaveLength(0);
   });
 
