@@ -9,7 +9,7 @@ import { UsageError } from '../../usage-error.js';
 import type { EnrichPaths } from './paths.js';
 
 /** The built-in adapters, in the default priority order (the user's own data first). */
-export const ADAPTER_NAMES = ['dataset', 'dns', 'peopledatalabs', 'hunter', 'apollo'] as const;
+export const ADAPTER_NAMES = ['dataset', 'website', 'dns', 'peopledatalabs', 'hunter', 'apollo'] as const;
 type AdapterName = (typeof ADAPTER_NAMES)[number];
 
 /** Paid providers: used only when their key is in the environment. */
@@ -98,6 +98,15 @@ export async function openCliEnricher(
         closers.push(() => index.close());
         const { person, company } = enricher.createDatasetAdapters(index);
         adapters.push(person as EnrichmentAdapter, company as EnrichmentAdapter);
+        break;
+      }
+      case 'website': {
+        // One crawler for both, so they share robots.txt answers and per-host limits.
+        const crawler = enricher.createWebsiteCrawler();
+        adapters.push(
+          enricher.createWebsiteAdapter({ crawler }) as EnrichmentAdapter,
+          enricher.createWebsitePersonAdapter({ crawler }) as EnrichmentAdapter,
+        );
         break;
       }
       case 'dns':
