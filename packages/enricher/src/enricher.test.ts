@@ -170,11 +170,16 @@ describe('identity gate', () => {
   it('company: refuses a candidate for another domain', async () => {
     const other = adapter('company', 'other', () => hit({ domain: 'evil.com', name: 'Evil' }));
     const right = adapter('company', 'right', () =>
-      hit({ domain: 'https://www.acme.com', name: 'Acme', technologies: ['HubSpot'] }),
+      hit({ domain: 'https://www.acme.com', name: 'Acme', technologies: ['HubSpot'], employee_count: 41.6 }),
     );
     const { instance } = enricher([other, right]);
     const { match } = await instance.enrichCompany({ domain: 'ACME.com' });
-    expect(match).toMatchObject({ name: 'Acme', domain: 'acme.com', technologies: ['HubSpot'] });
+    expect(match).toMatchObject({
+      name: 'Acme',
+      domain: 'acme.com',
+      technologies: ['HubSpot'],
+      employee_count: 42,
+    });
     expect(match?.sources.name?.adapter).toBe('right');
   });
 });

@@ -406,6 +406,8 @@ function waitFor<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promi
 }
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
+/** Counts and years are integers in the API's schema, whatever an adapter parsed. */
+const integer = (value: number | undefined) => (value === undefined ? null : Math.round(value));
 
 function toPerson(
   fields: Partial<PersonFields>,
@@ -431,8 +433,8 @@ function toPerson(
       ? {
           name: fields.company_name ?? null,
           domain: fields.company_domain ?? null,
-          employee_count: fields.company_employee_count ?? null,
-          founded: fields.company_founded ?? null,
+          employee_count: integer(fields.company_employee_count),
+          founded: integer(fields.company_founded),
           technologies: fields.company_technologies ?? [],
         }
       : null,
@@ -452,8 +454,8 @@ function toCompany(
     // The queried registrable domain is the company's identity, whatever an adapter spelled.
     domain,
     description: fields.description ?? null,
-    employee_count: fields.employee_count ?? null,
-    founded: fields.founded ?? null,
+    employee_count: integer(fields.employee_count),
+    founded: integer(fields.founded),
     industry: fields.industry ?? null,
     location: fields.location ?? null,
     technologies: fields.technologies ?? [],
