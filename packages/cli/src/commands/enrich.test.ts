@@ -196,6 +196,52 @@ describe('svc enrich contact and company', () => {
     expect((await stat(join(dir, 'companies.csv'))).mode & 0o777).toBe(0o600);
   });
 
+  it('finds a contact by profile URL, and takes a file of emails to NDJSON', async () => {
+    await writeFile(
+      join(dir, 'more.jsonl'),
+      `${JSON.stringify({ name: 'Carol Diaz', title: 'Head of Sales', linkedin: 'linkedin.com/in/CarolDiaz/', company: { domain: 'acme.com' } })}\n`,
+    );
+    expect((await run(['enrich', 'import', 'more.jsonl', '--kind', 'person', ...files('c3.db')])).code).toBe(
+      EXIT.ok,
+    );
+    const byUrl = await run([
+      'enrich',
+      'contact',
+      '--profile-url',
+      'https://de.linkedin.com/in/caroldiaz?trk=1',
+      '--json',
+      '--adapters',
+      'dataset',
+      ...files('c3.db'),
+    ]);
+    expect(JSON.parse(byUrl.out)).toMatchObject({
+      person: { full_name: 'Carol Diaz', profile_url: 'https://www.linkedin.com/in/caroldiaz' },
+    });
+
+    await writeFile(join(dir, 'emails.csv'), 'email\nada@acme.com\nnobody@acme.com\nbroken\n');
+    const result = await run([
+      'enrich',
+      'contact',
+      '--file',
+      'emails.csv',
+      '--out',
+      'people.ndjson',
+      '--adapters',
+      'dataset',
+      ...files('c3.db'),
+    ]);
+    expect(result.code).toBe(EXIT.failure); // one input refused
+    expect(result.err).toContain('enrich: 1 matched, 1 no match, 1 refused');
+    const rows = (await readFile(join(dir, 'people.ndjson'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(rows.map((row) => row.input)).toEqual(['ada@acme.com', 'nobody@acme.com', 'broken']);
+    expect(rows[0].person.title).toBe('VP Engineering');
+    expect(rows[1].person).toBeNull();
+    expect(rows[2].error.code).toBe('invalid_request');
+  });
+
   it('erases a person: the cache is purged, the dataset row removed, and later lookups are suppressed', async () => {
     await run(['enrich', 'import', 'people.csv', '--kind', 'person', ...files('c2.db')]);
     const before = await run([
