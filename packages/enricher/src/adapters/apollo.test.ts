@@ -13,20 +13,20 @@ beforeAll(async () => {
     'POST /api/v1/people/match': ({ headers, json }) => {
       if (headers['x-api-key'] !== KEY) return fixture('apollo', '401', 401);
       const body = isRecordLike(json) ? json : {};
-      if (body.email === 'dana.whitfield@acmecloud.example') return fixture('apollo', 'people-match-200');
+      if (body.email === 'dana.whitfield@example.com') return fixture('apollo', 'people-match-200');
       if (body.linkedin_url === 'https://www.linkedin.com/in/dana-whitfield')
         return fixture('apollo', 'people-match-200');
-      if (body.name === 'Lee Park' && body.domain === 'globex.example')
+      if (body.name === 'Lee Park' && body.domain === 'example.org')
         return fixture('apollo', 'people-match-locked-email');
-      if (body.email === 'free-plan@acmecloud.example') return fixture('apollo', '403', 403);
-      if (body.email === 'no-credits@acmecloud.example') return fixture('apollo', '422-credits', 422);
-      if (body.email === 'too-fast@acmecloud.example')
+      if (body.email === 'free-plan@example.com') return fixture('apollo', '403', 403);
+      if (body.email === 'no-credits@example.com') return fixture('apollo', '422-credits', 422);
+      if (body.email === 'too-fast@example.com')
         return fixture('apollo', '429', 429, { 'retry-after': '12' });
-      if (body.email === 'broken@acmecloud.example') return fixture('apollo', '500', 503);
+      if (body.email === 'broken@example.com') return fixture('apollo', '500', 503);
       return fixture('apollo', 'people-match-no-match');
     },
     'GET /api/v1/organizations/enrich': ({ url }) =>
-      url.searchParams.get('domain') === 'acmecloud.example'
+      url.searchParams.get('domain') === 'example.com'
         ? fixture('apollo', 'organizations-enrich-200')
         : fixture('apollo', 'organizations-enrich-no-match'),
   });
@@ -50,35 +50,35 @@ const byEmail = (address: string) => ({
 describeAdapter('apollo (person)', {
   create: () => adapters().person,
   hits: [
-    byEmail('dana.whitfield@acmecloud.example'),
+    byEmail('dana.whitfield@example.com'),
     { by: 'profile_url', profile_url: 'https://www.linkedin.com/in/dana-whitfield' },
-    { by: 'domain_name', domain: 'globex.example', full_name: 'Lee Park' },
+    { by: 'domain_name', domain: 'example.org', full_name: 'Lee Park' },
   ],
   misses: [
-    byEmail('nobody@acmecloud.example'),
-    { by: 'domain_name', domain: 'acmecloud.example', full_name: 'Nobody Known' },
+    byEmail('nobody@example.com'),
+    { by: 'domain_name', domain: 'example.com', full_name: 'Nobody Known' },
   ],
   context: loopback,
-  upstreamFailure: { query: byEmail('broken@acmecloud.example'), context: loopback, kind: 'upstream' },
+  upstreamFailure: { query: byEmail('broken@example.com'), context: loopback, kind: 'upstream' },
 });
 
 describeAdapter('apollo (company)', {
   create: () => adapters().company,
-  hits: [{ by: 'domain', domain: 'acmecloud.example' }],
-  misses: [{ by: 'domain', domain: 'unknown.example' }],
+  hits: [{ by: 'domain', domain: 'example.com' }],
+  misses: [{ by: 'domain', domain: 'example.net' }],
   context: loopback,
 });
 
 describe('apollo: requests and documented answers', () => {
   it('People Enrichment: a JSON POST with the key in x-api-key, no paid reveals, the person mapped', async () => {
     const before = api.requests().length;
-    const outcome = await adapters().person.lookup(byEmail('dana.whitfield@acmecloud.example'), context());
+    const outcome = await adapters().person.lookup(byEmail('dana.whitfield@example.com'), context());
     const request = api.requests()[before];
     expect(request?.method).toBe('POST');
     expect(request?.headers['content-type']).toBe('application/json');
     expect(request?.headers['x-api-key']).toBe(KEY);
     expect(request?.json).toEqual({
-      email: 'dana.whitfield@acmecloud.example',
+      email: 'dana.whitfield@example.com',
       reveal_personal_emails: false,
       reveal_phone_number: false,
     });
@@ -93,11 +93,11 @@ describe('apollo: requests and documented answers', () => {
             first_name: 'Dana',
             last_name: 'Whitfield',
             title: 'VP of Engineering',
-            email: 'dana.whitfield@acmecloud.example',
+            email: 'dana.whitfield@example.com',
             profile_url: 'https://www.linkedin.com/in/dana-whitfield',
             location: 'Austin, Texas, United States',
             company_name: 'Acme Cloud',
-            company_domain: 'acmecloud.example',
+            company_domain: 'example.com',
             company_employee_count: 312,
             company_founded: 2012,
           },
@@ -109,10 +109,10 @@ describe('apollo: requests and documented answers', () => {
   it('a name at a domain is asked as name + domain, weaker confidence, and the locked-email placeholder is dropped', async () => {
     const before = api.requests().length;
     const outcome = await adapters().person.lookup(
-      { by: 'domain_name', domain: 'globex.example', full_name: 'Lee Park' },
+      { by: 'domain_name', domain: 'example.org', full_name: 'Lee Park' },
       context(),
     );
-    expect(api.requests()[before]?.json).toMatchObject({ name: 'Lee Park', domain: 'globex.example' });
+    expect(api.requests()[before]?.json).toMatchObject({ name: 'Lee Park', domain: 'example.org' });
     expect(outcome.type).toBe('hit');
     if (outcome.type !== 'hit') return;
     expect(outcome.candidates[0]?.confidence).toBe(0.7);
@@ -121,15 +121,15 @@ describe('apollo: requests and documented answers', () => {
   });
 
   it('a 200 with person null is an unbilled miss', async () => {
-    expect(await adapters().person.lookup(byEmail('nobody@acmecloud.example'), context())).toEqual({
+    expect(await adapters().person.lookup(byEmail('nobody@example.com'), context())).toEqual({
       type: 'miss',
       cost: 0,
     });
   });
 
   it('Organization Enrichment: technologies from both lists without repeats; an empty 200 is a miss', async () => {
-    const outcome = await adapters().company.lookup({ by: 'domain', domain: 'acmecloud.example' }, context());
-    expect(api.requests().at(-1)?.url.searchParams.get('domain')).toBe('acmecloud.example');
+    const outcome = await adapters().company.lookup({ by: 'domain', domain: 'example.com' }, context());
+    expect(api.requests().at(-1)?.url.searchParams.get('domain')).toBe('example.com');
     expect(outcome).toEqual({
       type: 'hit',
       cost: 1,
@@ -138,7 +138,7 @@ describe('apollo: requests and documented answers', () => {
           confidence: 0.85,
           fields: {
             name: 'Acme Cloud',
-            domain: 'acmecloud.example',
+            domain: 'example.com',
             description: 'Acme Cloud runs managed Kubernetes for mid-sized software teams.',
             employee_count: 312,
             founded: 2012,
@@ -155,7 +155,7 @@ describe('apollo: requests and documented answers', () => {
         },
       ],
     });
-    expect(await adapters().company.lookup({ by: 'domain', domain: 'unknown.example' }, context())).toEqual({
+    expect(await adapters().company.lookup({ by: 'domain', domain: 'example.net' }, context())).toEqual({
       type: 'miss',
       cost: 0,
     });
@@ -164,17 +164,17 @@ describe('apollo: requests and documented answers', () => {
   it('401 and 403 (not in the plan) are auth, a 422 about credits is quota, 429 carries Retry-After, 5xx upstream', async () => {
     const lookup = (address: string, apiKey = KEY) =>
       adapters(apiKey).person.lookup(byEmail(address), context());
-    expect(await lookup('dana.whitfield@acmecloud.example', 'bad')).toMatchObject({
+    expect(await lookup('dana.whitfield@example.com', 'bad')).toMatchObject({
       type: 'error',
       cost: 0,
       error: { kind: 'auth', message: 'apollo: HTTP 401: Invalid access credentials.' },
     });
-    expect(await lookup('free-plan@acmecloud.example')).toMatchObject({ error: { kind: 'auth' } });
-    expect(await lookup('no-credits@acmecloud.example')).toMatchObject({ error: { kind: 'quota' } });
-    expect(await lookup('too-fast@acmecloud.example')).toMatchObject({
+    expect(await lookup('free-plan@example.com')).toMatchObject({ error: { kind: 'auth' } });
+    expect(await lookup('no-credits@example.com')).toMatchObject({ error: { kind: 'quota' } });
+    expect(await lookup('too-fast@example.com')).toMatchObject({
       error: { kind: 'rate_limited', retryAfterSeconds: 12 },
     });
-    expect(await lookup('broken@acmecloud.example')).toMatchObject({
+    expect(await lookup('broken@example.com')).toMatchObject({
       error: { kind: 'upstream', status: 503 },
     });
   });

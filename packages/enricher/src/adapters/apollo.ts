@@ -16,7 +16,6 @@
  * - Apollo gives no match score, so confidence comes from how we asked: an email or a profile URL
  *   is a strong key, a name at a domain a weaker one.
  */
-import { getDomain } from 'tldts';
 import type {
   AdapterContext,
   AdapterError,
@@ -31,6 +30,7 @@ import type {
 import {
   compact,
   count,
+  domainOf,
   email,
   failure,
   httpsUrl,
@@ -199,7 +199,7 @@ function personCandidate(
       profile_url: linkedinProfile(record.linkedin_url),
       location: place(record),
       company_name: text(organization.name),
-      company_domain: orgDomain ? (getDomain(orgDomain) ?? undefined) : undefined,
+      company_domain: domainOf(orgDomain),
       company_employee_count: count(organization.estimated_num_employees),
       company_founded: year(organization.founded_year, now),
     }),
@@ -222,7 +222,7 @@ function companyCandidate(record: Record<string, unknown>, now: number): Candida
   return {
     fields: compact<CompanyFields>({
       name: text(record.name),
-      domain: domain ? (getDomain(domain) ?? undefined) : undefined,
+      domain: domainOf(domain),
       description: text(record.short_description),
       employee_count: count(record.estimated_num_employees),
       founded: year(record.founded_year, now),

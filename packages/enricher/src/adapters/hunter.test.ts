@@ -13,26 +13,23 @@ beforeAll(async () => {
     'GET /v2/people/find': ({ url, headers }) => {
       if (headers['x-api-key'] !== KEY) return fixture('hunter', '401', 401);
       const q = url.searchParams;
-      if (
-        q.get('email') === 'dana.whitfield@acmecloud.example' ||
-        q.get('linkedin_handle') === 'dana-whitfield'
-      )
+      if (q.get('email') === 'dana.whitfield@example.com' || q.get('linkedin_handle') === 'dana-whitfield')
         return fixture('hunter', 'people-find-200');
-      if (q.get('email') === 'claimed@acmecloud.example') return fixture('hunter', '451', 451);
-      if (q.get('email') === 'too-fast@acmecloud.example') return fixture('hunter', '403', 403);
-      if (q.get('email') === 'month-used@acmecloud.example') return fixture('hunter', '429', 429);
-      if (q.get('email') === 'broken@acmecloud.example') return fixture('hunter', '500', 502);
+      if (q.get('email') === 'claimed@example.com') return fixture('hunter', '451', 451);
+      if (q.get('email') === 'too-fast@example.com') return fixture('hunter', '403', 403);
+      if (q.get('email') === 'month-used@example.com') return fixture('hunter', '429', 429);
+      if (q.get('email') === 'broken@example.com') return fixture('hunter', '500', 502);
       return fixture('hunter', '404', 404);
     },
     'GET /v2/email-finder': ({ url }) => {
       const q = url.searchParams;
-      if (q.get('domain') === 'acmecloud.example' && q.get('full_name') === 'Dana Whitfield')
+      if (q.get('domain') === 'example.com' && q.get('full_name') === 'Dana Whitfield')
         return fixture('hunter', 'email-finder-200');
       if (q.get('domain') === 'nomx.example') return fixture('hunter', '400', 400);
       return fixture('hunter', 'email-finder-no-email');
     },
     'GET /v2/companies/find': ({ url }) =>
-      url.searchParams.get('domain') === 'acmecloud.example'
+      url.searchParams.get('domain') === 'example.com'
         ? fixture('hunter', 'companies-find-200')
         : fixture('hunter', '404', 404),
   });
@@ -56,32 +53,32 @@ const byEmail = (address: string) => ({
 describeAdapter('hunter (person)', {
   create: () => adapters().person,
   hits: [
-    byEmail('dana.whitfield@acmecloud.example'),
+    byEmail('dana.whitfield@example.com'),
     { by: 'profile_url', profile_url: 'https://www.linkedin.com/in/dana-whitfield' },
-    { by: 'domain_name', domain: 'acmecloud.example', full_name: 'Dana Whitfield' },
+    { by: 'domain_name', domain: 'example.com', full_name: 'Dana Whitfield' },
   ],
   misses: [
-    byEmail('nobody@acmecloud.example'),
-    { by: 'domain_name', domain: 'acmecloud.example', full_name: 'Nobody Known' },
+    byEmail('nobody@example.com'),
+    { by: 'domain_name', domain: 'example.com', full_name: 'Nobody Known' },
   ],
   context: loopback,
-  upstreamFailure: { query: byEmail('broken@acmecloud.example'), context: loopback, kind: 'upstream' },
+  upstreamFailure: { query: byEmail('broken@example.com'), context: loopback, kind: 'upstream' },
 });
 
 describeAdapter('hunter (company)', {
   create: () => adapters().company,
-  hits: [{ by: 'domain', domain: 'acmecloud.example' }],
-  misses: [{ by: 'domain', domain: 'unknown.example' }],
+  hits: [{ by: 'domain', domain: 'example.com' }],
+  misses: [{ by: 'domain', domain: 'example.net' }],
   context: loopback,
 });
 
 describe('hunter: requests and documented answers', () => {
   it('Email Enrichment by address: the key in X-API-KEY, the person mapped', async () => {
     const before = api.requests().length;
-    const outcome = await adapters().person.lookup(byEmail('dana.whitfield@acmecloud.example'), context());
+    const outcome = await adapters().person.lookup(byEmail('dana.whitfield@example.com'), context());
     const request = api.requests()[before];
     expect(request?.url.pathname).toBe('/v2/people/find');
-    expect(request?.url.searchParams.get('email')).toBe('dana.whitfield@acmecloud.example');
+    expect(request?.url.searchParams.get('email')).toBe('dana.whitfield@example.com');
     expect(request?.url.searchParams.has('api_key')).toBe(false);
     expect(request?.headers['x-api-key']).toBe(KEY);
     expect(outcome).toEqual({
@@ -95,11 +92,11 @@ describe('hunter: requests and documented answers', () => {
             first_name: 'Dana',
             last_name: 'Whitfield',
             title: 'Vice President of Engineering',
-            email: 'dana.whitfield@acmecloud.example',
+            email: 'dana.whitfield@example.com',
             profile_url: 'https://www.linkedin.com/in/dana-whitfield',
             location: 'Austin, Texas, United States',
             company_name: 'Acme Cloud',
-            company_domain: 'acmecloud.example',
+            company_domain: 'example.com',
           },
         },
       ],
@@ -118,11 +115,11 @@ describe('hunter: requests and documented answers', () => {
   it('Email Finder for a name at a domain: score 94 → confidence 0.94; no address found → unbilled miss', async () => {
     const before = api.requests().length;
     const hit = await adapters().person.lookup(
-      { by: 'domain_name', domain: 'acmecloud.example', full_name: 'Dana Whitfield' },
+      { by: 'domain_name', domain: 'example.com', full_name: 'Dana Whitfield' },
       context(),
     );
     const params = api.requests()[before]?.url.searchParams;
-    expect(params?.get('domain')).toBe('acmecloud.example');
+    expect(params?.get('domain')).toBe('example.com');
     expect(params?.get('full_name')).toBe('Dana Whitfield');
     expect(hit).toMatchObject({
       type: 'hit',
@@ -131,22 +128,22 @@ describe('hunter: requests and documented answers', () => {
         {
           confidence: 0.94,
           fields: {
-            email: 'dana.whitfield@acmecloud.example',
+            email: 'dana.whitfield@example.com',
             title: 'VP Engineering',
-            company_domain: 'acmecloud.example',
+            company_domain: 'example.com',
           },
         },
       ],
     });
     const miss = await adapters().person.lookup(
-      { by: 'domain_name', domain: 'acmecloud.example', full_name: 'Nobody Known' },
+      { by: 'domain_name', domain: 'example.com', full_name: 'Nobody Known' },
       context(),
     );
     expect(miss).toEqual({ type: 'miss', cost: 0 });
   });
 
   it('maps Company Enrichment; a head-count range is not an employee count', async () => {
-    const outcome = await adapters().company.lookup({ by: 'domain', domain: 'acmecloud.example' }, context());
+    const outcome = await adapters().company.lookup({ by: 'domain', domain: 'example.com' }, context());
     expect(outcome).toEqual({
       type: 'hit',
       cost: 1,
@@ -155,7 +152,7 @@ describe('hunter: requests and documented answers', () => {
           confidence: 0.9,
           fields: {
             name: 'Acme Cloud',
-            domain: 'acmecloud.example',
+            domain: 'example.com',
             description: 'Acme Cloud runs managed Kubernetes for mid-sized software teams.',
             founded: 2012,
             industry: 'Internet Software & Services',
@@ -166,7 +163,7 @@ describe('hunter: requests and documented answers', () => {
               x: 'https://x.com/acmecloud',
               facebook: 'https://www.facebook.com/acmecloud',
             },
-            logo: 'https://logos.hunter.io/acmecloud.example',
+            logo: 'https://logos.hunter.io/example.com',
           },
         },
       ],
@@ -174,7 +171,7 @@ describe('hunter: requests and documented answers', () => {
   });
 
   it('451 claimed_email is a miss (the owner asked to stop processing): nothing kept, nothing billed', async () => {
-    expect(await adapters().person.lookup(byEmail('claimed@acmecloud.example'), context())).toEqual({
+    expect(await adapters().person.lookup(byEmail('claimed@example.com'), context())).toEqual({
       type: 'miss',
       cost: 0,
     });
@@ -183,16 +180,16 @@ describe('hunter: requests and documented answers', () => {
   it("Hunter's own status meanings: 401 auth, 403 rate limit, 429 monthly quota, 400/5xx upstream", async () => {
     const lookup = (address: string, apiKey = KEY) =>
       adapters(apiKey).person.lookup(byEmail(address), context());
-    expect(await lookup('dana.whitfield@acmecloud.example', 'bad')).toMatchObject({
+    expect(await lookup('dana.whitfield@example.com', 'bad')).toMatchObject({
       type: 'error',
       cost: 0,
       error: { kind: 'auth', message: 'hunter: HTTP 401: No user found for the API key supplied' },
     });
-    expect(await lookup('too-fast@acmecloud.example')).toMatchObject({
+    expect(await lookup('too-fast@example.com')).toMatchObject({
       error: { kind: 'rate_limited', retryAfterSeconds: null },
     });
-    expect(await lookup('month-used@acmecloud.example')).toMatchObject({ error: { kind: 'quota' } });
-    expect(await lookup('broken@acmecloud.example')).toMatchObject({
+    expect(await lookup('month-used@example.com')).toMatchObject({ error: { kind: 'quota' } });
+    expect(await lookup('broken@example.com')).toMatchObject({
       error: { kind: 'upstream', status: 502 },
     });
     const invalid = await adapters().person.lookup(

@@ -14,7 +14,6 @@
  *   (a quota, not a rate limit). Hunter sends no Retry-After on 403; the limit is per second.
  * - Failed lookups are free: a miss is not billed (`billsMisses: false`).
  */
-import { getDomain } from 'tldts';
 import type {
   AdapterContext,
   AdapterError,
@@ -29,6 +28,7 @@ import type {
 import {
   compact,
   count,
+  domainOf,
   email,
   failure,
   httpsUrl,
@@ -181,7 +181,7 @@ function finderCandidate(data: Record<string, unknown>, domain: string): Candida
       title: text(data.position),
       profile_url: linkedinProfile(data.linkedin_url),
       company_name: text(data.company),
-      company_domain: getDomain(text(data.domain) ?? domain) ?? domain,
+      company_domain: domainOf(data.domain) ?? domain,
     }),
     confidence: Math.min(1, Math.max(0.01, score / 100)),
   };
@@ -204,7 +204,7 @@ function enrichmentCandidate(data: Record<string, unknown>, query: PersonQuery):
         linkedinProfile(linkedin.handle) ?? (query.by === 'profile_url' ? query.profile_url : undefined),
       location: text(data.location),
       company_name: text(employment.name),
-      company_domain: employer ? (getDomain(employer) ?? undefined) : undefined,
+      company_domain: domainOf(employer),
     }),
     confidence: data.fuzzy === true ? FUZZY_CONFIDENCE : EXACT_CONFIDENCE,
   };
@@ -234,7 +234,7 @@ function companyCandidate(data: Record<string, unknown>, now: number): Candidate
   return {
     fields: compact<CompanyFields>({
       name: text(data.name),
-      domain: domain ? (getDomain(domain) ?? undefined) : undefined,
+      domain: domainOf(domain),
       description: text(data.description),
       // Hunter gives a head-count RANGE (`11-50`) as a string; only an exact number is an employee count.
       employee_count: count(metrics.employees),

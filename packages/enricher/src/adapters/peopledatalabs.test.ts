@@ -14,24 +14,23 @@ beforeAll(async () => {
     'GET /v5/person/enrich': ({ url, headers }) => {
       if (headers['x-api-key'] !== KEY) return fixture('peopledatalabs', '401', 401);
       const q = url.searchParams;
-      if (q.get('email') === 'dana.whitfield@acmecloud.example')
-        return fixture('peopledatalabs', 'person-200');
+      if (q.get('email') === 'dana.whitfield@example.com') return fixture('peopledatalabs', 'person-200');
       if (q.get('profile') === 'https://www.linkedin.com/in/dana-whitfield')
         return fixture('peopledatalabs', 'person-200');
-      if (q.get('name') === 'Lee Park' && q.get('company') === 'globex.example')
+      if (q.get('name') === 'Lee Park' && q.get('company') === 'example.org')
         return fixture('peopledatalabs', 'person-200-plan-hides-contacts');
-      if (q.get('email') === 'out-of-credits@acmecloud.example') return fixture('peopledatalabs', '402', 402);
-      if (q.get('email') === 'too-fast@acmecloud.example')
+      if (q.get('email') === 'out-of-credits@example.com') return fixture('peopledatalabs', '402', 402);
+      if (q.get('email') === 'too-fast@example.com')
         return fixture('peopledatalabs', '429', 429, { 'retry-after': '30' });
-      if (q.get('email') === 'reset@acmecloud.example')
+      if (q.get('email') === 'reset@example.com')
         return fixture('peopledatalabs', '429', 429, { 'x-ratelimit-reset': String(NOW / 1000 + 42) });
-      if (q.get('email') === 'broken@acmecloud.example') return fixture('peopledatalabs', '500', 500);
-      if (q.get('email') === 'bad@acmecloud.example') return fixture('peopledatalabs', '400', 400);
-      if (q.get('email') === 'slow@acmecloud.example') return 'hang';
+      if (q.get('email') === 'broken@example.com') return fixture('peopledatalabs', '500', 500);
+      if (q.get('email') === 'bad@example.com') return fixture('peopledatalabs', '400', 400);
+      if (q.get('email') === 'slow@example.com') return 'hang';
       return fixture('peopledatalabs', '404', 404);
     },
     'GET /v5/company/enrich': ({ url }) =>
-      url.searchParams.get('website') === 'acmecloud.example'
+      url.searchParams.get('website') === 'example.com'
         ? fixture('peopledatalabs', 'company-200')
         : fixture('peopledatalabs', '404', 404),
   });
@@ -53,17 +52,17 @@ const context = (): AdapterContext => ({
 describeAdapter('peopledatalabs (person)', {
   create: () => adapters().person,
   hits: [
-    { by: 'email', email: 'dana.whitfield@acmecloud.example', domain: 'acmecloud.example' },
+    { by: 'email', email: 'dana.whitfield@example.com', domain: 'example.com' },
     { by: 'profile_url', profile_url: 'https://www.linkedin.com/in/dana-whitfield' },
-    { by: 'domain_name', domain: 'globex.example', full_name: 'Lee Park' },
+    { by: 'domain_name', domain: 'example.org', full_name: 'Lee Park' },
   ],
   misses: [
-    { by: 'email', email: 'nobody@acmecloud.example', domain: 'acmecloud.example' },
-    { by: 'domain_name', domain: 'acmecloud.example', full_name: 'Nobody Known' },
+    { by: 'email', email: 'nobody@example.com', domain: 'example.com' },
+    { by: 'domain_name', domain: 'example.com', full_name: 'Nobody Known' },
   ],
   context: loopback,
   upstreamFailure: {
-    query: { by: 'email', email: 'broken@acmecloud.example', domain: 'acmecloud.example' },
+    query: { by: 'email', email: 'broken@example.com', domain: 'example.com' },
     context: loopback,
     kind: 'upstream',
   },
@@ -71,8 +70,8 @@ describeAdapter('peopledatalabs (person)', {
 
 describeAdapter('peopledatalabs (company)', {
   create: () => adapters().company,
-  hits: [{ by: 'domain', domain: 'acmecloud.example' }],
-  misses: [{ by: 'domain', domain: 'unknown.example' }],
+  hits: [{ by: 'domain', domain: 'example.com' }],
+  misses: [{ by: 'domain', domain: 'example.net' }],
   context: loopback,
 });
 
@@ -80,13 +79,13 @@ describe('people data labs: requests and documented answers', () => {
   it('sends the documented query with the key in X-Api-Key (never in the URL) and maps the record', async () => {
     const before = api.requests().length;
     const outcome = await adapters().person.lookup(
-      { by: 'email', email: 'dana.whitfield@acmecloud.example', domain: 'acmecloud.example' },
+      { by: 'email', email: 'dana.whitfield@example.com', domain: 'example.com' },
       context(),
     );
     const request = api.requests()[before];
     expect(request?.method).toBe('GET');
     expect(request?.url.pathname).toBe('/v5/person/enrich');
-    expect(request?.url.searchParams.get('email')).toBe('dana.whitfield@acmecloud.example');
+    expect(request?.url.searchParams.get('email')).toBe('dana.whitfield@example.com');
     expect(request?.url.searchParams.get('min_likelihood')).toBe('6');
     expect(request?.url.searchParams.get('titlecase')).toBe('true');
     expect(request?.url.search).not.toContain(KEY);
@@ -102,11 +101,11 @@ describe('people data labs: requests and documented answers', () => {
             first_name: 'Dana',
             last_name: 'Whitfield',
             title: 'Vice President of Engineering',
-            email: 'dana.whitfield@acmecloud.example',
+            email: 'dana.whitfield@example.com',
             profile_url: 'https://www.linkedin.com/in/dana-whitfield',
             location: 'Austin, Texas, United States',
             company_name: 'Acme Cloud',
-            company_domain: 'acmecloud.example',
+            company_domain: 'example.com',
             company_employee_count: 312,
             company_founded: 2012,
           },
@@ -118,25 +117,25 @@ describe('people data labs: requests and documented answers', () => {
   it('asks by name and company domain, and drops contact fields the plan answers with `true`', async () => {
     const before = api.requests().length;
     const outcome = await adapters().person.lookup(
-      { by: 'domain_name', domain: 'globex.example', full_name: 'Lee Park' },
+      { by: 'domain_name', domain: 'example.org', full_name: 'Lee Park' },
       context(),
     );
     const params = api.requests()[before]?.url.searchParams;
     expect(params?.get('name')).toBe('Lee Park');
-    expect(params?.get('company')).toBe('globex.example');
+    expect(params?.get('company')).toBe('example.org');
     expect(outcome.type).toBe('hit');
     if (outcome.type !== 'hit') return;
     const fields = outcome.candidates[0]?.fields;
     expect(fields?.email).toBeUndefined(); // work_email: true is not an address
-    expect(fields?.company_domain).toBe('globex.example'); // from www.globex.example
+    expect(fields?.company_domain).toBe('example.org'); // from www.example.org
     expect(fields?.profile_url).toBe('https://www.linkedin.com/in/leepark');
     expect(fields).not.toHaveProperty('location'); // null stays absent
     expect(outcome.candidates[0]?.confidence).toBe(0.7);
   });
 
   it('maps the company record (top level, not under data)', async () => {
-    const outcome = await adapters().company.lookup({ by: 'domain', domain: 'acmecloud.example' }, context());
-    expect(api.requests().at(-1)?.url.searchParams.get('website')).toBe('acmecloud.example');
+    const outcome = await adapters().company.lookup({ by: 'domain', domain: 'example.com' }, context());
+    expect(api.requests().at(-1)?.url.searchParams.get('website')).toBe('example.com');
     expect(outcome).toEqual({
       type: 'hit',
       cost: 1,
@@ -145,7 +144,7 @@ describe('people data labs: requests and documented answers', () => {
           confidence: 0.8,
           fields: {
             name: 'Acme Cloud',
-            domain: 'acmecloud.example',
+            domain: 'example.com',
             description: 'Acme Cloud runs managed Kubernetes for mid-sized software teams.',
             employee_count: 312,
             founded: 2012,
@@ -166,7 +165,7 @@ describe('people data labs: requests and documented answers', () => {
     const { person } = adapters();
     expect(person.billsMisses).toBe(false);
     const outcome = await person.lookup(
-      { by: 'email', email: 'nobody@acmecloud.example', domain: 'acmecloud.example' },
+      { by: 'email', email: 'nobody@example.com', domain: 'example.com' },
       context(),
     );
     expect(outcome).toEqual({ type: 'miss', cost: 0 });
@@ -174,30 +173,27 @@ describe('people data labs: requests and documented answers', () => {
 
   it('maps 401, 402, 429 (Retry-After or x-ratelimit-reset), 400 and 5xx to typed errors, none billed', async () => {
     const lookup = (address: string, apiKey = KEY) =>
-      adapters({ apiKey }).person.lookup(
-        { by: 'email', email: address, domain: 'acmecloud.example' },
-        context(),
-      );
-    expect(await lookup('dana.whitfield@acmecloud.example', 'wrong-key')).toMatchObject({
+      adapters({ apiKey }).person.lookup({ by: 'email', email: address, domain: 'example.com' }, context());
+    expect(await lookup('dana.whitfield@example.com', 'wrong-key')).toMatchObject({
       type: 'error',
       cost: 0,
       error: { kind: 'auth', message: 'peopledatalabs: HTTP 401: Request needs a valid API key' },
     });
-    expect(await lookup('out-of-credits@acmecloud.example')).toMatchObject({
+    expect(await lookup('out-of-credits@example.com')).toMatchObject({
       type: 'error',
       cost: 0,
       error: { kind: 'quota' },
     });
-    expect(await lookup('too-fast@acmecloud.example')).toMatchObject({
+    expect(await lookup('too-fast@example.com')).toMatchObject({
       type: 'error',
       cost: 0,
       error: { kind: 'rate_limited', retryAfterSeconds: 30 },
     });
-    expect(await lookup('reset@acmecloud.example')).toMatchObject({
+    expect(await lookup('reset@example.com')).toMatchObject({
       error: { kind: 'rate_limited', retryAfterSeconds: 42 },
     });
-    expect(await lookup('bad@acmecloud.example')).toMatchObject({ error: { kind: 'upstream', status: 400 } });
-    expect(await lookup('broken@acmecloud.example')).toMatchObject({
+    expect(await lookup('bad@example.com')).toMatchObject({ error: { kind: 'upstream', status: 400 } });
+    expect(await lookup('broken@example.com')).toMatchObject({
       error: { kind: 'upstream', status: 500 },
     });
   });
@@ -205,7 +201,7 @@ describe('people data labs: requests and documented answers', () => {
   it('gives up after timeoutMs with a timeout error', async () => {
     const started = Date.now();
     const outcome = await adapters({ timeoutMs: 150 }).person.lookup(
-      { by: 'email', email: 'slow@acmecloud.example', domain: 'acmecloud.example' },
+      { by: 'email', email: 'slow@example.com', domain: 'example.com' },
       context(),
     );
     expect(outcome).toMatchObject({ type: 'error', error: { kind: 'timeout' } });

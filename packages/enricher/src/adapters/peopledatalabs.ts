@@ -13,7 +13,6 @@
  *   `payment_required` (credits used up), 429 `rate_limit_error` (fixed window; `x-ratelimit-reset`
  *   says when it resets), 400 `invalid_request_error`, 5xx internal.
  */
-import { getDomain } from 'tldts';
 import type {
   AdapterContext,
   AdapterError,
@@ -28,6 +27,7 @@ import type {
 import {
   compact,
   count,
+  domainOf,
   email,
   failure,
   httpsUrl,
@@ -202,7 +202,7 @@ function personCandidate(
     profile_url: linkedinProfile(data.linkedin_url),
     location: text(data.location_name),
     company_name: text(data.job_company_name),
-    company_domain: companyWebsite ? (getDomain(companyWebsite) ?? undefined) : undefined,
+    company_domain: domainOf(companyWebsite),
     company_employee_count: count(data.job_company_employee_count),
     company_founded: count(data.job_company_founded),
   });
@@ -223,7 +223,7 @@ function companyCandidate(
   });
   const fields = compact<CompanyFields>({
     name: text(body.display_name) ?? text(body.name),
-    domain: website ? (getDomain(website) ?? undefined) : undefined,
+    domain: domainOf(website),
     description: text(body.summary) ?? text(body.headline),
     employee_count: count(body.employee_count),
     founded: year(body.founded, now),

@@ -6,6 +6,7 @@
  * only carries the mechanics.
  */
 import type { AdapterContext, AdapterError } from '../adapter.js';
+import { normaliseProfileUrl, registrableDomain } from '../query.js';
 
 /** Options every paid provider takes. */
 export interface ProviderOptions {
@@ -280,20 +281,43 @@ export function httpsUrl(value: unknown): string | undefined {
 }
 
 /**
- * A LinkedIn profile URL in the canonical form queries use (`https://www.linkedin.com/in/slug`),
- * from a URL in any common spelling or a bare handle.
+ * A profile URL in the canonical form queries use (query.ts: `https://www.linkedin.com/in/slug`
+ * for LinkedIn), from a URL in any common spelling, a scheme-less one, or a bare LinkedIn handle;
+ * undefined when it is none of these. The identity gate compares it with the query's.
  */
 export function linkedinProfile(value: unknown): string | undefined {
   const raw = text(value);
   if (!raw) return undefined;
-  const match = /^(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/([^/?#\s]+)/i.exec(raw);
-  const slug = match ? match[1] : /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(raw) ? raw : undefined;
-  return slug ? `https://www.linkedin.com/in/${decodeURIComponent(slug).toLowerCase()}` : undefined;
+  const url = /^https?:\/\//i.test(raw)
+    ? raw
+    : /^[A-Za-z0-9][A-Za-z0-9_%-]*$/.test(raw)
+      ? `https://www.linkedin.com/in/${raw}`
+      : `https://${raw}`;
+  try {
+    return normaliseProfileUrl(url);
+  } catch {
+    return undefined;
+  }
 }
 
-/** The slug of a canonical profile URL (`https://www.linkedin.com/in/slug` → `slug`). */
+/** The handle of a canonical LinkedIn profile URL (`https://www.linkedin.com/in/slug` → `slug`). */
 export function linkedinSlug(profileUrl: string): string | undefined {
-  return /linkedin\.com\/in\/([^/?#]+)/i.exec(profileUrl)?.[1];
+  const slug = /^https:\/\/www\.linkedin\.com\/in\/([^/?#]+)$/.exec(profileUrl)?.[1];
+  return slug ? decodeURIComponent(slug) : undefined;
+}
+
+/**
+ * The registrable domain (Public Suffix List, query.ts's rules) of a provider's website, domain
+ * or URL value; undefined when it has none, so it never disagrees with a query's domain.
+ */
+export function domainOf(value: unknown): string | undefined {
+  const raw = text(value);
+  if (!raw) return undefined;
+  try {
+    return registrableDomain(raw);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Drops undefined values so a candidate lists only the fields it really has. */
