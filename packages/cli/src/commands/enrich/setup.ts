@@ -19,12 +19,14 @@ const KEY_VARIABLES = {
   apollo: 'SVC_APOLLO_API_KEY',
 } as const;
 
-export const ENRICH_SETUP_HELP = `  --adapters a,b   adapters in priority order (default: ${ADAPTER_NAMES.join(',')}; a paid
-                   provider only with its key: ${Object.values(KEY_VARIABLES).join(', ')})
+export const ENRICH_SETUP_HELP = `  --adapters a,b   adapters in priority order, default
+                   ${ADAPTER_NAMES.join(',')};
+                   a paid provider only with its key in ${Object.values(KEY_VARIABLES).join(',\n                   ')}
   --dns host:port  ask this DNS server (default: the system's)
   --dataset <path> the dataset index (default: $SVC_DATA_DIR/enrich-dataset.db)
   --cache <path>   cache and suppression list (default: $SVC_DATA_DIR/enrich-cache.db)
-  --min-confidence N  a result below N (0..1) is no match (default 0.5)`;
+  --min-confidence N
+                   a result below N (0..1) is no match (default 0.5)`;
 
 function adapterNames(values: Record<string, unknown>): AdapterName[] {
   if (values.adapters === undefined) return [...ADAPTER_NAMES];
