@@ -167,6 +167,24 @@ describe('identity gate', () => {
     expect(match?.location).toBeNull();
   });
 
+  it('an answer with two people of that name at the company is ambiguous: neither is merged', async () => {
+    const twins = adapter('person', 'twins', () => ({
+      type: 'hit',
+      candidates: [
+        { fields: { ...JANE, title: 'CTO' }, confidence: 0.9 },
+        { fields: { ...JANE, email: 'jane.doe@acme.com', title: 'Intern' }, confidence: 0.8 },
+      ],
+      cost: 0,
+    }));
+    const { instance } = enricher([twins]);
+    const { match, adapters } = await instance.enrichContact({ domain: 'acme.com', full_name: 'Jane Doe' });
+    expect(match).toBeNull();
+    expect(adapters[0]?.rejected).toBe(2);
+    // By email the same answer is not ambiguous: only the candidate with that email is Jane.
+    const byEmail = await instance.enrichContact({ email: 'jane@acme.com' });
+    expect(byEmail.match?.title).toBe('CTO');
+  });
+
   it('company: refuses a candidate for another domain', async () => {
     const other = adapter('company', 'other', () => hit({ domain: 'evil.com', name: 'Evil' }));
     const right = adapter('company', 'right', () =>

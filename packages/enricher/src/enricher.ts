@@ -173,7 +173,6 @@ export function createEnricher(options: EnricherOptions): Enricher {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const breakers = new Map(options.adapters.map((a) => [a.id, new CircuitBreaker(now, options.breaker)]));
   const limiters = new Map(options.adapters.map((a) => [a.id, new Limiter(a.concurrency)]));
-  // 'circuit_open': the breaker refused the call, so nothing was asked.
   const pruneIntervalMs = options.pruneIntervalMs ?? 3_600_000;
   let nextPrune = Number.NEGATIVE_INFINITY;
   /** Deletes expired cache rows so personal data does not outlive its TTL or the retention limit on disk. */
@@ -183,6 +182,7 @@ export function createEnricher(options: EnricherOptions): Enricher {
     nextPrune = time + pruneIntervalMs;
     await cache.prune(time);
   }
+  // 'circuit_open': the breaker refused the call, so nothing was asked.
   const flights = new SingleFlight<Fetched<AdapterKind> | 'circuit_open'>();
 
   /** One real lookup: under the concurrency limit, with a deadline; a thrown error becomes a typed one. */
@@ -319,16 +319,14 @@ export function createEnricher(options: EnricherOptions): Enricher {
       }
       if (stored.type !== 'hit') continue;
       const source: FieldSource = { adapter: adapter.id, retrieved_at: new Date(stored.at).toISOString() };
-      let rejected = 0;
       // The most confident candidate first: it is the likeliest to establish the identity.
-      for (const candidate of [...stored.candidates].sort((a, b) => b.confidence - a.confidence)) {
-        if (!gate.admit(candidate)) {
-          rejected++;
-          continue;
-        }
+      const ordered = [...stored.candidates].sort((a, b) => b.confidence - a.confidence);
+      const admitted = gate.admitAll(ordered);
+      for (const candidate of admitted) {
         merger.add(candidate, source);
         extraIds.push(...candidateIdentifiers(kind, candidate));
       }
+      const rejected = ordered.length - admitted.length;
       if (rejected > 0) report.rejected = rejected;
     }
     return { merger, cost: spent, adapters: reports, suppressed: false, extraIds };

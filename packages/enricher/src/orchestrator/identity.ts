@@ -34,7 +34,7 @@ function personKeys(fields: Partial<PersonFields>): Record<KeyType, string | und
  * A company candidate is merged when it names no domain or the queried registrable domain.
  */
 export class IdentityGate {
-  private readonly known: Record<KeyType, Set<string>> = {
+  private known: Record<KeyType, Set<string>> = {
     email: new Set(),
     profile: new Set(),
     name: new Set(),
@@ -47,6 +47,27 @@ export class IdentityGate {
     if (query.by === 'email') this.known.email.add(query.email);
     if (query.by === 'profile_url') this.known.profile.add(query.profile_url);
     if (query.by === 'domain_name') this.known.name.add(`${query.domain}:${query.full_name.toLowerCase()}`);
+  }
+
+  /** A copy to try candidates on without changing this gate. */
+  clone(): IdentityGate {
+    const copy = new IdentityGate(this.kind, this.query);
+    for (const type of ['email', 'profile', 'name'] as const) copy.known[type] = new Set(this.known[type]);
+    return copy;
+  }
+
+  /**
+   * Admits the candidates of one answer together. When two of them would each pass but
+   * contradict each other (two people of the same name at the company, different emails), the
+   * answer is ambiguous and none is admitted: guessing one would attach a stranger's data.
+   * Returns the admitted candidates.
+   */
+  admitAll<K extends AdapterKind>(candidates: readonly Candidate<K>[]): Candidate<K>[] {
+    const passing = candidates.filter((candidate) => this.clone().admit(candidate));
+    const trial = this.clone();
+    if (!passing.every((candidate) => trial.admit(candidate))) return [];
+    for (const candidate of passing) this.admit(candidate);
+    return passing;
   }
 
   /** Whether the candidate is the same subject; when it is, its keys join the identity. */
