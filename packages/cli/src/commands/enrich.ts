@@ -25,8 +25,8 @@ export const enrichCommand: Command = {
 ${ENRICH_SETUP_HELP}
 A miss prints "no match" (JSON: "person": null) and is not a failure; an invalid query is
 reported per input and makes the exit code 1. erase purges the cache about the person, adds them
-to the suppression list (later lookups return no match without asking any adapter) and, for an
-email or profile URL, removes them from the dataset index.`,
+to the suppression list (later lookups return no match without asking any adapter) and removes
+them from the dataset index.`,
   options: {
     email: { type: 'string' },
     domain: { type: 'string' },

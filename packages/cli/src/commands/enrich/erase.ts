@@ -9,7 +9,7 @@ import { openCliEnricher } from './setup.js';
 /**
  * `svc enrich erase --email E | --profile-url U | --domain D --name N`: purges every cached
  * outcome about the person, puts them on the suppression list (no later lookup reaches an
- * adapter), and removes them from the dataset index when it holds them (by email or profile URL).
+ * adapter), and removes them from the dataset index when it holds them.
  */
 export async function erase(
   io: CliIo,
@@ -42,12 +42,11 @@ export async function erase(
     await cli.close();
   }
   let removed = 0;
-  const identifier = email ?? profileUrl;
-  if (identifier && existsSync(paths.dataset)) {
-    const { openDatasetIndex } = await import('@svc/enricher');
+  if (existsSync(paths.dataset)) {
+    const { normalisePersonQuery, openDatasetIndex } = await import('@svc/enricher');
     const index = await openDatasetIndex({ path: paths.dataset, driver: await cliSqliteDriver() });
     try {
-      removed = index.erase(identifier);
+      removed = index.erasePerson(normalisePersonQuery(query));
     } finally {
       index.close();
     }

@@ -55,6 +55,8 @@ export interface DatasetIndex {
   findCompany(domain: string): Partial<CompanyFields> | null;
   /** Removes people with this email or profile URL, or the company with this domain; returns rows removed. */
   erase(identifier: string): number;
+  /** Removes the people a person query finds (by email, profile URL, or name at a domain); returns rows removed. */
+  erasePerson(query: PersonQuery): number;
   counts(): { people: number; companies: number };
   close(): void;
 }
@@ -205,6 +207,23 @@ export async function openDatasetIndex(options: DatasetIndexOptions): Promise<Da
       }
       const domain = registrableDomain(identifier);
       return domain ? db.prepare('DELETE FROM companies WHERE domain = ?').run(domain).changes : 0;
+    },
+
+    erasePerson(query) {
+      if (query.by === 'email') {
+        const email = normaliseEmail(query.email);
+        return email ? db.prepare('DELETE FROM people WHERE email = ?').run(email).changes : 0;
+      }
+      if (query.by === 'profile_url') {
+        const url = canonicalProfileUrl(query.profile_url);
+        return url ? db.prepare('DELETE FROM people WHERE profile_url = ?').run(url).changes : 0;
+      }
+      const domain = registrableDomain(query.domain);
+      return domain
+        ? db
+            .prepare('DELETE FROM people WHERE domain = ? AND name_key = ?')
+            .run(domain, nameKey(query.full_name)).changes
+        : 0;
     },
 
     counts() {

@@ -198,6 +198,19 @@ describe('dataset import', () => {
   });
 });
 
+describe('erasePerson', () => {
+  it('removes the people each query form finds, and nobody else', async () => {
+    await index.importFile(file('people.csv', PEOPLE_CSV), { kind: 'person' });
+    expect(index.erasePerson({ by: 'domain_name', domain: 'globex.com', full_name: 'GRACE hopper' })).toBe(1);
+    expect(
+      index.erasePerson({ by: 'profile_url', profile_url: 'https://www.linkedin.com/in/bobsmith' }),
+    ).toBe(1);
+    expect(index.erasePerson({ by: 'email', email: 'nobody@acme.com', domain: 'acme.com' })).toBe(0);
+    expect(index.erasePerson({ by: 'email', email: 'ada.lovelace@acme.com', domain: 'acme.com' })).toBe(1);
+    expect(index.counts().people).toBe(0);
+  });
+});
+
 describe('dataset adapters', () => {
   it('answer hits with the stored fields and confidence, and misses for unknown keys', async () => {
     await index.importFile(file('people.csv', PEOPLE_CSV), { kind: 'person' });
