@@ -1,3 +1,4 @@
+import { getDomain } from 'tldts';
 import type { AdapterContext, AdapterKind, LookupOutcome } from '../../adapter.js';
 import type { SiteCrawl } from './company.js';
 import { extractPage, type PageFacts } from './extract.js';
@@ -25,6 +26,12 @@ export interface WebsiteCrawlerOptions {
   maxSubpages?: number;
   /** How long a robots.txt is reused, ms. @default 3600000 */
   robotsTtlMs?: number;
+}
+
+/** The registrable domain of a URL's host (tldts; an unlisted TLD counts as one label), or the host itself. */
+function siteOf(url: string): string {
+  const host = new URL(url).hostname.toLowerCase();
+  return getDomain(host) ?? host;
 }
 
 /** Validates a count option (a `TypeError` naming it), or gives its default. */
@@ -112,6 +119,10 @@ export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): Websi
       for (const url of homepageUrls(domain)) {
         const result = await page(url);
         if (result.type === 'page') {
+          // A homepage that redirected to another registrable domain is not the company's own
+          // site: parked domains forward to a marketplace, and its facts would be taken for the
+          // company's. (A rebrand is lost too; a miss is better than another company's profile.)
+          if (siteOf(result.url) !== siteOf(url)) return { type: 'miss', cost: 0 };
           home = result;
           break;
         }

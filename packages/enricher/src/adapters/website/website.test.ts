@@ -165,6 +165,17 @@ describe('website adapter on a testkit site', () => {
     expect(outcome.type === 'hit' && outcome.candidates[0]?.fields.name).toBe('Acme Widgets');
   });
 
+  it('is a miss when the homepage redirects to another registrable domain (a parked domain), but follows www.', async () => {
+    const s = await site({ '/forsale': '<title>Buy this domain | Marketplace</title>' });
+    s.setRoute('/', { status: 302, headers: { location: `http://parking.test:${s.port}/forsale` } });
+    expect((await adapterFor(s).lookup(acme, context())).type).toBe('miss');
+
+    s.setRoute('/', { status: 301, headers: { location: `http://www.acme.test:${s.port}/home` } });
+    s.setRoute('/home', HOME);
+    const outcome = await adapterFor(s, { maxSubpages: 0 }).lookup(acme, context());
+    expect(outcome.type === 'hit' && outcome.candidates[0]?.fields.name).toBe('Acme Widgets');
+  });
+
   it('does not follow a redirect into a robots-disallowed path', async () => {
     const s = await site({
       '/': { status: 302, headers: { location: '/private/home' } },
