@@ -4,6 +4,8 @@ import {
   type BatchRunner,
   type Store as BatchStore,
   createBatchRunner,
+  createEnrichCompanyProcessor,
+  createEnrichContactProcessor,
   createGeoIpProcessor,
   createSqliteStore,
   createVerifyEmailProcessor,
@@ -32,6 +34,8 @@ import { batchResultsPath } from './routes/batch.js';
 import { accountWebhookSecrets, webhookAddressGuard } from './routes/batch-webhooks.js';
 import { describedByResolver } from './routes/health.js';
 import { createSandboxVerifier } from './sandbox.js';
+import { createSandboxEnricher } from './sandbox-enricher.js';
+import { openServeEnricher } from './serve-enricher.js';
 import { geoReloadTriggers, onStopSignals, prepareDataDir, readTlsPair } from './serve-lifecycle.js';
 import { createServer } from './server.js';
 
@@ -145,6 +149,8 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       close: () => geo.close(),
     };
 
+    const enrich = await openServeEnricher({ dataDir, env });
+    closers.push(() => enrich.close());
     const batchStore: BatchStore = await createSqliteStore({ path: join(dataDir, BATCH_DB_FILE) });
     closers.push(() => batchStore.close());
     const now = input.now ?? Date.now;
@@ -156,6 +162,8 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       processors: [
         createVerifyEmailProcessor(verifier, { sandbox: createSandboxVerifier() }),
         createGeoIpProcessor(geoProxy),
+        createEnrichContactProcessor(enrich.enricher, { sandbox: createSandboxEnricher() }),
+        createEnrichCompanyProcessor(enrich.enricher, { sandbox: createSandboxEnricher() }),
       ],
       // Absolute when the server listens on one address; bound to every interface (0.0.0.0, ::)
       // it cannot know the name clients use, so the path alone.
@@ -175,6 +183,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       secrets,
       verifier,
       geo: geoProxy,
+      enricher: enrich.enricher,
       batch: { store: batchStore, runner },
       geoDatabases: () => geoDatabases ?? geo.databases().map(describedByResolver),
       logStream: stdout,

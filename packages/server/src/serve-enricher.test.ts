@@ -1,0 +1,89 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningServer, serve } from './serve.js';
+import { ENRICH_CACHE_DB_FILE, openServeEnricher } from './serve-enricher.js';
+import { GEO_FIXTURES } from './testing/test-server.js';
+
+let dir: string;
+const running: RunningServer[] = [];
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'svc-serve-enrich-'));
+});
+afterEach(async () => {
+  for (const server of running.splice(0)) await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('openServeEnricher', () => {
+  it('keyless adapters always, a paid provider only with its key in the environment, in priority order', async () => {
+    const keyless = await openServeEnricher({ dataDir: dir, env: {} });
+    expect(Object.keys(keyless.enricher.circuits())).toEqual(['website', 'website_people', 'dns']);
+    await keyless.close();
+    const keyed = await openServeEnricher({ dataDir: dir, env: { SVC_HUNTER_API_KEY: 'h-key' } });
+    expect(Object.keys(keyed.enricher.circuits())).toEqual([
+      'website',
+      'website_people',
+      'dns',
+      'hunter',
+      'hunter_company',
+    ]);
+    await keyed.close();
+    expect(existsSync(join(dir, ENRICH_CACHE_DB_FILE))).toBe(true);
+  });
+});
+
+describe('svc serve enrichment', () => {
+  it('test keys: /v2/enrich answers from the sandbox, and enrich_company batch jobs run through it', async () => {
+    let out = '';
+    const server = await serve({
+      options: {
+        port: 0,
+        dataDir: join(dir, 'data'),
+        logLevel: 'silent',
+        geo: { databases: [`${GEO_FIXTURES}GeoIP2-City-Test.mmdb`] },
+      },
+      env: {},
+      cwd: dir,
+      stdout: { write: (text: string) => (out += text) },
+      stderr: { write: () => true },
+      handleSignals: false,
+      batchStopTimeoutMs: 200,
+    });
+    running.push(server);
+    const key = /test key \(sandbox, never billed\): +(sk_test_\w+)/.exec(out)?.[1] as string;
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+
+    const person = await call('POST', '/v2/enrich/contact', { email: 'match@acme.com' });
+    expect(person.status).toBe(200);
+    expect(await person.json()).toMatchObject({
+      person: { full_name: 'Sandbox Match', company: { domain: 'acme.com' } },
+    });
+    expect((await call('POST', '/v2/enrich/company', { domain: 'acme.com' })).status).toBe(204);
+
+    const created = await call('POST', '/v2/batch', {
+      type: 'enrich_company',
+      records: ['match.io', 'acme.com'],
+    });
+    expect(created.status).toBe(202);
+    const job = (await created.json()) as { id: string };
+    await expect
+      .poll(
+        async () => ((await (await call('GET', `/v2/batch/${job.id}`)).json()) as { status: string }).status,
+      )
+      .toBe('completed');
+    const results = (await (await call('GET', `/v2/batch/${job.id}/results`)).json()) as { data: unknown[] };
+    expect(results.data).toMatchObject([
+      { ok: true, result: { company: { domain: 'match.io', name: 'Sandbox Company' } } },
+      { ok: true, result: { company: null } },
+    ]);
+    expect(existsSync(join(dir, 'data', ENRICH_CACHE_DB_FILE))).toBe(true);
+  });
+});

@@ -1,0 +1,81 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  createApolloAdapters,
+  createDatasetAdapters,
+  createDnsAdapter,
+  createEnricher,
+  createHunterAdapters,
+  createPeopleDataLabsAdapters,
+  createSqliteCache,
+  createSqliteSuppression,
+  createWebsiteAdapter,
+  createWebsiteCrawler,
+  createWebsitePersonAdapter,
+  type Enricher,
+  type EnrichmentAdapter,
+  openDatasetIndex,
+} from '@svc/enricher';
+import type BetterSqlite3 from 'better-sqlite3';
+
+/**
+ * The files `svc serve` shares with `svc enrich` in the data dir: the cache holds the
+ * suppression list too, so `svc enrich erase` purges what the server cached and the server
+ * refuses the erased subject from then on; the dataset index is what `svc enrich import` built.
+ */
+export const ENRICH_CACHE_DB_FILE = 'enrich-cache.db';
+export const ENRICH_DATASET_DB_FILE = 'enrich-dataset.db';
+
+/** The paid providers' keys, by the environment variables `svc enrich` reads too. */
+export const PAID_PROVIDER_KEYS = {
+  SVC_PEOPLEDATALABS_API_KEY: createPeopleDataLabsAdapters,
+  SVC_HUNTER_API_KEY: createHunterAdapters,
+  SVC_APOLLO_API_KEY: createApolloAdapters,
+} as const;
+
+/**
+ * `svc serve`'s live enricher, in priority order: the user's own dataset (when imported), the
+ * company website (company and team pages, sharing one crawler), DNS, then each paid provider
+ * whose key is in the environment. Cache and suppression list in SQLite in the data dir.
+ */
+export async function openServeEnricher(input: {
+  dataDir: string;
+  env: Record<string, string | undefined>;
+  driver?: typeof BetterSqlite3;
+}): Promise<{ enricher: Enricher; close(): Promise<void> }> {
+  const driver = input.driver ?? (await import('better-sqlite3')).default;
+  const closers: Array<() => Promise<void> | void> = [];
+  const adapters: EnrichmentAdapter[] = [];
+  const datasetPath = join(input.dataDir, ENRICH_DATASET_DB_FILE);
+  if (existsSync(datasetPath)) {
+    const index = await openDatasetIndex({ path: datasetPath, driver });
+    closers.push(() => index.close());
+    const { person, company } = createDatasetAdapters(index);
+    adapters.push(person as EnrichmentAdapter, company as EnrichmentAdapter);
+  }
+  const crawler = createWebsiteCrawler();
+  adapters.push(
+    createWebsiteAdapter({ crawler }) as EnrichmentAdapter,
+    createWebsitePersonAdapter({ crawler }) as EnrichmentAdapter,
+    createDnsAdapter() as EnrichmentAdapter,
+  );
+  for (const [variable, create] of Object.entries(PAID_PROVIDER_KEYS)) {
+    const apiKey = input.env[variable];
+    if (!apiKey) continue;
+    const { person, company } = create({ apiKey });
+    adapters.push(person as EnrichmentAdapter, company as EnrichmentAdapter);
+  }
+  const path = join(input.dataDir, ENRICH_CACHE_DB_FILE);
+  const cache = await createSqliteCache({ path, driver });
+  const suppression = await createSqliteSuppression({ path, driver });
+  closers.push(
+    () => cache.close(),
+    () => suppression.close(),
+  );
+  return {
+    enricher: createEnricher({ adapters, cache, suppression }),
+    async close() {
+      for (const close of closers.reverse()) await close();
+    },
+  };
+}
