@@ -173,9 +173,10 @@ export class PoliteFetcher {
     kind: 'html' | 'robots',
   ): Promise<FetchedPage | PageFailure | { type: 'redirect'; location: URL }> {
     if (signal.aborted) throw signal.reason;
-    const timeout = AbortSignal.timeout(this.#limits.timeoutMs);
-    const both = AbortSignal.any([signal, timeout]);
     return this.#hosts.run(url.host, signal, async () => {
+      // The deadline starts with the request, not in the host's queue: waiting our turn is politeness, not the site's slowness.
+      const timeout = AbortSignal.timeout(this.#limits.timeoutMs);
+      const both = AbortSignal.any([signal, timeout]);
       try {
         const response = await fetchFn(url, {
           redirect: 'manual',

@@ -251,6 +251,22 @@ describe('website adapter on a testkit site', () => {
     expect(paths(s).filter((p) => p === '/about')).toHaveLength(2);
   });
 
+  it('starts a page deadline when its request starts, not while it waits for the host', async () => {
+    const links = ['about', 'team', 'contact', 'impressum'].map((p) => `<a href="/${p}">${p}</a>`).join('');
+    const s = await site({
+      '/': `<title>Acme | x</title>${links}`,
+      '/about': { body: ABOUT, delayMs: 150 },
+      '/team': { body: TEAM, delayMs: 150 },
+      '/contact': { body: '<p>c</p>', delayMs: 150 },
+      '/impressum': { body: '<p>i</p>', delayMs: 150 },
+    });
+    // One request at a time, 150 ms each: the last subpage waits 450 ms, longer than its 300 ms deadline.
+    const outcome = await adapterFor(s, { perHostConcurrency: 1, timeoutMs: 300 }).lookup(acme, context());
+    expect(outcome.type === 'hit' && outcome.candidates[0]?.fields).toMatchObject({ founded: 1998 });
+    expect(outcome.type === 'hit' && outcome.candidates[0]?.fields.technologies).toEqual(['Intercom']);
+    expect(paths(s).filter((p) => p !== '/robots.txt')).toHaveLength(5);
+  });
+
   it('rejects bad options with a TypeError naming the field', () => {
     expect(() => createWebsiteAdapter({ perHostConcurrency: -1 })).toThrow(/perHostConcurrency/);
     expect(() => createWebsiteAdapter({ timeoutMs: 1.5 })).toThrow(/timeoutMs/);
