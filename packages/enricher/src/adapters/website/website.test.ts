@@ -255,13 +255,13 @@ describe('website adapter on a testkit site', () => {
     const links = ['about', 'team', 'contact', 'impressum'].map((p) => `<a href="/${p}">${p}</a>`).join('');
     const s = await site({
       '/': `<title>Acme | x</title>${links}`,
-      '/about': { body: ABOUT, delayMs: 150 },
-      '/team': { body: TEAM, delayMs: 150 },
-      '/contact': { body: '<p>c</p>', delayMs: 150 },
-      '/impressum': { body: '<p>i</p>', delayMs: 150 },
+      '/about': { body: ABOUT, delayMs: 100 },
+      '/team': { body: TEAM, delayMs: 100 },
+      '/contact': { body: '<p>c</p>', delayMs: 100 },
+      '/impressum': { body: '<p>i</p>', delayMs: 100 },
     });
-    // One request at a time, 150 ms each: the last subpage waits 450 ms, longer than its 300 ms deadline.
-    const outcome = await adapterFor(s, { perHostConcurrency: 1, timeoutMs: 300 }).lookup(acme, context());
+    // One request at a time, 100 ms each: the last subpage waits 300 ms, longer than its 250 ms deadline.
+    const outcome = await adapterFor(s, { perHostConcurrency: 1, timeoutMs: 250 }).lookup(acme, context());
     expect(outcome.type === 'hit' && outcome.candidates[0]?.fields).toMatchObject({ founded: 1998 });
     expect(outcome.type === 'hit' && outcome.candidates[0]?.fields.technologies).toEqual(['Intercom']);
     expect(paths(s).filter((p) => p !== '/robots.txt')).toHaveLength(5);
