@@ -3,6 +3,7 @@ import { runBatchBenchmark } from './batch/jobs.js';
 import { runBatchVerifyBenchmark } from './batch/verify-job.js';
 import { runEmailOfflineBenchmark } from './email/offline.js';
 import { runEmailSmtpBenchmark } from './email/smtp.js';
+import { runEnrichBenchmark } from './enrich/suite.js';
 import { runGeoBenchmark } from './geo/lookup.js';
 import { runServerBenchmark } from './server/suite.js';
 
@@ -14,6 +15,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   batch: runBatchBenchmark,
   'batch-verify': runBatchVerifyBenchmark,
   server: runServerBenchmark,
+  enrich: runEnrichBenchmark,
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;
