@@ -89,6 +89,7 @@ export async function runEnrichLookupBenchmark(): Promise<Measurement[]> {
     const domains = Array.from({ length: LOOKUPS }, (_, i) => `svc-bench-company-${i}.com`);
 
     const before = await site.stats();
+    const rssBefore = process.memoryUsage().rss / 1e6;
     const peak = trackPeakRss();
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
@@ -131,7 +132,7 @@ export async function runEnrichLookupBenchmark(): Promise<Measurement[]> {
         operations: LOOKUPS,
         seconds,
         rssMb: peakRss,
-        note: `${hits} hits, ${requests} requests, peak ${peakPerHost}/host, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (sites ${(after.cpuSeconds - before.cpuSeconds).toFixed(1)} s)`,
+        note: `RSS before ${rssBefore.toFixed(0)} MB, ${hits} hits, ${requests} requests, peak ${peakPerHost}/host, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (sites ${(after.cpuSeconds - before.cpuSeconds).toFixed(1)} s)`,
       },
     ];
     printTable(
