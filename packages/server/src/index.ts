@@ -10,6 +10,7 @@ export type { AuthContext, GeoDatabaseInfo, ServerContext } from './context.js';
 export {
   type AccountDeps,
   authenticate,
+  CREDENTIAL_CACHE_MS,
   type CreateAccountInput,
   type CreateKeyInput,
   createAccount,

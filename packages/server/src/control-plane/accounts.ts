@@ -120,6 +120,54 @@ async function cachedPlan(store: ControlPlaneStore, planId: string, now: number)
 }
 
 /**
+ * How long `authenticate` reuses the key (or token), and the account, it read for a credential.
+ * A change made through this process's account operations (revokeKey, rotateKey,
+ * setAccountDisabled, setAccountPlan) applies at once; one made by ANOTHER process sharing the
+ * store (e.g. `svc keys revoke` against the server's SQLite file) takes at most this long.
+ * Expiry, revocation and disable times are still compared with the clock on every request.
+ */
+export const CREDENTIAL_CACHE_MS = 2_000;
+/** At most this many credentials are cached per store; the oldest entry leaves first. */
+export const CREDENTIAL_CACHE_MAX = 10_000;
+
+interface CachedCredential {
+  key: ApiKey;
+  token: Token | null;
+  account: Account;
+  until: number;
+}
+// Per store, keyed by the credential's hash. Only credentials that authenticated are cached:
+// unknown ones would let a guesser fill the cache (they are limited per address instead).
+interface CredentialCache {
+  entries: Map<string, CachedCredential>;
+  // Bumped by every forget: a lookup that began before one must not cache what it read.
+  generation: number;
+}
+const credentialCache = new WeakMap<ControlPlaneStore, CredentialCache>();
+
+function credentialsOf(store: ControlPlaneStore): CredentialCache {
+  let cache = credentialCache.get(store);
+  if (!cache) {
+    cache = { entries: new Map(), generation: 0 };
+    credentialCache.set(store, cache);
+  }
+  return cache;
+}
+
+/** Drops every cached credential of the account: its keys, tokens or account record changed here. */
+export function forgetCredentials(store: ControlPlaneStore, accountId: string): void {
+  const cache = credentialCache.get(store);
+  if (!cache) return;
+  cache.generation++;
+  for (const [hash, entry] of cache.entries) if (entry.account.id === accountId) cache.entries.delete(hash);
+}
+
+/** How many credentials are cached for the store (for tests and diagnostics). */
+export function cachedCredentialCount(store: ControlPlaneStore): number {
+  return credentialCache.get(store)?.entries.size ?? 0;
+}
+
+/**
  * Writes the configured plans into the store (at server start, and before the CLI creates an
  * account), so accounts can only be put on plans that exist. This process sees the new plans at once.
  */
@@ -212,6 +260,7 @@ export async function setAccountPlan(
 ): Promise<Account> {
   await requirePlan(store, input.planId);
   const account = await store.updateAccount(input.accountId, { plan_id: input.planId });
+  forgetCredentials(store, input.accountId);
   if (!account) throw new ServiceError('not_found', `no account ${input.accountId}`);
   return account;
 }
@@ -224,7 +273,9 @@ export async function setAccountDisabled(
   const current = await requireAccount(store, input.accountId);
   // Disabling twice keeps the first time: it is when the account stopped working.
   const disabledAt = input.disabled ? (current.disabled_at ?? input.now ?? Date.now()) : null;
-  return (await store.updateAccount(input.accountId, { disabled_at: disabledAt })) as Account;
+  const account = (await store.updateAccount(input.accountId, { disabled_at: disabledAt })) as Account;
+  forgetCredentials(store, input.accountId);
+  return account;
 }
 
 /** Options of `createKey`. */
@@ -279,6 +330,7 @@ export async function rotateKey(
   await store.createKey(issued.key);
   const end = Math.min(now + grace * 1000, old.expires_at ?? Number.POSITIVE_INFINITY);
   const previous = (await store.updateKey(old.account_id, old.id, { expires_at: end })) as ApiKey;
+  forgetCredentials(store, old.account_id);
   return { ...issued, previous };
 }
 
@@ -292,7 +344,11 @@ export async function revokeKey(
 ): Promise<ApiKey> {
   const key = await requireKey(store, input.accountId, input.keyId);
   if (key.revoked_at !== null) return key;
-  return (await store.updateKey(key.account_id, key.id, { revoked_at: input.now ?? Date.now() })) as ApiKey;
+  const revoked = (await store.updateKey(key.account_id, key.id, {
+    revoked_at: input.now ?? Date.now(),
+  })) as ApiKey;
+  forgetCredentials(store, key.account_id);
+  return revoked;
 }
 
 /** Options of `mintToken`. */
@@ -386,7 +442,9 @@ export async function webhookSigningSecrets(
 /**
  * Who presents `presented` (an `X-API-Key` value): a live or test key, or a token, with its
  * account and plan; null when it is missing, malformed, unknown, revoked, expired, or its
- * account is disabled. One indexed read for a key, two for a token, plus the account and plan.
+ * account is disabled. One indexed read for a key, two for a token, plus the account and plan;
+ * none while the credential is cached (CREDENTIAL_CACHE_MS), though its expiry, revocation and
+ * the account's disable time are still checked against the clock.
  */
 export async function authenticate(
   deps: Pick<AccountDeps, 'controlPlane' | 'now'>,
@@ -397,6 +455,10 @@ export async function authenticate(
   const store = deps.controlPlane;
   const now = deps.now();
   const hash = hashSecret(presented as string);
+  const cache = credentialsOf(store);
+  const hit = cache.entries.get(hash);
+  if (hit && hit.until > now) return finish(store, cache, hash, hit, now);
+  const generation = cache.generation;
   let key: ApiKey | null;
   let token: Token | null = null;
   if (shape.kind === 'token') {
@@ -407,9 +469,36 @@ export async function authenticate(
     key = await store.findKeyByHash(hash);
     if (key && (!safeEqual(key.hash, hash) || key.environment !== shape.environment)) return null;
   }
-  if (!key || !isKeyUsable(key, now)) return null;
+  cache.entries.delete(hash);
+  if (!key) return null;
   const account = await store.getAccount(key.account_id);
-  if (!account || (account.disabled_at !== null && account.disabled_at <= now)) return null;
+  if (!account) return null;
+  const entry: CachedCredential = { key, token, account, until: now + CREDENTIAL_CACHE_MS };
+  if (cache.generation === generation) {
+    // Inserted at the end, so the Map's order is the order entries expire in.
+    cache.entries.delete(hash);
+    if (cache.entries.size >= CREDENTIAL_CACHE_MAX) {
+      const oldest = cache.entries.keys().next().value;
+      if (oldest !== undefined) cache.entries.delete(oldest);
+    }
+    cache.entries.set(hash, entry);
+  }
+  return finish(store, cache, hash, entry, now);
+}
+
+/** The checks against the clock every request makes, cached or not, then the plan and the touch. */
+async function finish(
+  store: ControlPlaneStore,
+  cache: CredentialCache,
+  hash: string,
+  entry: CachedCredential,
+  now: number,
+): Promise<AuthContext | null> {
+  const { token, account } = entry;
+  let key = entry.key;
+  if (token && token.expires_at <= now) return null;
+  if (!isKeyUsable(key, now)) return null;
+  if (account.disabled_at !== null && account.disabled_at <= now) return null;
   const plan = await cachedPlan(store, account.plan_id, now);
   // A plan removed from the configuration while accounts use it is the operator's error: a 500
   // that names it, rather than a 401 that would send the customer looking at their key.
@@ -420,6 +509,8 @@ export async function authenticate(
   if (key.last_used_at === null || now - key.last_used_at >= TOUCH_INTERVAL_MS) {
     await store.touchKey(key.id, now);
     key = { ...key, last_used_at: now };
+    // The cached record too, or every request would touch the key until the entry expired.
+    if (cache.entries.get(hash) === entry) entry.key = key;
   }
   return { account, plan, environment: key.environment, key, token };
 }
