@@ -31,6 +31,12 @@ const echo: FastifyPluginAsyncTypebox = async (app) => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     return { aborted: request.deadlineSignal.aborted };
   });
+  app.get('/v2/late-signal', { config: { endpoint: 'health' } }, async (request) => {
+    // The signal is first read after the deadline passed: it must be born aborted, with the reason.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    lateSignals.push(request.deadlineSignal);
+    return {};
+  });
   app.get('/v2/probing', { config: { endpoint: 'health', probes: true } }, async (request) => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     return { aborted: request.deadlineSignal.aborted };
@@ -47,6 +53,7 @@ const echo: FastifyPluginAsyncTypebox = async (app) => {
   });
 };
 
+const lateSignals: AbortSignal[] = [];
 const REQ = /^req_[0-9a-z]{36}$/;
 
 /** Every error response: the spec body and nothing else, the same request id in header and body. */
@@ -204,6 +211,22 @@ describe('errors and request ids', () => {
     expect(expectSpecError(response, 503, 'upstream_timeout')).toBe(
       'the request did not finish within 50 ms',
     );
+  });
+
+  it('a signal first read after the deadline is already aborted with the upstream_timeout reason', async () => {
+    lateSignals.length = 0;
+    const app = await start({ requestTimeoutMs: 50 });
+    const response = await app.inject({ method: 'GET', url: '/v2/late-signal' });
+    expect(expectSpecError(response, 503, 'upstream_timeout')).toBe(
+      'the request did not finish within 50 ms',
+    );
+    // The handler goes on after the 503; wait for it (generously, for a loaded machine).
+    for (let waited = 0; lateSignals.length === 0 && waited < 5000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const signal = lateSignals.at(-1);
+    expect(signal?.aborted).toBe(true);
+    expect(ServiceError.is(signal?.reason) && signal.reason.code).toBe('upstream_timeout');
   });
 
   it('a probing route gets the longer deadline; setRequestDeadline replaces the deadline', async () => {
