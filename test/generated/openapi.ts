@@ -103,6 +103,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/enrich/contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enrich a person
+         * @description One of `{ email }`, `{ domain, full_name }` or `{ profile_url }`. 200 `{ person }` with the spec’s fields plus names, email, profile URL, location and the source of each field; 204 with no body when nothing matches, billed all the same (spec). A body that is none of the three forms is 400 `invalid_request` naming the field.
+         */
+        post: operations["enrichContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/enrich/company": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enrich a company by domain
+         * @description `{ domain }`: a domain, or any URL or host on it (reduced to the registrable domain). 200 `{ company }` with name, domain, description, employee count, founding year, industry, location, technologies, social profiles, logo and the source of each field; 204 with no body when nothing matches, not billed by default.
+         */
+        post: operations["enrichCompany"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/tokens": {
         parameters: {
             query?: never;
@@ -1773,7 +1813,335 @@ export interface operations {
             };
         };
     };
-    createToken: {
+    enrichContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One of `{ email }`, `{ domain, full_name }` or `{ profile_url }` */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The person’s email address */
+                    email?: string;
+                    /** @description The company’s domain (any URL or host), with `full_name` */
+                    domain?: string;
+                    /** @description The person’s full name, with `domain` */
+                    full_name?: string;
+                    /** @description A professional-network profile URL */
+                    profile_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A person profile (spec §2.4 plus the extras it allows) */
+                        person: {
+                            full_name: string | null;
+                            title: string | null;
+                            /** @description Level classified from the title by our own rules */
+                            seniority: "executive" | "vp" | "director" | "manager" | "senior" | "entry" | "intern" | "unknown";
+                            company: {
+                                name: string | null;
+                                domain: string | null;
+                                employee_count: number | null;
+                                founded: number | null;
+                                technologies: string[];
+                            } | null;
+                            confidence: number;
+                            first_name?: string | null;
+                            last_name?: string | null;
+                            email?: string | null;
+                            profile_url?: string | null;
+                            location?: string | null;
+                            /** @description Field (flat name, e.g. `title`, `company_name`) → the adapter that supplied it and when */
+                            sources?: {
+                                [key: string]: {
+                                    /** @description Adapter id (`website`, `dns`, `dataset`, `peopledatalabs`, …) */
+                                    adapter: string;
+                                    /** Format: date-time */
+                                    retrieved_at: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No match: no body */
+            204: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body of every error response */
+            400: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Missing, invalid or revoked API key */
+            401: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `quota_exceeded`: Monthly call allowance used up */
+            402: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `endpoint_not_in_plan`: Endpoint requires a higher plan */
+            403: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; the Retry-After header gives seconds to wait */
+            429: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: Server-side failure; safe to retry */
+            500: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `upstream_timeout`: An upstream check did not respond in time */
+            503: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    enrichCompany: {
         parameters: {
             query?: never;
             header?: never;
@@ -1781,6 +2149,325 @@ export interface operations {
             cookie?: never;
         };
         requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The company’s domain, or any URL or host on it */
+                    domain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A company profile */
+                        company: {
+                            name: string | null;
+                            /** @description Registrable domain */
+                            domain: string;
+                            description: string | null;
+                            employee_count: number | null;
+                            founded: number | null;
+                            industry: string | null;
+                            location: string | null;
+                            technologies: string[];
+                            /** @description Network (`linkedin`, `x`, …) → profile URL */
+                            social: {
+                                [key: string]: string;
+                            };
+                            confidence: number;
+                            logo?: string | null;
+                            /** @description Field (flat name, e.g. `title`, `company_name`) → the adapter that supplied it and when */
+                            sources?: {
+                                [key: string]: {
+                                    /** @description Adapter id (`website`, `dns`, `dataset`, `peopledatalabs`, …) */
+                                    adapter: string;
+                                    /** Format: date-time */
+                                    retrieved_at: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No match: no body */
+            204: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body of every error response */
+            400: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Missing, invalid or revoked API key */
+            401: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `quota_exceeded`: Monthly call allowance used up */
+            402: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `endpoint_not_in_plan`: Endpoint requires a higher plan */
+            403: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; the Retry-After header gives seconds to wait */
+            429: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: Server-side failure; safe to retry */
+            500: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `upstream_timeout`: An upstream check did not respond in time */
+            503: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Lifetime in seconds, 60 to 86400 (24 h), never beyond its key's. Default 3600. */
@@ -2465,7 +3152,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description How long the old key (or secret) keeps working, in seconds (at most 30 days); 0 ends it now. Default 86400 (24 h). */
@@ -3247,7 +3934,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description How long the old key (or secret) keeps working, in seconds (at most 30 days); 0 ends it now. Default 86400 (24 h). */
