@@ -5,6 +5,7 @@ export {
   embeddedIpv4,
   isGloballyReachable,
 } from './classify.js';
+export { guardedLookup, type HostLookup, type ResolvedAddress, systemLookup } from './connect-guard.js';
 export { InvalidIpError, type IpRule } from './errors.js';
 export { formatIpv4, formatIpv6 } from './format.js';
 export { isPublicIp } from './is-public.js';

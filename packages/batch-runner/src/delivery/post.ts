@@ -1,8 +1,7 @@
-import type { LookupAddress } from 'node:dns';
-import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import { guardedLookup, type HostLookup, type ResolvedAddress, systemLookup } from '@svc/ip-address';
 
 /** The outcome of one delivery attempt, as logged. */
 export interface AttemptResult {
@@ -17,24 +16,12 @@ export interface AttemptResult {
   bodyExcerpt: string;
 }
 
-/** One address a name resolves to. */
-export interface ResolvedAddress {
-  address: string;
-  family: 4 | 6;
-}
-
 /**
  * Resolves a webhook host to every address it has. Injected for tests and for a custom resolver;
  * whatever it returns still goes through the SSRF guard.
  */
-export type WebhookLookup = (hostname: string) => Promise<ResolvedAddress[]>;
-
-/** The system resolver (getaddrinfo, so /etc/hosts counts), every address of the name. */
-export const systemLookup: WebhookLookup = async (hostname) =>
-  (await dnsLookup(hostname, { all: true })).map(({ address, family }) => ({
-    address,
-    family: family === 6 ? 6 : 4,
-  }));
+export type WebhookLookup = HostLookup;
+export { type ResolvedAddress, systemLookup };
 
 /** Options of one POST. */
 export interface PostOptions {
@@ -47,51 +34,6 @@ export interface PostOptions {
   isAllowedAddress: (ip: string) => boolean;
   /** Resolves the URL's host name at connect time. @default systemLookup */
   lookup?: WebhookLookup;
-}
-
-/**
- * The `lookup` given to the socket: resolves the host with `resolve` and refuses it when any
- * answer is not allowed, so the check and the connection use the same answers.
- */
-function guardedLookup(resolve: WebhookLookup, isAllowedAddress: (ip: string) => boolean) {
-  return (
-    hostname: string,
-    options: { family?: number | string; all?: boolean },
-    callback: (
-      error: NodeJS.ErrnoException | null,
-      address: string | LookupAddress[],
-      family?: number,
-    ) => void,
-  ) => {
-    // A lookup that throws at once is a failed attempt like one that rejects.
-    Promise.resolve(hostname)
-      .then(resolve)
-      .then(
-        (answers) => {
-          const refused = answers.find((entry) => !isAllowedAddress(entry.address));
-          if (refused) {
-            const blocked = Object.assign(
-              new Error(`${hostname} resolves to ${refused.address}, a private or reserved address`),
-              { code: 'ESSRF' },
-            );
-            return callback(blocked, []);
-          }
-          // Honour a family the socket asked for (4 or 6), as dns.lookup would.
-          const wanted = Number(options.family) || 0;
-          const list = answers.filter((entry) => wanted === 0 || entry.family === wanted);
-          const first = list[0];
-          if (!first) {
-            const none = Object.assign(new Error(`${hostname} has no IPv${wanted || ''} address`), {
-              code: 'ENOTFOUND',
-            });
-            return callback(none, []);
-          }
-          if (options.all) return callback(null, list);
-          callback(null, first.address, first.family);
-        },
-        (error: NodeJS.ErrnoException) => callback(error, []),
-      );
-  };
 }
 
 /**

@@ -1,25 +1,15 @@
-import type { LookupAddress } from 'node:dns';
-import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { isPublicIp } from '@svc/ip-address';
+import {
+  guardedLookup,
+  type HostLookup,
+  isPublicIp,
+  type ResolvedAddress,
+  systemLookup,
+} from '@svc/ip-address';
 
-/** One address a name resolves to. */
-export interface ResolvedAddress {
-  address: string;
-  family: 4 | 6;
-}
-
-/** Resolves a host name to every address it has; whatever it returns still passes the guard. */
-export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
-
-/** The system resolver (getaddrinfo, so /etc/hosts counts), every address of the name. */
-export const systemLookup: HostLookup = async (hostname) =>
-  (await dnsLookup(hostname, { all: true })).map(({ address, family }) => ({
-    address,
-    family: family === 6 ? 6 : 4,
-  }));
+export { type HostLookup, type ResolvedAddress, systemLookup };
 
 /** The User-Agent adapters send unless the operator sets another: it names the project. */
 export const DEFAULT_USER_AGENT = 'svc-enricher/0.1 (+https://github.com/svc; enrichment bot)';
@@ -50,43 +40,6 @@ export class GuardedFetchError extends TypeError {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-/** The socket's `lookup`: resolve, refuse when ANY answer is not allowed, so check and connect share answers. */
-function guardedLookup(resolve: HostLookup, isAllowed: (ip: string) => boolean) {
-  return (
-    hostname: string,
-    options: { family?: number | string; all?: boolean },
-    callback: (
-      error: NodeJS.ErrnoException | null,
-      address: string | LookupAddress[],
-      family?: number,
-    ) => void,
-  ) => {
-    Promise.resolve(hostname)
-      .then(resolve)
-      .then(
-        (answers) => {
-          const refused = answers.find((entry) => !isAllowed(entry.address));
-          if (refused) {
-            return callback(
-              new GuardedFetchError(
-                `${hostname} resolves to ${refused.address}, a private or reserved address`,
-                'ESSRF',
-              ),
-              [],
-            );
-          }
-          const wanted = Number(options.family) || 0;
-          const list = answers.filter((entry) => wanted === 0 || entry.family === wanted);
-          const first = list[0];
-          if (!first) return callback(new GuardedFetchError(`${hostname} has no address`, 'ENOTFOUND'), []);
-          if (options.all) return callback(null, list);
-          callback(null, first.address, first.family);
-        },
-        (error: NodeJS.ErrnoException) => callback(error, []),
-      );
-  };
-}
 
 interface OneResponse {
   status: number;
