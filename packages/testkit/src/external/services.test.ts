@@ -21,7 +21,9 @@ describe('serviceUrl', () => {
     } finally {
       console.warn = original;
     }
-    expect(warnings[0]).toMatch(/SKIPPED: the Postgres suite: PostgreSQL at \$DATABASE_URL is missing.*DATABASE_URL=postgres:/);
+    expect(warnings[0]).toMatch(
+      /SKIPPED: the Postgres suite: PostgreSQL at \$DATABASE_URL is missing.*DATABASE_URL=postgres:/,
+    );
   });
 
   it('throws under SVC_REQUIRE_EXTERNAL when the server does not answer', async () => {
@@ -31,7 +33,10 @@ describe('serviceUrl', () => {
     await new Promise((resolve) => server.close(resolve));
     expect(await tcpReachable('127.0.0.1', port)).toBe(false);
     await expect(
-      serviceUrl(POSTGRES, 'x', { DATABASE_URL: `postgres://127.0.0.1:${port}/test`, SVC_REQUIRE_EXTERNAL: '1' }),
+      serviceUrl(POSTGRES, 'x', {
+        DATABASE_URL: `postgres://127.0.0.1:${port}/test`,
+        SVC_REQUIRE_EXTERNAL: '1',
+      }),
     ).rejects.toThrow(/PostgreSQL at \$DATABASE_URL is missing but SVC_REQUIRE_EXTERNAL=1 requires it/);
   });
 });
