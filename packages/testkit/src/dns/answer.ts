@@ -16,6 +16,8 @@ export interface Answer {
   answers: ResourceRecord[];
   authorities: ResourceRecord[];
   delayMs: number;
+  /** Set the AD bit (the name's `authenticated`). */
+  authenticated: boolean;
 }
 
 /** Server-wide values used where a name sets none. */
@@ -39,6 +41,7 @@ export function answerQuestion(
   let owner = name;
   let entry = lookup(zones, key);
   const delayMs = (typeof entry === 'object' ? entry.delayMs : undefined) ?? defaults.defaultDelayMs;
+  const authenticated = typeof entry === 'object' && entry.authenticated;
   const answers: ResourceRecord[] = [];
   const reply = (outcome: DnsOutcome, authorities: ResourceRecord[] = []): Answer => ({
     outcome,
@@ -46,6 +49,7 @@ export function answerQuestion(
     answers,
     authorities,
     delayMs,
+    authenticated,
   });
 
   for (let hops = 0; ; hops++) {

@@ -71,6 +71,8 @@ export async function startDnsServer(options: DnsServerOptions = {}): Promise<Fa
       });
       if (answer.outcome === 'NO_ANSWER') return;
       response.header.rcode = answer.rcode;
+      // dns2 encodes the AD bit but its typings lack the field.
+      if (answer.authenticated) Object.assign(response.header, { ad: 1 });
       response.answers = answer.answers;
       response.authorities = answer.authorities;
       if (answer.delayMs <= 0) {

@@ -28,6 +28,7 @@ export interface ServedRecords {
   SOA: ServedSoa | undefined;
   ttl: number | undefined;
   delayMs: number | undefined;
+  authenticated: boolean;
   fail: Partial<Record<DnsRecordType, DnsFailure>>;
 }
 
@@ -36,7 +37,7 @@ export type ServedEntry = ServedRecords | 'NXDOMAIN' | DnsFailure;
 
 const RECORD_TYPES: readonly DnsRecordType[] = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'PTR', 'SRV', 'SOA'];
 const FAILURES: readonly string[] = ['SERVFAIL', 'REFUSED', 'NO_ANSWER'];
-const ENTRY_KEYS = new Set<string>([...RECORD_TYPES, 'ttl', 'delayMs', 'fail']);
+const ENTRY_KEYS = new Set<string>([...RECORD_TYPES, 'ttl', 'delayMs', 'authenticated', 'fail']);
 
 /** Validates every entry of `zones`; keys are normalised, and two keys naming one domain are an error. */
 export function validateZones(zones: unknown): Map<string, ServedEntry> {
@@ -89,6 +90,7 @@ export function validateEntry(name: string, entry: unknown): ServedEntry {
     SOA: soa(raw.SOA, `${at} SOA`),
     ttl: raw.ttl === undefined ? undefined : validateTtl(raw.ttl, `${at} ttl`),
     delayMs: raw.delayMs === undefined ? undefined : validateDelay(raw.delayMs, `${at} delayMs`),
+    authenticated: authenticatedFlag(raw.authenticated, `${at} authenticated`),
     fail: failures(raw.fail, `${at} fail`),
   };
   if (records.CNAME !== undefined) {
@@ -98,6 +100,13 @@ export function validateEntry(name: string, entry: unknown): ServedEntry {
       throw new TypeError(`${at} has a CNAME, so it cannot also have ${others.join(', ')}`);
   }
   return records;
+}
+
+function authenticatedFlag(value: unknown, where: string): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean')
+    throw new TypeError(`${where} must be true or false, got ${describe(value)}`);
+  return value;
 }
 
 function failures(value: unknown, where: string): Partial<Record<DnsRecordType, DnsFailure>> {

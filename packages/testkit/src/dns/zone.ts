@@ -80,6 +80,13 @@ export interface DnsNameRecords {
    */
   delayMs?: number;
   /**
+   * Answers for this name carry the AD (authentic data) bit, as a DNSSEC-validating resolver sets
+   * it for a signed name (RFC 4035 §3.2.3). Nothing is signed: it lets a client's DNSSEC check be
+   * tested.
+   * @default false
+   */
+  authenticated?: boolean;
+  /**
    * Per-type failures, e.g. `{ MX: 'SERVFAIL' }` while A still answers.
    * @default {}
    */

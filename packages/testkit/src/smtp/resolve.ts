@@ -6,6 +6,7 @@ export interface ResolvedScript {
   greeting: 'ok' | 'busy' | 'blocked' | SmtpReplySpec;
   banner: readonly string[];
   ehlo: 'ok' | 'reject' | SmtpReplySpec;
+  ehloGreeting: string;
   helo: 'ok' | 'reject' | SmtpReplySpec;
   extensions: readonly string[];
   tls: 'offer' | 'require' | 'none' | 'broken';
@@ -42,6 +43,7 @@ export function resolveScript(base: SmtpScript, own: SmtpScript): ResolvedScript
     greeting: s.greeting ?? 'ok',
     banner: typeof s.banner === 'string' ? [s.banner] : (s.banner ?? [`${hostname} ESMTP testkit`]),
     ehlo: s.ehlo ?? 'ok',
+    ehloGreeting: s.ehloGreeting ?? hostname,
     helo: s.helo ?? 'ok',
     extensions: s.extensions ?? DEFAULT_EXTENSIONS,
     tls: s.tls ?? 'offer',

@@ -110,6 +110,13 @@ export interface SmtpScript {
    */
   ehlo?: 'ok' | 'reject' | SmtpReplySpec;
   /**
+   * The first line of an `'ok'` EHLO reply (and of the HELO reply). `{client}` becomes the client's
+   * address and `{helo}` the name it gave, as Exim and Sendmail echo them
+   * (`'mx.test Hello {helo} [{client}]'`), which is how a client learns its public address.
+   * @default hostname
+   */
+  ehloGreeting?: string;
+  /**
    * The HELO reply: `'ok'` (`250 ${hostname}`), `'reject'` or a literal reply.
    * @default 'ok'
    */

@@ -240,10 +240,15 @@ export class SmtpSession {
     let reply: R.SmtpReply;
     if (action === 'reject') reply = R.replies.unrecognized;
     else if (action !== 'ok') reply = R.fromSpec(action);
-    else if (stage === 'helo') reply = R.reply(250, script.hostname);
     else {
-      const offerTls = script.tls !== 'none' && !record.tls;
-      reply = R.reply(250, script.hostname, ...(offerTls ? ['STARTTLS'] : []), ...script.extensions);
+      const first = script.ehloGreeting
+        .replaceAll('{client}', record.clientAddress)
+        .replaceAll('{helo}', arg.split(' ')[0] ?? arg);
+      if (stage === 'helo') reply = R.reply(250, first);
+      else {
+        const offerTls = script.tls !== 'none' && !record.tls;
+        reply = R.reply(250, first, ...(offerTls ? ['STARTTLS'] : []), ...script.extensions);
+      }
     }
     if (reply.code < 300) {
       this.#greeted = true;

@@ -30,6 +30,7 @@ const SCRIPT_KEYS: ReadonlySet<string> = new Set<keyof SmtpScript>([
   'greeting',
   'banner',
   'ehlo',
+  'ehloGreeting',
   'helo',
   'extensions',
   'tls',
@@ -201,6 +202,7 @@ export function validateScript(path: string, value: unknown): SmtpScript {
     out.greeting = checkWordOrReply(`${path}.greeting`, s.greeting, ['ok', 'busy', 'blocked']);
   if (s.banner !== undefined) out.banner = checkLines(`${path}.banner`, s.banner);
   if (s.ehlo !== undefined) out.ehlo = checkWordOrReply(`${path}.ehlo`, s.ehlo, ['ok', 'reject']);
+  if (s.ehloGreeting !== undefined) out.ehloGreeting = checkLine(`${path}.ehloGreeting`, s.ehloGreeting);
   if (s.helo !== undefined) out.helo = checkWordOrReply(`${path}.helo`, s.helo, ['ok', 'reject']);
   if (s.extensions !== undefined) {
     if (!Array.isArray(s.extensions)) fail(`${path}.extensions`, 'must be an array of strings');

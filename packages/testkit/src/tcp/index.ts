@@ -1,0 +1,1 @@
+export { type BlackholePort, closedPort, startBlackholePort, startSilentPort } from './ports.js';
