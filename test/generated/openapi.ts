@@ -154,7 +154,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange the API key for a short-lived token
-         * @description The token (`tok_…`) is accepted in `X-API-Key` like a key, in the same environment and on the same account (same rate limit and allowance). It cannot mint tokens or manage keys, and revoking its key ends it. The body is optional: without one the token lasts an hour with every scope.
+         * @description The token (`tok_…`) is accepted in `X-API-Key` like a key, in the same environment and on the same account (same rate limit and allowance). It cannot mint tokens, and manages keys and webhook secrets only when those endpoints are named in `scopes` (live keys only, 1 h at most); revoking its key ends it. The body is optional: without one the token lasts an hour with every scope except key management.
          */
         post: operations["createToken"];
         delete?: never;
@@ -2472,7 +2472,7 @@ export interface operations {
                 "application/json": {
                     /** @description Lifetime in seconds, 60 to 86400 (24 h), never beyond its key's. Default 3600. */
                     ttl_seconds?: number;
-                    /** @description Endpoint ids the token may call (verify_email, verify_email_bulk, geo_ip, geo_me, enrich_contact, enrich_company, batch_create, batch_get, batch_list, batch_results, batch_cancel, batch_events, event_resend, webhooks_test, usage_get, account_get); default all of them. */
+                    /** @description Endpoint ids the token may call (verify_email, verify_email_bulk, geo_ip, geo_me, enrich_contact, enrich_company, batch_create, batch_get, batch_list, batch_results, batch_cancel, batch_events, event_resend, webhooks_test, usage_get, account_get); default all of these. Key and webhook-secret management (keys_list, keys_create, keys_rotate, keys_revoke, webhook_secret_rotate) only when named here, minted from a live key, with ttl_seconds at most 3600: for the dashboard, which holds a token and never the key. */
                     scopes?: string[];
                 };
             };
@@ -4191,6 +4191,18 @@ export interface operations {
                         };
                         /** @description the plan's monthly allowance in units; null = unlimited */
                         allowance: number | null;
+                        /** @description The same usage per UTC day, oldest first, with its lines by endpoint; days without billable calls are left out (and so is usage recorded before the server counted days). */
+                        days: {
+                            /** @description YYYY-MM-DD (UTC) */
+                            date: string;
+                            calls: number;
+                            units: number;
+                            lines: {
+                                endpoint: string;
+                                calls: number;
+                                units: number;
+                            }[];
+                        }[];
                     };
                 };
             };

@@ -19,7 +19,9 @@ export {
   type IssuedKey,
   type IssuedWebhookSecret,
   isKeyUsable,
+  MANAGEMENT_SCOPES,
   MAX_GRACE_SECONDS,
+  MAX_MANAGEMENT_TOKEN_TTL_SECONDS,
   MAX_TOKEN_TTL_SECONDS,
   MIN_TOKEN_TTL_SECONDS,
   type MintTokenInput,
@@ -87,6 +89,7 @@ export {
 } from './endpoints.js';
 export type { BucketSpec, RateDecision, RateLimiter } from './limiter/limiter.js';
 export { createMemoryRateLimiter, type MemoryRateLimiterOptions } from './limiter/memory.js';
+export { createRedisRateLimiter, type RedisRateLimiterOptions } from './limiter/redis.js';
 export {
   DEFAULT_PLANS,
   type ResolvedServerOptions,

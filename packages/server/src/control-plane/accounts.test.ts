@@ -7,6 +7,7 @@ import {
   authenticate,
   createAccount,
   createKey,
+  MANAGEMENT_SCOPES,
   MAX_GRACE_SECONDS,
   mintToken,
   PLAN_CACHE_MS,
@@ -308,8 +309,8 @@ describe('tokens', () => {
     [{ ttlSeconds: 59 }, 'ttl_seconds must be a whole number from 60 to 86400 (24 hours)'],
     [{ scopes: [] }, 'scopes must list at least one endpoint, or be left out for all of them'],
     [
-      { scopes: ['geo_ip', 'keys_create'] },
-      /^scopes\[1\]: "keys_create" is not an endpoint a token may call/,
+      { scopes: ['geo_ip', 'keys_create'], ttlSeconds: 7_200 },
+      'ttl_seconds must be at most 3600 (1 hour) for a token with keys_create in its scopes',
     ],
     [{ scopes: ['tokens_create'] }, /^scopes\[0\]: "tokens_create"/],
     [{ scopes: ['nope'] }, /^scopes\[0\]: "nope"/],
@@ -328,6 +329,14 @@ describe('tokens', () => {
     expect(TOKEN_SCOPES).not.toContain('tokens_create');
     expect(TOKEN_SCOPES).not.toContain('keys_rotate');
     expect(TOKEN_SCOPES).not.toContain('health');
+    // Management is granted only by name (never by default), from a live key.
+    expect(MANAGEMENT_SCOPES).toEqual([
+      'keys_list',
+      'keys_create',
+      'keys_rotate',
+      'keys_revoke',
+      'webhook_secret_rotate',
+    ]);
   });
 });
 

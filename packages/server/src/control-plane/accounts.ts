@@ -55,6 +55,18 @@ export const TOKEN_SCOPES: readonly EndpointId[] = (Object.keys(ENDPOINTS) as En
   (id) => ENDPOINTS[id].auth === 'any',
 );
 
+/**
+ * Key and webhook-secret management (the `live_key` endpoints), which a token may carry only when
+ * asked for by name, minted from a live key, for at most `MAX_MANAGEMENT_TOKEN_TTL_SECONDS`: what
+ * the dashboard signs in with, so the browser holds a short-lived token and never the key. A
+ * token without scopes (all of TOKEN_SCOPES) never includes them.
+ */
+export const MANAGEMENT_SCOPES: readonly EndpointId[] = (Object.keys(ENDPOINTS) as EndpointId[]).filter(
+  (id) => ENDPOINTS[id].auth === 'live_key',
+);
+/** Longest life of a token carrying a management scope: 1 h. */
+export const MAX_MANAGEMENT_TOKEN_TTL_SECONDS = 3_600;
+
 const invalid = (message: string) => new ServiceError('invalid_request', message);
 
 function checkName(name: unknown, field: string): void {
@@ -355,13 +367,17 @@ export async function revokeKey(
 export interface MintTokenInput {
   /** @default DEFAULT_TOKEN_TTL_SECONDS (1 h); 60 s to 24 h */
   ttlSeconds?: number;
-  /** Endpoint ids (from TOKEN_SCOPES); null or absent = every endpoint a token may call. */
+  /**
+   * Endpoint ids (from TOKEN_SCOPES, and MANAGEMENT_SCOPES from a live key); null or absent =
+   * every endpoint of TOKEN_SCOPES.
+   */
   scopes?: readonly string[] | null;
 }
 
 /**
  * Exchanges the caller's key for a `tok_…` token on the same account and environment. A token
- * never outlives its key, and a token cannot mint another.
+ * never outlives its key, and a token cannot mint another. Management scopes need a live key and
+ * a lifetime of at most an hour.
  */
 export async function mintToken(
   deps: Pick<AccountDeps, 'controlPlane' | 'now'>,
@@ -382,9 +398,21 @@ export async function mintToken(
     }
     scopes = [];
     for (const [index, scope] of input.scopes.entries()) {
-      if (!isEndpointId(scope) || !TOKEN_SCOPES.includes(scope)) {
+      const management = isEndpointId(scope) && MANAGEMENT_SCOPES.includes(scope);
+      if (!isEndpointId(scope) || !(TOKEN_SCOPES.includes(scope) || management)) {
         throw invalid(
-          `scopes[${index}]: ${JSON.stringify(scope)} is not an endpoint a token may call; use ${TOKEN_SCOPES.join(', ')}`,
+          `scopes[${index}]: ${JSON.stringify(scope)} is not an endpoint a token may call; use ${[...TOKEN_SCOPES, ...MANAGEMENT_SCOPES].join(', ')}`,
+        );
+      }
+      if (management && auth.key.environment !== 'live') {
+        throw new ServiceError(
+          'invalid_api_key',
+          `scopes[${index}]: ${scope} manages keys or secrets, which needs a live key (sk_live_…); a test key cannot grant it`,
+        );
+      }
+      if (management && ttl > MAX_MANAGEMENT_TOKEN_TTL_SECONDS) {
+        throw invalid(
+          `ttl_seconds must be at most ${MAX_MANAGEMENT_TOKEN_TTL_SECONDS} (1 hour) for a token with ${scope} in its scopes`,
         );
       }
       if (!scopes.includes(scope)) scopes.push(scope);

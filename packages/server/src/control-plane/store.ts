@@ -94,6 +94,12 @@ export interface UsageLine {
   units: number;
 }
 
+/** One endpoint's billable usage on one day (UTC): the dashboard's chart. */
+export interface DailyUsageLine extends UsageLine {
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+}
+
 export interface ControlPlaneStore {
   // Plans: seeded from configuration at start (upsert), read on every request through a cache.
   upsertPlan(plan: Plan): Promise<void>;
@@ -137,13 +143,22 @@ export interface ControlPlaneStore {
   /**
    * Adds billable usage atomically. Called before the response is sent, so a crash never serves
    * a billable call that was not recorded. Returns the account's units used in `month` after it
-   * (for `X-Quota-Remaining`).
+   * (for `X-Quota-Remaining`). With `day` (`YYYY-MM-DD` inside `month`) the call is also counted
+   * on that day, in the same transaction.
    */
-  recordUsage(accountId: string, endpoint: string, month: string, units: number): Promise<number>;
+  recordUsage(
+    accountId: string,
+    endpoint: string,
+    month: string,
+    units: number,
+    day?: string,
+  ): Promise<number>;
   /** Units used by the account in `month` (`YYYY-MM`), all endpoints: the quota check. */
   usedUnits(accountId: string, month: string): Promise<number>;
   /** The invoice lines of `month`, by endpoint name. */
   usage(accountId: string, month: string): Promise<UsageLine[]>;
+  /** The month's usage recorded with a day, by day then endpoint; days without calls are absent. */
+  usageByDay(accountId: string, month: string): Promise<DailyUsageLine[]>;
 
   close(): Promise<void>;
 }

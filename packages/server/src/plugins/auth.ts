@@ -24,8 +24,13 @@ const refused = (message: string) => new ServiceError('invalid_api_key', message
 /** Why an authenticated caller still may not call `endpoint`; null when it may. */
 function credentialProblem(auth: AuthContext, endpoint: EndpointId): string | null {
   const need = ENDPOINTS[endpoint].auth;
-  if (auth.token && need !== 'any') {
-    return 'a token cannot call this endpoint; present an API key (sk_live_… or sk_test_…)';
+  // A token reaches key management only with that endpoint named in its scopes (see
+  // MANAGEMENT_SCOPES: minted from a live key, for an hour at most); never the minting of tokens.
+  const scopedManagement = need === 'live_key' && auth.token?.scopes?.includes(endpoint) === true;
+  if (auth.token && need !== 'any' && !scopedManagement) {
+    return need === 'live_key'
+      ? `a token can manage keys and secrets only with ${endpoint} in its scopes; present a live API key (sk_live_…) or mint a token with that scope`
+      : 'a token cannot call this endpoint; present an API key (sk_live_… or sk_test_…)';
   }
   if (need === 'live_key' && auth.environment !== 'live') {
     return 'managing keys and secrets needs a live key (sk_live_…); a test key cannot';

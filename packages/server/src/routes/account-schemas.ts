@@ -1,7 +1,9 @@
 import { type Static, Type } from 'typebox';
 import {
   DEFAULT_TOKEN_TTL_SECONDS,
+  MANAGEMENT_SCOPES,
   MAX_GRACE_SECONDS,
+  MAX_MANAGEMENT_TOKEN_TTL_SECONDS,
   MAX_TOKEN_TTL_SECONDS,
   MIN_TOKEN_TTL_SECONDS,
   TOKEN_SCOPES,
@@ -112,7 +114,7 @@ export const TokenBody = Type.Object(
     scopes: Type.Optional(
       Type.Array(Type.String(), {
         minItems: 1,
-        description: `Endpoint ids the token may call (${TOKEN_SCOPES.join(', ')}); default all of them.`,
+        description: `Endpoint ids the token may call (${TOKEN_SCOPES.join(', ')}); default all of these. Key and webhook-secret management (${MANAGEMENT_SCOPES.join(', ')}) only when named here, minted from a live key, with ttl_seconds at most ${MAX_MANAGEMENT_TOKEN_TTL_SECONDS}: for the dashboard, which holds a token and never the key.`,
       }),
     ),
   },
@@ -211,6 +213,26 @@ export const UsageSchema = Type.Object(
     allowance: Type.Union([Type.Integer(), Type.Null()], {
       description: "the plan's monthly allowance in units; null = unlimited",
     }),
+    days: Type.Array(
+      Type.Object(
+        {
+          date: Type.String({ description: 'YYYY-MM-DD (UTC)' }),
+          calls: Type.Integer(),
+          units: Type.Integer(),
+          lines: Type.Array(
+            Type.Object(
+              { endpoint: Type.String(), calls: Type.Integer(), units: Type.Integer() },
+              { additionalProperties: false },
+            ),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'The same usage per UTC day, oldest first, with its lines by endpoint; days without billable calls are left out (and so is usage recorded before the server counted days).',
+      },
+    ),
   },
   { additionalProperties: false },
 );

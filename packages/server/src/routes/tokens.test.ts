@@ -55,7 +55,14 @@ describe('POST /v2/tokens', () => {
       [{ ttl_seconds: 59 }, /ttl_seconds/],
       [{ ttl_seconds: 86_401 }, /ttl_seconds/],
       [{ scopes: [] }, /scopes/],
-      [{ scopes: ['geo_ip', 'keys_list'] }, /scopes\[1\]: "keys_list" is not an endpoint a token may call/],
+      [
+        { scopes: ['geo_ip', 'tokens_create'] },
+        /scopes\[1\]: "tokens_create" is not an endpoint a token may call/,
+      ],
+      [
+        { scopes: ['keys_list'], ttl_seconds: 3_601 },
+        /ttl_seconds must be at most 3600 \(1 hour\) for a token with keys_list/,
+      ],
       [{ scopes: ['nope'] }, /scopes\[0\]/],
       [{ ttl: 60 }, /ttl/],
     ] as const) {
@@ -64,6 +71,46 @@ describe('POST /v2/tokens', () => {
       expect(refused.json().error.code).toBe('invalid_request');
       expect(refused.json().error.message).toMatch(field);
     }
+  });
+
+  it('grants key and secret management only by name, from a live key, for an hour at most', async () => {
+    server = await createTestServer();
+    const { account, liveKey, testKey } = await server.account();
+    // No scopes: every scope except management.
+    const plain = (await call('POST', '/v2/tokens', liveKey.secret)).json().token;
+    const refused = await call('GET', '/v2/keys', plain);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().error.message).toMatch(/only with keys_list in its scopes/);
+
+    const response = await call('POST', '/v2/tokens', liveKey.secret, {
+      scopes: ['keys_list', 'keys_create', 'webhook_secret_rotate', 'account_get'],
+    });
+    expect(response.statusCode).toBe(201);
+    const token = response.json().token;
+    const list = await call('GET', '/v2/keys', token);
+    expect(list.statusCode).toBe(200);
+    expect(list.json().data.map((key: { id: string }) => key.id)).toContain(liveKey.key.id);
+    const created = await call('POST', '/v2/keys', token, { environment: 'live', name: 'from a token' });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().secret).toMatch(/^sk_live_/);
+    expect((await call('POST', '/v2/account/webhook-secret/rotate', token, {})).statusCode).toBe(201);
+    // Outside what it names: refused, although its key could.
+    const revoke = await server.app.inject({
+      method: 'DELETE',
+      url: `/v2/keys/${created.json().id}`,
+      headers: { 'x-api-key': token },
+    });
+    expect(revoke.statusCode).toBe(401);
+    expect(revoke.json().error.message).toMatch(/only with keys_revoke in its scopes/);
+    expect((await call('POST', '/v2/tokens', token)).statusCode).toBe(401);
+
+    // A test key cannot grant management, whatever it names.
+    const fromTest = await call('POST', '/v2/tokens', testKey.secret, { scopes: ['keys_list'] });
+    expect(fromTest.statusCode).toBe(401);
+    expect(fromTest.json().error.message).toMatch(
+      /keys_list manages keys or secrets, which needs a live key/,
+    );
+    expect(account.id).toMatch(/^acct_/);
   });
 
   it('a token cannot mint tokens; a missing key is 401', async () => {

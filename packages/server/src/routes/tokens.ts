@@ -19,7 +19,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['account'],
         summary: 'Exchange the API key for a short-lived token',
         description:
-          'The token (`tok_…`) is accepted in `X-API-Key` like a key, in the same environment and on the same account (same rate limit and allowance). It cannot mint tokens or manage keys, and revoking its key ends it. The body is optional: without one the token lasts an hour with every scope.',
+          'The token (`tok_…`) is accepted in `X-API-Key` like a key, in the same environment and on the same account (same rate limit and allowance). It cannot mint tokens, and manages keys and webhook secrets only when those endpoints are named in `scopes` (live keys only, 1 h at most); revoking its key ends it. The body is optional: without one the token lasts an hour with every scope except key management.',
         body: TokenBody,
         response: { 201: TokenSchema },
       },

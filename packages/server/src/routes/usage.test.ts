@@ -29,6 +29,17 @@ describe('GET /v2/usage', () => {
       ],
       total: { calls: 3, units: 252 },
       allowance: 100_000,
+      days: [
+        {
+          date: new Date(server.clock.now).toISOString().slice(0, 10),
+          calls: 3,
+          units: 252,
+          lines: [
+            { endpoint: 'geo_ip', calls: 2, units: 2 },
+            { endpoint: 'verify_email_bulk', calls: 1, units: 250 },
+          ],
+        },
+      ],
     });
     // Reading the invoice is not billed.
     expect((await get('/v2/usage', liveKey.secret)).json().total).toEqual({ calls: 3, units: 252 });
@@ -47,6 +58,33 @@ describe('GET /v2/usage', () => {
       lines: [],
       total: { calls: 0, units: 0 },
     });
+  });
+
+  it('splits the month by UTC day, oldest first, leaving out days without billable calls', async () => {
+    server = await createTestServer({ routes: [probeRoutes] });
+    const { liveKey } = await server.account('pro');
+    server.clock.now = Date.UTC(2026, 10, 3, 23, 59, 59);
+    await get('/test/geo_ip', liveKey.secret);
+    server.clock.now = Date.UTC(2026, 10, 4, 0, 0, 1);
+    await get('/test/verify_email_bulk?units=7', liveKey.secret);
+    await get('/test/geo_ip', liveKey.secret);
+    server.clock.now = Date.UTC(2026, 10, 9, 12);
+    await get('/test/geo_ip', liveKey.secret);
+    const body = (await get('/v2/usage?month=2026-11', liveKey.secret)).json();
+    expect(body.days).toEqual([
+      { date: '2026-11-03', calls: 1, units: 1, lines: [{ endpoint: 'geo_ip', calls: 1, units: 1 }] },
+      {
+        date: '2026-11-04',
+        calls: 2,
+        units: 8,
+        lines: [
+          { endpoint: 'geo_ip', calls: 1, units: 1 },
+          { endpoint: 'verify_email_bulk', calls: 1, units: 7 },
+        ],
+      },
+      { date: '2026-11-09', calls: 1, units: 1, lines: [{ endpoint: 'geo_ip', calls: 1, units: 1 }] },
+    ]);
+    expect(body.total).toEqual({ calls: 4, units: 10 });
   });
 
   it('refuses a month that is not YYYY-MM, naming the parameter', async () => {

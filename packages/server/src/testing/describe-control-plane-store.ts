@@ -259,6 +259,40 @@ export function describeControlPlaneStore(name: string, factory: ControlPlaneSto
       await store.close();
     });
 
+    it('counts usage per day when a day is given, within the month, by day then endpoint', async () => {
+      const store = await factory.create();
+      const a = account();
+      const b = account();
+      expect(await store.recordUsage(a.id, 'geo_ip', '2026-11', 1, '2026-11-02')).toBe(1);
+      expect(await store.recordUsage(a.id, 'verify_email_bulk', '2026-11', 40, '2026-11-02')).toBe(41);
+      expect(await store.recordUsage(a.id, 'geo_ip', '2026-11', 1, '2026-11-02')).toBe(42);
+      expect(await store.recordUsage(a.id, 'geo_ip', '2026-11', 1, '2026-11-30')).toBe(43);
+      // Without a day the call counts for the month only.
+      expect(await store.recordUsage(a.id, 'geo_ip', '2026-11', 1)).toBe(44);
+      await store.recordUsage(a.id, 'geo_ip', '2026-12', 5, '2026-12-01');
+      await store.recordUsage(b.id, 'geo_ip', '2026-11', 9, '2026-11-02');
+      expect(await store.usageByDay(a.id, '2026-11')).toEqual([
+        { day: '2026-11-02', endpoint: 'geo_ip', calls: 2, units: 2 },
+        { day: '2026-11-02', endpoint: 'verify_email_bulk', calls: 1, units: 40 },
+        { day: '2026-11-30', endpoint: 'geo_ip', calls: 1, units: 1 },
+      ]);
+      expect(await store.usageByDay(a.id, '2026-12')).toEqual([
+        { day: '2026-12-01', endpoint: 'geo_ip', calls: 1, units: 5 },
+      ]);
+      expect(await store.usageByDay(a.id, '2026-10')).toEqual([]);
+      expect(await store.usage(a.id, '2026-11')).toEqual([
+        { endpoint: 'geo_ip', calls: 4, units: 4 },
+        { endpoint: 'verify_email_bulk', calls: 1, units: 40 },
+      ]);
+      await expect(store.recordUsage(a.id, 'geo_ip', '2026-11', 1, '2026-12-01')).rejects.toThrow(
+        /day must be YYYY-MM-DD within 2026-11/,
+      );
+      await expect(store.recordUsage(a.id, 'geo_ip', '2026-11', 1, '2026-11-32')).rejects.toThrow(TypeError);
+      await expect(store.usageByDay(a.id, 'November')).rejects.toThrow(TypeError);
+      expect(await store.usedUnits(a.id, '2026-11')).toBe(44);
+      await store.close();
+    });
+
     it('loses no usage when many calls record at once', async () => {
       const store = await factory.create();
       const a = account();

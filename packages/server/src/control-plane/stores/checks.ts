@@ -9,6 +9,24 @@ export function assertMonth(month: string): void {
   }
 }
 
+const DAY = /^(\d{4}-(0[1-9]|1[0-2]))-(0[1-9]|[12]\d|3[01])$/;
+
+/** A usage day is `YYYY-MM-DD` (UTC) inside the month it is recorded in. */
+export function assertDay(day: string, month: string): void {
+  if (typeof day !== 'string' || !DAY.test(day) || day.slice(0, 7) !== month) {
+    throw new TypeError(`day must be YYYY-MM-DD within ${month}, got ${JSON.stringify(day)}`);
+  }
+}
+
+/** By day, then by endpoint name. */
+export function byDayThenEndpoint(
+  a: { day: string; endpoint: string },
+  b: { day: string; endpoint: string },
+): number {
+  if (a.day !== b.day) return a.day < b.day ? -1 : 1;
+  return a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0;
+}
+
 /** Units are whole and positive: a call that bills nothing is not recorded at all. */
 export function assertUnits(units: number): void {
   if (!Number.isSafeInteger(units) || units < 1) {

@@ -1,5 +1,14 @@
-import type { Account, ApiKey, ControlPlaneStore, Plan, Token, UsageLine, WebhookSecret } from '../store.js';
-import { assertMonth, assertUnits, byCreation } from './checks.js';
+import type {
+  Account,
+  ApiKey,
+  ControlPlaneStore,
+  DailyUsageLine,
+  Plan,
+  Token,
+  UsageLine,
+  WebhookSecret,
+} from '../store.js';
+import { assertDay, assertMonth, assertUnits, byCreation, byDayThenEndpoint } from './checks.js';
 
 /**
  * A ControlPlaneStore in process memory: for tests and for embedding the API in an app that keeps
@@ -17,6 +26,8 @@ export function createMemoryControlPlaneStore(): ControlPlaneStore {
   const secrets = new Map<string, WebhookSecret>();
   // account id → month → endpoint → line
   const usage = new Map<string, Map<string, Map<string, UsageLine>>>();
+  // account id → `day endpoint` → line
+  const daily = new Map<string, Map<string, DailyUsageLine>>();
   let closed = false;
 
   const open = (): void => {
@@ -150,10 +161,19 @@ export function createMemoryControlPlaneStore(): ControlPlaneStore {
       }
     },
 
-    async recordUsage(accountId, endpoint, month, units) {
+    async recordUsage(accountId, endpoint, month, units, day) {
       open();
       assertMonth(month);
       assertUnits(units);
+      if (day !== undefined) {
+        assertDay(day, month);
+        const days = daily.get(accountId) ?? new Map<string, DailyUsageLine>();
+        daily.set(accountId, days);
+        const line = days.get(`${day} ${endpoint}`) ?? { day, endpoint, calls: 0, units: 0 };
+        line.calls += 1;
+        line.units += units;
+        days.set(`${day} ${endpoint}`, line);
+      }
       const months = usage.get(accountId) ?? new Map<string, Map<string, UsageLine>>();
       usage.set(accountId, months);
       const lines = months.get(month) ?? new Map<string, UsageLine>();
@@ -176,6 +196,17 @@ export function createMemoryControlPlaneStore(): ControlPlaneStore {
       const lines = usage.get(accountId)?.get(month);
       if (!lines) return [];
       return [...lines.values()].sort((a, b) => (a.endpoint < b.endpoint ? -1 : 1)).map(copy);
+    },
+
+    async usageByDay(accountId, month) {
+      open();
+      assertMonth(month);
+      const days = daily.get(accountId);
+      if (!days) return [];
+      return [...days.values()]
+        .filter((line) => line.day.startsWith(`${month}-`))
+        .sort(byDayThenEndpoint)
+        .map(copy);
     },
 
     async close() {

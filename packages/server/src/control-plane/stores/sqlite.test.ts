@@ -68,10 +68,27 @@ describe('SQLite control-plane store', () => {
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         .all()
         .map((row) => (row as { name: string }).name),
-    ).toEqual(['accounts', 'api_keys', 'plans', 'tokens', 'usage', 'webhook_secrets']);
+    ).toEqual(['accounts', 'api_keys', 'plans', 'tokens', 'usage', 'usage_daily', 'webhook_secrets']);
     raw.close();
     // Reopening applies nothing again (a second CREATE TABLE would throw).
     await (await createSqliteControlPlaneStore({ path })).close();
+  });
+
+  it('brings a version-1 file forward keeping its usage (months before version 2 have no days)', async () => {
+    const path = fresh();
+    const raw = new Database(path);
+    raw.exec(MIGRATIONS[0] as string);
+    raw.pragma('user_version = 1');
+    raw.prepare("INSERT INTO usage VALUES ('acct_x', '2026-11', 'geo_ip', 3, 3)").run();
+    raw.close();
+    const store = await createSqliteControlPlaneStore({ path });
+    expect(await store.usage('acct_x', '2026-11')).toEqual([{ endpoint: 'geo_ip', calls: 3, units: 3 }]);
+    expect(await store.usageByDay('acct_x', '2026-11')).toEqual([]);
+    expect(await store.recordUsage('acct_x', 'geo_ip', '2026-11', 1, '2026-11-23')).toBe(4);
+    expect(await store.usageByDay('acct_x', '2026-11')).toEqual([
+      { day: '2026-11-23', endpoint: 'geo_ip', calls: 1, units: 1 },
+    ]);
+    await store.close();
   });
 
   it('refuses a file written by a newer version, naming both versions', async () => {

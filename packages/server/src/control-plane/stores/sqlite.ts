@@ -1,7 +1,16 @@
 import { createPrivateDatabaseFile } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Account, ApiKey, ControlPlaneStore, Plan, Token, UsageLine, WebhookSecret } from '../store.js';
-import { assertMonth, assertUnits } from './checks.js';
+import type {
+  Account,
+  ApiKey,
+  ControlPlaneStore,
+  DailyUsageLine,
+  Plan,
+  Token,
+  UsageLine,
+  WebhookSecret,
+} from '../store.js';
+import { assertDay, assertMonth, assertUnits } from './checks.js';
 
 /** Options of the SQLite control-plane store. */
 export interface SqliteControlPlaneStoreOptions {
@@ -56,6 +65,14 @@ export const MIGRATIONS: readonly string[] = [
     account_id TEXT NOT NULL, month TEXT NOT NULL, endpoint TEXT NOT NULL,
     calls INTEGER NOT NULL, units INTEGER NOT NULL,
     PRIMARY KEY (account_id, month, endpoint)
+  ) WITHOUT ROWID;
+  `,
+  // 2: usage per day as well (the dashboard's chart); months before it have no days.
+  `
+  CREATE TABLE usage_daily (
+    account_id TEXT NOT NULL, day TEXT NOT NULL, endpoint TEXT NOT NULL,
+    calls INTEGER NOT NULL, units INTEGER NOT NULL,
+    PRIMARY KEY (account_id, day, endpoint)
   ) WITHOUT ROWID;
   `,
 ];
@@ -187,13 +204,24 @@ export async function createSqliteControlPlaneStore(
     usage: db.prepare<[string, string], UsageLine>(
       'SELECT endpoint, calls, units FROM usage WHERE account_id = ? AND month = ? ORDER BY endpoint',
     ),
+    addDailyUsage: db.prepare(
+      `INSERT INTO usage_daily (account_id, day, endpoint, calls, units) VALUES (?, ?, ?, 1, ?)
+       ON CONFLICT (account_id, day, endpoint) DO UPDATE SET calls = calls + 1, units = units + excluded.units`,
+    ),
+    usageByDay: db.prepare<[string, string, string], DailyUsageLine>(
+      `SELECT day, endpoint, calls, units FROM usage_daily WHERE account_id = ? AND day >= ? AND day <= ?
+       ORDER BY day, endpoint`,
+    ),
   };
 
   // One transaction: the total returned is the one this call's units produced.
-  const recordUsage = db.transaction((accountId: string, endpoint: string, month: string, units: number) => {
-    statements.addUsage.run(accountId, month, endpoint, units);
-    return (statements.usedUnits.get(accountId, month) as { units: number }).units;
-  });
+  const recordUsage = db.transaction(
+    (accountId: string, endpoint: string, month: string, units: number, day: string | undefined) => {
+      statements.addUsage.run(accountId, month, endpoint, units);
+      if (day !== undefined) statements.addDailyUsage.run(accountId, day, endpoint, units);
+      return (statements.usedUnits.get(accountId, month) as { units: number }).units;
+    },
+  );
 
   // A patch with only the given fields: an absent field keeps its value, null is a value.
   const update = (
@@ -291,10 +319,11 @@ export async function createSqliteControlPlaneStore(
       statements.expireSecrets.run({ account_id: accountId, keep: keepId, expires_at: expiresAt });
     },
 
-    async recordUsage(accountId, endpoint, month, units) {
+    async recordUsage(accountId, endpoint, month, units, day) {
       assertMonth(month);
       assertUnits(units);
-      return recordUsage.immediate(accountId, endpoint, month, units);
+      if (day !== undefined) assertDay(day, month);
+      return recordUsage.immediate(accountId, endpoint, month, units, day);
     },
     async usedUnits(accountId, month) {
       assertMonth(month);
@@ -303,6 +332,10 @@ export async function createSqliteControlPlaneStore(
     async usage(accountId, month) {
       assertMonth(month);
       return statements.usage.all(accountId, month);
+    },
+    async usageByDay(accountId, month) {
+      assertMonth(month);
+      return statements.usageByDay.all(accountId, `${month}-01`, `${month}-31`);
     },
 
     async close() {
