@@ -56,4 +56,12 @@ export type {
   Store,
 } from './store.js';
 export { createMemoryStore } from './stores/memory.js';
+export { DEFAULT_BATCH_SCHEMA, type PostgresStoreOptions } from './stores/postgres/connect.js';
+export {
+  type MigratePostgresStoreOptions,
+  migratePostgresStore,
+  POSTGRES_STORE_MIGRATIONS,
+  type PostgresStoreMigrationResult,
+} from './stores/postgres/migrations.js';
+export { createPostgresStore } from './stores/postgres/store.js';
 export { createSqliteStore, type SqliteStoreOptions } from './stores/sqlite.js';
