@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { type ParsedIp, parseIp } from '@svc/ip-address';
 import { PLAN_GATED_ENDPOINTS } from './endpoints.js';
-import { DEFAULT_PLANS, type ResolvedServerOptions, type ServerOptions } from './options.js';
+import { DEFAULT_PLANS, type ResolvedServerOptions, type ServeRole, type ServerOptions } from './options.js';
 
 /**
  * `svc serve`'s configuration: one JSON file in the shape of `ServerOptions`, then `SVC_*`
@@ -29,8 +29,8 @@ export interface LoadConfigInput {
   env?: Record<string, string | undefined>;
   /** What relative paths from the environment and flags are resolved against. @default process.cwd() */
   cwd?: string;
-  /** Highest precedence: the command line's `--host` and `--port`. */
-  overrides?: Pick<ServerOptions, 'host' | 'port'>;
+  /** Highest precedence: the command line's `--host`, `--port` and `--role`. */
+  overrides?: Pick<ServerOptions, 'host' | 'port' | 'role'>;
 }
 
 export interface LoadedConfig {
@@ -68,6 +68,7 @@ interface Setting {
 
 const MAX_INT = Number.MAX_SAFE_INTEGER;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const SERVE_ROLES: readonly ServeRole[] = ['api', 'worker', 'all'];
 
 /** Every leaf of ServerOptions except `plans` (a map, handled on its own). */
 const SETTINGS: readonly Setting[] = [
@@ -95,6 +96,10 @@ const SETTINGS: readonly Setting[] = [
   { path: ['geo', 'databases'], kind: { type: 'paths' } },
   { path: ['geo', 'reloadIntervalSeconds'], kind: { type: 'integer', min: 0, max: MAX_INT } },
   { path: ['logLevel'], kind: { type: 'enum', values: LOG_LEVELS } },
+  { path: ['databaseUrl'], kind: { type: 'string', check: checkDatabaseUrl } },
+  { path: ['redisUrl'], kind: { type: 'string', check: checkRedisUrl } },
+  { path: ['redisPrefix'], kind: { type: 'string', check: checkRedisPrefix } },
+  { path: ['role'], kind: { type: 'enum', values: SERVE_ROLES } },
 ];
 
 const PLAN_FIELDS = ['name', 'rate_per_second', 'burst', 'monthly_allowance', 'endpoints'] as const;
@@ -198,7 +203,13 @@ function checkKeys(value: Record<string, unknown>, prefix: string[], context: Pa
         .map((s) => s.path[prefix.length])
         .filter((part, index, all) => all.indexOf(part) === index);
       if (prefix.length === 0) known.push('plans');
-      throw new ConfigError(`${context.label}: unknown option ${key} (known here: ${known.join(', ')})`, key);
+      // `database_url` for `databaseUrl`: the file's keys are camelCase, the variables upper snake.
+      const camel = name.replace(/[_-]([a-z])/g, (_, c: string) => c.toUpperCase());
+      const hint = camel !== name && known.includes(camel) ? ` (did you mean ${camel}?)` : '';
+      throw new ConfigError(
+        `${context.label}: unknown option ${key}${hint} (known here: ${known.join(', ')})`,
+        key,
+      );
     }
     if (!isPlainObject(child))
       throw new ConfigError(`${context.label}: ${key} must be an object, got ${show(child)}`, key);
@@ -421,6 +432,19 @@ function checkCombination(options: ServerOptions, sourceOf: (key: string) => str
       'ownerPlan',
     );
   }
+  const role = options.role ?? 'all';
+  if (options.databaseUrl === undefined) {
+    if (role !== 'all')
+      throw new ConfigError(
+        `role ${role} (${sourceOf('role')}) needs databaseUrl: with the SQLite default the batch store and the control plane are files in one data dir, held by one process that serves the API and runs the batch work together (role all); an api and a worker process share PostgreSQL (docs/deployment.md)`,
+        'role',
+      );
+    if (options.redisUrl !== undefined)
+      throw new ConfigError(
+        `redisUrl is set (${sourceOf('redisUrl')}) but databaseUrl is not: Redis hands batch work to workers and shares rate limits between API processes, which need their state in PostgreSQL; with SQLite there is one process and no Redis (docs/deployment.md)`,
+        'redisUrl',
+      );
+  }
   const limits = options.limits;
   if (limits?.probeRequestTimeoutMs !== undefined && limits.requestTimeoutMs !== undefined) {
     if (limits.probeRequestTimeoutMs < limits.requestTimeoutMs)
@@ -537,6 +561,42 @@ function checkMetricsPath(value: string): string | null {
   return value === '/v2' || value.startsWith('/v2/') ? 'must not be under /v2 (the API)' : null;
 }
 
+function checkDatabaseUrl(value: string): string | null {
+  const example = 'must be a URL such as postgres://user:password@host:5432/database';
+  const url = parseUrl(value);
+  if (!url) return example;
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+    return `${example} (postgres:// or postgresql://, not ${url.protocol}//)`;
+  // A socket directory may stand in for the host: postgresql:///db?host=/var/run/postgresql
+  if (url.hostname === '' && !url.searchParams.get('host')) return `${example} (it names no host)`;
+  return null;
+}
+
+function checkRedisUrl(value: string): string | null {
+  const example = 'must be a URL such as redis://:password@host:6379/0 (rediss:// for TLS)';
+  const url = parseUrl(value);
+  if (!url) return example;
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    return `${example} (redis:// or rediss://, not ${url.protocol}//)`;
+  if (url.hostname === '') return `${example} (it names no host)`;
+  if (!/^\/?(\d{1,5})?$/.test(url.pathname)) return `${example} (the path is a database number, if any)`;
+  return null;
+}
+
+function checkRedisPrefix(value: string): string | null {
+  return /^[A-Za-z0-9_.-]{1,64}$/.test(value)
+    ? null
+    : 'must be 1 to 64 letters, digits, `_`, `.` or `-` (no `:`, which separates the key parts)';
+}
+
+function parseUrl(value: string): URL | null {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+}
+
 function checkPlanId(value: string): string | null {
   return /^[a-z][a-z0-9_]{0,63}$/.test(value)
     ? null
@@ -603,7 +663,8 @@ function absolute(baseDir: string, path: string): string {
 }
 
 function show(value: unknown): string {
-  const text = JSON.stringify(value);
+  // A database or Redis URL's password must not reach a terminal or a log in an error message.
+  const text = JSON.stringify(maskSecrets(value));
   if (text === undefined) return String(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

@@ -74,7 +74,30 @@ export interface ServerOptions {
   };
   /** pino log level. @default 'info' */
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /**
+   * `postgres://user:password@host:5432/database`: the batch store and the control plane live in
+   * PostgreSQL instead of the data dir's SQLite files, so several processes (and machines) share
+   * them (docs/deployment.md). @default null (SQLite in dataDir)
+   */
+  databaseUrl?: string;
+  /**
+   * `redis://[:password@]host:6379[/db]` (`rediss://` for TLS): batch chunks are handed out through
+   * a BullMQ queue (idle workers wake at once) and rate-limit buckets are shared by every API
+   * process. Needs `databaseUrl`. @default null (no Redis)
+   */
+  redisUrl?: string;
+  /** Prefix of every Redis key svc writes (queue, buckets): deployments sharing a Redis need different ones. @default 'svc' */
+  redisPrefix?: string;
+  /**
+   * What this process runs: `api` (the HTTP API; submits batch jobs, never claims their chunks),
+   * `worker` (the batch runner and webhook delivery; no API, a health port only) or `all`. Only
+   * `all` runs on SQLite. @default 'all'
+   */
+  role?: ServeRole;
 }
+
+/** What one `svc serve` process runs (docs/deployment.md). */
+export type ServeRole = 'api' | 'worker' | 'all';
 
 /** Every option with its default applied. */
 export interface ResolvedServerOptions {
@@ -94,6 +117,10 @@ export interface ResolvedServerOptions {
   metrics: { path: string | null };
   geo: { databases: string[]; reloadIntervalSeconds: number };
   logLevel: NonNullable<ServerOptions['logLevel']>;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  redisPrefix: string;
+  role: ServeRole;
 }
 
 /** The plans of DESIGN §8; spec §8 gives the free and pro rates. */
@@ -174,5 +201,9 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
       reloadIntervalSeconds: options.geo?.reloadIntervalSeconds ?? 0,
     },
     logLevel: options.logLevel ?? 'info',
+    databaseUrl: options.databaseUrl ?? null,
+    redisUrl: options.redisUrl ?? null,
+    redisPrefix: options.redisPrefix ?? 'svc',
+    role: options.role ?? 'all',
   };
 }

@@ -1,5 +1,11 @@
 import { resolve } from 'node:path';
-import { ConfigError, loadServerConfig, printableConfig, resolveServerOptions } from '@svc/server';
+import {
+  ConfigError,
+  loadServerConfig,
+  printableConfig,
+  resolveServerOptions,
+  type ServerOptions,
+} from '@svc/server';
 import type { CommandContext } from '../command.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { printJson } from '../output.js';
@@ -11,13 +17,19 @@ import { UsageError } from '../usage-error.js';
  */
 export async function runServe({ io, values, positionals }: CommandContext): Promise<ExitCode> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'serve');
-  const overrides: { host?: string; port?: number } = {};
+  const overrides: { host?: string; port?: number; role?: ServerOptions['role'] } = {};
   if (values.host !== undefined) overrides.host = String(values.host);
   if (values.port !== undefined) {
     const text = String(values.port);
     if (!/^\d+$/.test(text) || Number(text) > 65_535)
       throw new UsageError(`--port must be a port number from 0 to 65535, got "${text}"`, 'serve');
     overrides.port = Number(text);
+  }
+  if (values.role !== undefined) {
+    const text = String(values.role);
+    if (text !== 'api' && text !== 'worker' && text !== 'all')
+      throw new UsageError(`--role must be api, worker or all, got "${text}"`, 'serve');
+    overrides.role = text;
   }
   let loaded: Awaited<ReturnType<typeof loadServerConfig>>;
   try {

@@ -4,9 +4,13 @@ import type { Command } from '../command.js';
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Run the /v2 HTTP API server',
-  usage: ['[--host H] [--port P] [--config svc.json] [--print-config]'],
+  usage: ['[--host H] [--port P] [--role api|worker|all] [--config svc.json] [--print-config]'],
   details: `Settings come from the JSON config file (--config, else $SVC_CONFIG), then SVC_*
-environment variables, then --host/--port (the server's README lists them all).
+environment variables, then --host/--port/--role (the server's README lists them all).
+--role (default all) picks what this process runs: api (the HTTP API; it submits batch jobs
+but never runs them), worker (batch jobs and webhook delivery; a health port only) or all.
+api and worker need databaseUrl (PostgreSQL), and redisUrl to wake workers at once and share
+rate limits between API processes (docs/deployment.md).
 --print-config prints the effective settings as JSON, secrets masked, and exits.
 On first start the data dir is created and an owner account's first test and live keys and
 webhook signing secret are printed once: keep them. SIGTERM or SIGINT stops the server
@@ -14,6 +18,7 @@ gracefully (no new connections, requests in flight finish, batch work is handed 
   options: {
     host: { type: 'string' },
     port: { type: 'string' },
+    role: { type: 'string' },
     config: { type: 'string' },
     'print-config': { type: 'boolean', default: false },
   },
