@@ -90,6 +90,7 @@ export {
 export type { BucketSpec, RateDecision, RateLimiter } from './limiter/limiter.js';
 export { createMemoryRateLimiter, type MemoryRateLimiterOptions } from './limiter/memory.js';
 export { createRedisRateLimiter, type RedisRateLimiterOptions } from './limiter/redis.js';
+export { createRedisRateLimiter, type RedisRateLimiterOptions } from './limiter/redis.js';
 export {
   DEFAULT_PLANS,
   type ResolvedServerOptions,

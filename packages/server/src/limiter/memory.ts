@@ -16,7 +16,8 @@ export interface MemoryRateLimiterOptions {
   maxBuckets?: number;
 }
 
-function check(spec: BucketSpec, cost: number): void {
+/** Refuses a bucket shape or cost no bucket can work with (shared by every limiter). */
+export function check(spec: BucketSpec, cost: number): void {
   if (!(Number.isFinite(spec.ratePerSecond) && spec.ratePerSecond > 0)) {
     throw new TypeError(`ratePerSecond must be a positive number, got ${spec.ratePerSecond}`);
   }
@@ -65,7 +66,8 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
   };
 }
 
-function decide(allowed: boolean, tokens: number, spec: BucketSpec, cost: number): RateDecision {
+/** The decision and its header values from a bucket's tokens after a take (shared by every limiter). */
+export function decide(allowed: boolean, tokens: number, spec: BucketSpec, cost: number): RateDecision {
   const missing = Math.max(cost, 1) - tokens;
   return {
     allowed,
