@@ -90,7 +90,6 @@ export {
 export type { BucketSpec, RateDecision, RateLimiter } from './limiter/limiter.js';
 export { createMemoryRateLimiter, type MemoryRateLimiterOptions } from './limiter/memory.js';
 export { createRedisRateLimiter, type RedisRateLimiterOptions } from './limiter/redis.js';
-export { createRedisRateLimiter, type RedisRateLimiterOptions } from './limiter/redis.js';
 export {
   DEFAULT_PLANS,
   type ResolvedServerOptions,
