@@ -5,6 +5,7 @@ import { runEmailOfflineBenchmark } from './email/offline.js';
 import { runEmailSmtpBenchmark } from './email/smtp.js';
 import { runEnrichBenchmark } from './enrich/suite.js';
 import { runGeoBenchmark } from './geo/lookup.js';
+import { runScaleBenchmark } from './scale/suite.js';
 import { runServerBenchmark } from './server/suite.js';
 
 const only = process.argv[2];
@@ -16,6 +17,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   'batch-verify': runBatchVerifyBenchmark,
   server: runServerBenchmark,
   enrich: runEnrichBenchmark,
+  scale: runScaleBenchmark,
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;
