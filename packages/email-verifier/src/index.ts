@@ -46,6 +46,17 @@ export {
   loadDomainListFile,
   parseDomainList,
 } from './lists/domain-list-file.js';
+export { createMemoryResultCache, type MemoryResultCacheOptions } from './result-cache/memory.js';
+export {
+  type CachedResult,
+  DEFAULT_RESULT_CACHE_TTLS,
+  type ResultCache,
+  type ResultCacheKey,
+  type ResultCacheOptions,
+  type ResultCacheTtls,
+  resultCacheVariant,
+} from './result-cache/result-cache.js';
+export { createSqliteResultCache, type SqliteResultCacheOptions } from './result-cache/sqlite.js';
 export {
   classifyRcptReply,
   classifySessionRefusal,
@@ -78,5 +89,6 @@ export {
   UnprocessableAddressError,
   type VerificationResult,
   type Verifier,
+  type VerifyCall,
 } from './verifier.js';
 export type { SmtpProbeOptions, VerifierOptions } from './verifier-options.js';

@@ -4,6 +4,8 @@ import { createNodeDnsResolver } from './dns/backends/node-dns.js';
 import { withDnsCache } from './dns/cached-resolver.js';
 import type { DnsResolver } from './dns/resolver.js';
 import type { ListsOptions } from './lists/create-lists.js';
+import { createMemoryResultCache } from './result-cache/memory.js';
+import type { ResultCache } from './result-cache/result-cache.js';
 import { directSocket, type SocketFactory } from './smtp/connection.js';
 import type { StartTlsPolicy } from './smtp/session.js';
 import { type Socks5ProxyOptions, socks5SocketFactory } from './smtp/socks5.js';
@@ -70,6 +72,12 @@ export interface VerifierOptions {
   isPublicAddress?: (ip: string) => boolean;
   /** Random local part for the catch-all question. @default 16 random base36 characters */
   syntheticLocalPart?: () => string;
+  /**
+   * Where final results of probed addresses are kept, so the same address is not probed again
+   * within its state's TTL (README "Result cache"); false turns caching off.
+   * @default createMemoryResultCache() (50,000 addresses, DEFAULT_RESULT_CACHE_TTLS)
+   */
+  resultCache?: ResultCache | false;
 }
 
 /** Every option with its default applied; resolved once in createVerifier. */
@@ -81,6 +89,7 @@ export interface ResolvedVerifierOptions {
   clock: () => Date;
   isPublicAddress: (ip: string) => boolean;
   syntheticLocalPart: () => string;
+  resultCache: ResultCache | null;
 }
 
 const positiveInteger = (name: string, value: number) => {
@@ -150,6 +159,7 @@ export function resolveVerifierOptions(options: VerifierOptions = {}): ResolvedV
     syntheticLocalPart:
       options.syntheticLocalPart ??
       (() => `${Math.random().toString(36).slice(2, 10)}${Math.random().toString(36).slice(2, 10)}`),
+    resultCache: options.resultCache === false ? null : (options.resultCache ?? createMemoryResultCache()),
   };
 }
 

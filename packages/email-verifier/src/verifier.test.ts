@@ -100,6 +100,8 @@ const base = (): VerifierOptions => ({
     // Each test sees the whole dialogue, catch-all question included; the cache has its own tests.
     catchAllCacheMs: 0,
   },
+  // Each test probes what it verifies; the result cache has its own tests (result-cache/).
+  resultCache: false,
 });
 
 /** The default security settings: only what reaching the fakes needs (DNS server, port, timeouts). */
@@ -114,6 +116,7 @@ const secure = (): VerifierOptions => ({
     timeoutMs: 3000,
     catchAllCacheMs: 0,
   },
+  resultCache: false,
 });
 
 beforeAll(async () => {
@@ -457,7 +460,8 @@ describe('verify() lists and syntax', () => {
   it.each([
     [{ probe_mailbox: 'yes' }, '"options.probe_mailbox" must be a boolean'],
     [{ check_disposable: 1 }, '"options.check_disposable" must be a boolean'],
-    [{ probe: true }, 'unknown option "probe" (expected probe_mailbox, check_disposable)'],
+    [{ probe_mailbox: true, fresh: 'yes' }, '"options.fresh" must be a boolean'],
+    [{ probe: true }, 'unknown option "probe" (expected probe_mailbox, check_disposable, fresh)'],
   ])('rejects malformed options %j with invalid_request', async (options, message) => {
     await expect(verifier.verify('a@good.test', options as never)).rejects.toMatchObject({
       code: 'invalid_request',

@@ -5,6 +5,7 @@ import type { DomainStatus, ProbeVerdict, VerificationFacts } from './classify/f
 import { addressesOf, type MailHosts, resolveMailHosts } from './dns/mail-hosts.js';
 import { DnsQueryError } from './dns/resolver.js';
 import { createLists, type EmailLists } from './lists/create-lists.js';
+import { type CachedResult, type ResultCacheKey, resultCacheVariant } from './result-cache/result-cache.js';
 import { CatchAllCache } from './smtp/catch-all-cache.js';
 import { KeyedLimiter } from './smtp/keyed-limiter.js';
 import {
@@ -44,6 +45,15 @@ export class UnprocessableAddressError extends ServiceError {
   }
 }
 
+/** Per-call settings that are not API options. */
+export interface VerifyCall {
+  /**
+   * Whose result cache entries this call reads and writes (a server passes the account id, so
+   * one account's results are never served to another). @default '' (the one namespace)
+   */
+  cacheNamespace?: string;
+}
+
 /** Progress of verifyMany: addresses finished so far out of all (unique) addresses. */
 export type ProgressListener = (done: number, total: number) => void;
 
@@ -56,7 +66,7 @@ export interface Verifier {
    * or a domain with no MX hints, `upstream_timeout` when DNS fails or times out, and
    * `invalid_request` for malformed options.
    */
-  verify(email: string, options?: VerifyEmailOptions): Promise<VerificationResult>;
+  verify(email: string, options?: VerifyEmailOptions, call?: VerifyCall): Promise<VerificationResult>;
   /**
    * Verifies up to 10,000 addresses: results in input order, duplicates verified once, DNS asked
    * once per domain, one SMTP session per MX for several recipients. Per-address problems are
@@ -66,8 +76,14 @@ export interface Verifier {
   verifyMany(
     emails: readonly string[],
     options?: VerifyEmailOptions,
-    events?: { onProgress?: ProgressListener; signal?: AbortSignal },
+    events?: VerifyCall & { onProgress?: ProgressListener; signal?: AbortSignal },
   ): Promise<VerificationResult[]>;
+  /**
+   * Forgets the cached results of an address (every option variant) in the call's namespace, so
+   * the next verification probes again; resolves to how many entries were dropped (0 without a
+   * result cache). Throws `unprocessable` for a string that is not an address.
+   */
+  invalidateCached(email: string, call?: VerifyCall): Promise<number>;
 }
 
 /** What the DNS stage found for a domain. */
@@ -98,6 +114,22 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   const catchAllCache = new CatchAllCache(settings.smtp.catchAllCacheMs, () => settings.clock().getTime());
 
   const prepare = (input: string): Prepared => prepareAddress(input, lists, settings);
+  const resultCache = settings.resultCache;
+  const now = () => settings.clock().getTime();
+
+  /** The cache entry of a probed address, or null when its result is not cached (see README). */
+  function cacheKeyOf(
+    address: ParsedAddress,
+    checks: Required<VerifyEmailOptions>,
+    call: VerifyCall | undefined,
+  ): ResultCacheKey | null {
+    if (!resultCache || !checks.probe_mailbox || address.isAddressLiteral) return null;
+    return {
+      namespace: namespaceOf(call),
+      address: addressKey(address),
+      variant: resultCacheVariant(checks),
+    };
+  }
 
   async function domainStatus(domain: string): Promise<DomainAnswer> {
     try {
@@ -200,7 +232,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   }
 
   return {
-    async verify(email, options) {
+    async verify(email, options, call) {
       const checks = checkOptions(options);
       if (typeof email !== 'string') throw new ServiceError('invalid_request', '"email" must be a string');
       const prepared = prepare(email);
@@ -212,6 +244,11 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       }
       const address = prepared.address;
       if (address.isAddressLiteral) return finish(prepared, checks, null, null);
+      const cacheKey = cacheKeyOf(address, checks, call);
+      if (cacheKey && !checks.fresh) {
+        const [hit] = await (resultCache as NonNullable<typeof resultCache>).get([cacheKey], now());
+        if (hit) return served(hit, email);
+      }
       const domain = await domainStatus(address.asciiDomain);
       if (domain.error) {
         throw new ServiceError(
@@ -238,11 +275,13 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         { urgent: true },
       );
       const outcome = probe.results.get(address.normalized);
-      return finish(prepared, checks, domain, {
+      const result = finish(prepared, checks, domain, {
         verdict: outcome?.outcome ?? 'unreachable',
         detail: outcome?.detail ?? null,
         catchAll: probe.catchAll.get(address.asciiDomain) ?? null,
       });
+      if (cacheKey) await resultCache?.set([{ key: cacheKey, result }], now());
+      return result;
     },
 
     async verifyMany(emails, options, events = {}) {
@@ -259,9 +298,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       const unique = new Map<string, Prepared>();
       const keys = emails.map((input) => {
         const prepared = prepare(typeof input === 'string' ? input : String(input));
-        const key = prepared.address
-          ? prepared.address.normalized.toLowerCase()
-          : `invalid:${prepared.input}`;
+        const key = prepared.address ? addressKey(prepared.address) : `invalid:${prepared.input}`;
         if (!unique.has(key)) unique.set(key, prepared);
         return key;
       });
@@ -273,6 +310,29 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         done++;
         events.onProgress?.(done, total);
       };
+
+      // Probed addresses answered by the cache skip DNS and SMTP; the others' results are stored
+      // once the call has them all.
+      const cacheKeys = new Map<string, ResultCacheKey>();
+      for (const [key, prepared] of unique) {
+        const cacheKey = prepared.address && cacheKeyOf(prepared.address, checks, events);
+        if (cacheKey) cacheKeys.set(key, cacheKey);
+      }
+      if (cacheKeys.size > 0 && !checks.fresh) {
+        const hits = await (resultCache as NonNullable<typeof resultCache>).get(
+          [...cacheKeys.values()],
+          now(),
+        );
+        let index = 0;
+        for (const key of [...cacheKeys.keys()]) {
+          const hit = hits[index++];
+          if (!hit) continue;
+          complete(key, served(hit, (unique.get(key) as Prepared).input));
+          unique.delete(key);
+          cacheKeys.delete(key);
+        }
+      }
+      const toStore: Array<{ key: ResultCacheKey; result: VerificationResult }> = [];
 
       const byDomain = new Map<string, Array<[string, Prepared]>>();
       for (const [key, prepared] of unique) {
@@ -306,14 +366,14 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         for (const { domainName, group, domain } of sharing) {
           for (const [key, prepared] of group) {
             const outcome = probe.results.get((prepared.address as ParsedAddress).normalized);
-            complete(
-              key,
-              finish(prepared, checks, domain, {
-                verdict: outcome?.outcome ?? 'unreachable',
-                detail: outcome?.detail ?? null,
-                catchAll: probe.catchAll.get(domainName) ?? null,
-              }),
-            );
+            const result = finish(prepared, checks, domain, {
+              verdict: outcome?.outcome ?? 'unreachable',
+              detail: outcome?.detail ?? null,
+              catchAll: probe.catchAll.get(domainName) ?? null,
+            });
+            complete(key, result);
+            const cacheKey = cacheKeys.get(key);
+            if (cacheKey) toStore.push({ key: cacheKey, result });
           }
         }
       };
@@ -345,12 +405,48 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       await Promise.all(probes);
       // The probes end early when aborted; their `smtp_timeout` answers are not results.
       events.signal?.throwIfAborted();
+      if (toStore.length > 0) await resultCache?.set(toStore, now());
       return keys.map((key, index) => {
         const result = results.get(key) as VerificationResult;
         // A duplicate keeps its own spelling in `email`.
         return result.email === emails[index] ? result : { ...result, email: String(emails[index]) };
       });
     },
+
+    async invalidateCached(email, call) {
+      if (typeof email !== 'string') throw new ServiceError('invalid_request', '"email" must be a string');
+      const prepared = prepare(email);
+      if (!prepared.address)
+        throw new ServiceError('unprocessable', prepared.syntaxDetail ?? 'not an email address');
+      return resultCache ? resultCache.invalidate(addressKey(prepared.address), namespaceOf(call)) : 0;
+    },
+  };
+}
+
+/**
+ * One address however it was spelled: the normalised form (A-label domain, NFC local part),
+ * lowercased. verifyMany verifies such addresses once, and the result cache keys them alike.
+ */
+function addressKey(address: ParsedAddress): string {
+  return address.normalized.toLowerCase();
+}
+
+function namespaceOf(call: VerifyCall | undefined): string {
+  const namespace = call?.cacheNamespace ?? '';
+  if (typeof namespace !== 'string') throw new TypeError('cacheNamespace must be a string');
+  return namespace;
+}
+
+/**
+ * A cached result as a call returns it: the spelling and request id of this call, `checked_at`
+ * of the check that produced it, and `cached_at` saying it came from the cache.
+ */
+function served(hit: CachedResult, email: string): VerificationResult {
+  return {
+    ...(hit.result as VerificationResult),
+    email,
+    request_id: createId('req'),
+    cached_at: new Date(hit.cachedAt).toISOString(),
   };
 }
 
@@ -394,20 +490,23 @@ function checkOptions(options: VerifyEmailOptions | undefined): Required<VerifyE
     throw new ServiceError('invalid_request', '"options" must be an object');
   }
   for (const name of Object.keys(options ?? {})) {
-    if (name !== 'probe_mailbox' && name !== 'check_disposable') {
+    if (name !== 'probe_mailbox' && name !== 'check_disposable' && name !== 'fresh') {
       throw new ServiceError(
         'invalid_request',
-        `unknown option "${name}" (expected probe_mailbox, check_disposable)`,
+        `unknown option "${name}" (expected probe_mailbox, check_disposable, fresh)`,
       );
     }
   }
   const probe = options?.probe_mailbox ?? false;
   const disposable = options?.check_disposable ?? true;
+  const fresh = options?.fresh ?? false;
   if (typeof probe !== 'boolean')
     throw new ServiceError('invalid_request', '"options.probe_mailbox" must be a boolean');
   if (typeof disposable !== 'boolean')
     throw new ServiceError('invalid_request', '"options.check_disposable" must be a boolean');
-  return { probe_mailbox: probe, check_disposable: disposable };
+  if (typeof fresh !== 'boolean')
+    throw new ServiceError('invalid_request', '"options.fresh" must be a boolean');
+  return { probe_mailbox: probe, check_disposable: disposable, fresh };
 }
 
 /**

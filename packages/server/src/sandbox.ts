@@ -173,6 +173,11 @@ export function createSandboxVerifier(options: SandboxVerifierOptions = {}): Ver
       }
       return answer;
     },
+    // No cache: every sandbox answer is computed, offline, on each call.
+    async invalidateCached(email) {
+      if (!parseAddress(String(email)).ok) throw new ServiceError('unprocessable', 'not an email address');
+      return 0;
+    },
     async verifyMany(emails, verifyOptions, events = {}) {
       const checks = checkOptions(verifyOptions);
       if (!Array.isArray(emails))
@@ -196,5 +201,6 @@ function checkOptions(options: VerifyEmailOptions | undefined): Required<VerifyE
   return {
     probe_mailbox: options?.probe_mailbox ?? false,
     check_disposable: options?.check_disposable ?? true,
+    fresh: options?.fresh ?? false,
   };
 }

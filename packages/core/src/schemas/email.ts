@@ -19,10 +19,17 @@ export const VerifyEmailOptionsSchema = Type.Object(
     check_disposable: Type.Optional(
       Type.Boolean({ default: true, description: 'Treat disposable domains as risky' }),
     ),
+    fresh: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          'Skip the result cache: verify again now (probing again) and replace the cached result. An addition of ours.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
-/** Options inside the body of POST /verify/email (spec §2.2); both default as documented. */
+/** Options inside the body of POST /verify/email (spec §2.2, plus our `fresh`); each defaults as documented. */
 export type VerifyEmailOptions = Static<typeof VerifyEmailOptionsSchema>;
 
 /** The body of POST /verify/email (spec §2.2). */
@@ -78,6 +85,13 @@ export const EmailVerificationResultSchema = Type.Object(
     is_role_account: Type.Optional(Type.Boolean()),
     is_free_provider: Type.Optional(Type.Boolean()),
     smtp: Type.Optional(Nullable(SmtpDetailSchema)),
+    cached_at: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description:
+          'Present only on a result served from the result cache: when it was stored (its evidence is as old as `checked_at`)',
+      }),
+    ),
   },
   { description: 'An email verification result (spec §2.1)' },
 );
