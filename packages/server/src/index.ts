@@ -73,6 +73,20 @@ export type {
 } from './control-plane/store.js';
 export { createMemoryControlPlaneStore } from './control-plane/stores/memory.js';
 export {
+  createPostgresControlPlaneStore,
+  type PostgresControlPlaneStoreOptions,
+} from './control-plane/stores/postgres.js';
+export {
+  type MigratePostgresControlPlaneOptions,
+  migratePostgresControlPlane,
+  POSTGRES_MIGRATIONS as POSTGRES_CONTROL_PLANE_MIGRATIONS,
+  type PostgresMigrationResult,
+} from './control-plane/stores/postgres-migrate.js';
+export {
+  DEFAULT_CONTROL_PLANE_SCHEMA,
+  type PostgresConnectionOptions,
+} from './control-plane/stores/postgres-pool.js';
+export {
   CONTROL_PLANE_DB_FILE,
   createSqliteControlPlaneStore,
   MIGRATIONS as CONTROL_PLANE_MIGRATIONS,
