@@ -561,6 +561,11 @@ export interface operations {
                          * @default true
                          */
                         check_disposable?: boolean;
+                        /**
+                         * @description Skip the result cache: verify again now (probing again) and replace the cached result. An addition of ours.
+                         * @default false
+                         */
+                        fresh?: boolean;
                     };
                 };
             };
@@ -624,6 +629,11 @@ export interface operations {
                             /** @description Whether the session ran over STARTTLS */
                             tls: boolean;
                         } | null;
+                        /**
+                         * Format: date-time
+                         * @description Present only on a result served from the result cache: when it was stored (its evidence is as old as `checked_at`)
+                         */
+                        cached_at?: string;
                     };
                 };
             };
@@ -917,6 +927,11 @@ export interface operations {
                          * @default true
                          */
                         check_disposable?: boolean;
+                        /**
+                         * @description Skip the result cache: verify again now (probing again) and replace the cached result. An addition of ours.
+                         * @default false
+                         */
+                        fresh?: boolean;
                     };
                 };
             };
@@ -982,6 +997,11 @@ export interface operations {
                                 /** @description Whether the session ran over STARTTLS */
                                 tls: boolean;
                             } | null;
+                            /**
+                             * Format: date-time
+                             * @description Present only on a result served from the result cache: when it was stored (its evidence is as old as `checked_at`)
+                             */
+                            cached_at?: string;
                         }[];
                         summary: {
                             total: number;
