@@ -28,6 +28,22 @@ export {
   type MxRecord,
 } from './dns/resolver.js';
 export {
+  type BlocklistSpec,
+  DEFAULT_BLOCKLISTS,
+  type DecodedAnswer,
+  type DoctorCheck,
+  type DoctorGroup,
+  type DoctorOptions,
+  type DoctorReport,
+  type DoctorStatus,
+  decodeBlocklistAnswer,
+  echoedAddress,
+  type OutboundOutcome,
+  type ProbingIdentity,
+  reverseDnsName,
+  runDoctor,
+} from './doctor/index.js';
+export {
   type BuiltinLists,
   DISPOSABLE_LIST_PACKAGE,
   loadBuiltinLists,
