@@ -81,9 +81,12 @@ export {
   type SessionRefusal,
 } from './smtp/classify-reply.js';
 export type { SocketFactory } from './smtp/connection.js';
+export { MX_PROVIDER_NAMES, MX_PROVIDERS, mxProvider } from './smtp/mx-provider.js';
 export type { ProbeOutcome, SmtpDetail } from './smtp/probe.js';
+export type { ProxyCooldownOptions, SmtpProxyOptions } from './smtp/proxy-options.js';
+export type { ProxyPoolEvent, ProxySelection } from './smtp/proxy-pool.js';
 export type { StartTlsPolicy } from './smtp/session.js';
-export type { Socks5ProxyOptions } from './smtp/socks5.js';
+export { parseSocks5Url, type Socks5ProxyOptions } from './smtp/socks5.js';
 export { boundedDistance } from './suggest/distance.js';
 export { suggestDomain } from './suggest/suggest-domain.js';
 export { checkAddressLiteral } from './syntax/address-literal.js';

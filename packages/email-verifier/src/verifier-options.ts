@@ -7,8 +7,11 @@ import type { ListsOptions } from './lists/create-lists.js';
 import { createMemoryResultCache } from './result-cache/memory.js';
 import type { ResultCache } from './result-cache/result-cache.js';
 import { directSocket, type SocketFactory } from './smtp/connection.js';
+import type { ProxyCooldownOptions, SmtpProxyOptions } from './smtp/proxy-options.js';
+import { resolveProxyPool } from './smtp/proxy-options.js';
+import type { ProxyPool, ProxyPoolEvent, ProxySelection } from './smtp/proxy-pool.js';
 import type { StartTlsPolicy } from './smtp/session.js';
-import { type Socks5ProxyOptions, socks5SocketFactory } from './smtp/socks5.js';
+import type { Socks5ProxyOptions } from './smtp/socks5.js';
 
 /** SMTP probe settings. */
 export interface SmtpProbeOptions {
@@ -36,8 +39,26 @@ export interface SmtpProbeOptions {
   startTls?: StartTlsPolicy;
   /** Check MX certificates; many are self-signed and no mail is sent. @default false */
   tlsRejectUnauthorized?: boolean;
-  /** Connect through a SOCKS5 proxy (e.g. from a host with port 25 open). @default none */
+  /**
+   * Connect through one SOCKS5 proxy (e.g. from a host with port 25 open): a pool of one, with
+   * its cool-down. Not together with `proxies`. @default none
+   */
   proxy?: Socks5ProxyOptions;
+  /**
+   * Connect through a pool of SOCKS5 proxies, one chosen per session (README "Proxy pools").
+   * @default none (direct)
+   */
+  proxies?: readonly SmtpProxyOptions[];
+  /**
+   * `per-provider`: proxies pinned to the receiving provider (`providers`) carry its sessions, the
+   * unpinned ones everything else, in turn; `round-robin`: every proxy in turn.
+   * @default 'per-provider'
+   */
+  proxySelection?: ProxySelection;
+  /** How long a proxy that failed at the SOCKS layer stays out. @default { initialMs: 30000, factor: 2, maxMs: 600000 } */
+  proxyCooldown?: ProxyCooldownOptions;
+  /** Told when a proxy leaves or rejoins the pool (no credentials in it), for the operator's log. @default none */
+  onProxyEvent?: (event: ProxyPoolEvent) => void;
   /**
    * Contact MX hosts that resolve to private or reserved addresses. Off by default so a hostile
    * domain cannot point the prober at internal hosts; tests and intranets turn it on.
@@ -80,10 +101,16 @@ export interface VerifierOptions {
   resultCache?: ResultCache | false;
 }
 
+type ProxyOptionName = 'proxy' | 'proxies' | 'proxySelection' | 'proxyCooldown' | 'onProxyEvent';
+
 /** Every option with its default applied; resolved once in createVerifier. */
 export interface ResolvedVerifierOptions {
   dns: DnsResolver;
-  smtp: Required<Omit<SmtpProbeOptions, 'proxy' | 'socketFactory'>> & { socketFactory: SocketFactory };
+  smtp: Required<Omit<SmtpProbeOptions, ProxyOptionName | 'socketFactory'>> & {
+    socketFactory: SocketFactory;
+    /** The SOCKS5 proxies sessions go through, or null for direct connections. */
+    proxyPool: ProxyPool | null;
+  };
   lists: ListsOptions;
   allowUtf8LocalPart: boolean;
   clock: () => Date;
@@ -132,6 +159,8 @@ export function resolveVerifierOptions(options: VerifierOptions = {}): ResolvedV
       `smtp.mailFrom must be '' or an address without spaces or brackets, got ${JSON.stringify(mailFrom)}`,
     );
   }
+  const perHostConcurrency = positiveInteger('perHostConcurrency', smtp.perHostConcurrency ?? 2);
+  const clock = options.clock ?? (() => new Date());
   const baseDns = options.dns ?? createNodeDnsResolver();
   return {
     dns: options.dnsCache === false ? baseDns : withDnsCache(baseDns, options.dnsCache ?? {}),
@@ -143,18 +172,20 @@ export function resolveVerifierOptions(options: VerifierOptions = {}): ResolvedV
       commandTimeoutMs: positiveInteger('commandTimeoutMs', smtp.commandTimeoutMs ?? 15_000),
       timeoutMs: positiveInteger('timeoutMs', smtp.timeoutMs ?? 30_000),
       bulkTimeoutMs: positiveInteger('bulkTimeoutMs', smtp.bulkTimeoutMs ?? 600_000),
-      perHostConcurrency: positiveInteger('perHostConcurrency', smtp.perHostConcurrency ?? 2),
+      perHostConcurrency,
       concurrency: positiveInteger('concurrency', smtp.concurrency ?? 50),
       maxRcptsPerSession: positiveInteger('maxRcptsPerSession', smtp.maxRcptsPerSession ?? 20),
       catchAllCacheMs: nonNegativeInteger('catchAllCacheMs', smtp.catchAllCacheMs ?? 3_600_000),
       startTls,
       tlsRejectUnauthorized: smtp.tlsRejectUnauthorized ?? false,
       allowPrivateAddresses: smtp.allowPrivateAddresses ?? false,
-      socketFactory: smtp.socketFactory ?? (smtp.proxy ? socks5SocketFactory(smtp.proxy) : directSocket),
+      // With a pool, each session takes its proxy's socket factory instead.
+      socketFactory: smtp.socketFactory ?? directSocket,
+      proxyPool: resolveProxyPool(smtp, perHostConcurrency, () => clock().getTime()),
     },
     lists: options.lists ?? {},
     allowUtf8LocalPart: options.allowUtf8LocalPart ?? false,
-    clock: options.clock ?? (() => new Date()),
+    clock,
     isPublicAddress: options.isPublicAddress ?? isPublicIp,
     syntheticLocalPart:
       options.syntheticLocalPart ??

@@ -151,6 +151,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     learnedLimits,
     maxRcptsPerSession: settings.smtp.maxRcptsPerSession,
     syntheticLocalPart: settings.syntheticLocalPart,
+    proxies: settings.smtp.proxyPool ?? undefined,
     resolveAddresses: async (host) => {
       const addresses = await addressesOf(host, settings.dns);
       return settings.smtp.allowPrivateAddresses ? addresses : addresses.filter(settings.isPublicAddress);

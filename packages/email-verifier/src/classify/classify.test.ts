@@ -74,6 +74,7 @@ describe('classify: verdict rows', () => {
     ['timeout', probed('timeout'), 'unknown', 0.4, ['smtp_timeout']],
     ['unreachable', probed('unreachable'), 'unknown', 0.3, ['smtp_unreachable']],
     ['unclear 5xx', probed('rejected_unclear'), 'unknown', 0.3, ['smtp_rejected']],
+    ['every proxy out', probed('proxy_unavailable'), 'unknown', 0.3, ['proxy_unavailable']],
     ['sender refused', probed('sender_rejected'), 'unknown', 0.4, ['sender_rejected']],
     [
       'SPF/DKIM/DMARC failed',
@@ -121,6 +122,7 @@ describe('classify: verdict rows', () => {
       'blocked_by_policy',
       'timeout',
       'unreachable',
+      'proxy_unavailable',
       'temporary_failure',
       'rejected_unclear',
       ...SESSION_REFUSALS,

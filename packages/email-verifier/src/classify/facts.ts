@@ -23,6 +23,8 @@ export const PROBE_VERDICTS = [
   'blocked_by_policy',
   'timeout',
   'unreachable',
+  // Every SOCKS5 proxy of the pool was out (failing, cooling down): nothing reached an MX.
+  'proxy_unavailable',
   'temporary_failure',
   'rejected_unclear',
   // About our side of the session (sender, client, connection), never the mailbox.

@@ -20,6 +20,7 @@ export const VERIFICATION_REASONS = [
   'blocked_by_policy',
   'smtp_timeout',
   'smtp_unreachable',
+  'proxy_unavailable',
   'smtp_temporary_failure',
   'smtp_rejected',
   ...SESSION_REFUSALS,

@@ -73,6 +73,8 @@ export const VERDICT_TABLE: readonly VerdictRow[] = [
   { when: { probeOutcome: 'timeout' }, reason: 'smtp_timeout', state: 'unknown', score: 0.4 },
   { when: { probeOutcome: 'unreachable' }, reason: 'smtp_unreachable', state: 'unknown', score: 0.3 },
   { when: { probeOutcome: 'rejected_unclear' }, reason: 'smtp_rejected', state: 'unknown', score: 0.3 },
+  // Our proxies failed, not the MX: nothing was learnt about the mailbox, as with smtp_unreachable.
+  { when: { probeOutcome: 'proxy_unavailable' }, reason: 'proxy_unavailable', state: 'unknown', score: 0.3 },
   // The server refused us (sender, client, connection), so it said nothing about the mailbox.
   ...SESSION_REFUSALS.filter((outcome) => outcome !== 'rate_limited').map(
     (outcome): VerdictRow => ({

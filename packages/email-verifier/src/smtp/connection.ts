@@ -9,7 +9,9 @@ export type SmtpFailureKind =
   | 'dropped'
   | 'protocol'
   | 'tls_failed'
-  | 'aborted';
+  | 'aborted'
+  /** The SOCKS5 proxy itself failed (refused, broke the handshake, answered error 1 or 2): try another proxy. */
+  | 'proxy_failed';
 
 /** A failure below the level of SMTP replies. */
 export class SmtpConnectionError extends Error {
@@ -26,7 +28,10 @@ export class SmtpConnectionError extends Error {
 /** What a connection we closed answers to any later read (one shared error: nothing to trace). */
 const CLOSED_BY_US = new SmtpConnectionError('dropped', 'connection closed by us');
 
-/** Opens a TCP socket (or one handed over by a proxy) to an MX. */
+/**
+ * Opens a TCP socket (or one handed over by a proxy) to an MX. The socket may come paused, with
+ * bytes already received put back (a proxy's): the reader resumes it.
+ */
 export type SocketFactory = (host: string, port: number, signal: AbortSignal) => Promise<net.Socket>;
 
 /** A direct TCP connection, bounded by the signal (connect timeout + overall deadline). */
@@ -107,6 +112,8 @@ export class SmtpConnection {
   private attach(socket: net.Socket) {
     socket.setEncoding('latin1');
     socket.on('data', (chunk: string) => this.onData(chunk));
+    // A proxied socket comes paused (see SocketFactory); a 'data' listener alone would not resume it.
+    socket.resume();
     // Errors are built only when they are news: an Error captures a stack trace, and every
     // session ends with a 'close' after we have already closed it ourselves.
     socket.on('error', (error) => {

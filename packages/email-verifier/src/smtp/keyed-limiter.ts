@@ -5,7 +5,7 @@
 export class KeyedLimiter {
   private active = new Map<string, number>();
   private total = 0;
-  private queue: Array<{ key: string; first: boolean; grant: () => void }> = [];
+  private queue: Array<{ key: string; first: boolean; limit: number; grant: () => void }> = [];
 
   constructor(
     readonly perKey: number,
@@ -17,13 +17,21 @@ export class KeyedLimiter {
       throw new TypeError(`global concurrency must be ≥ 1, got ${global}`);
   }
 
-  /** Waits for a slot for `key`; resolves with the function that gives it back. */
-  acquire(key: string, signal?: AbortSignal, { first = false } = {}): Promise<() => void> {
+  /**
+   * Waits for a slot for `key` (at most `limit` held at once for that key: a proxy's own per-MX
+   * limit; `perKey` by default); resolves with the function that gives it back.
+   */
+  acquire(
+    key: string,
+    signal?: AbortSignal,
+    { first = false, limit = this.perKey }: { first?: boolean; limit?: number } = {},
+  ): Promise<() => void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
       const waiter = {
         key,
         first,
+        limit,
         grant: () => {
           signal?.removeEventListener('abort', onAbort);
           let released = false;
@@ -47,6 +55,11 @@ export class KeyedLimiter {
     });
   }
 
+  /** Slots held now for `key`. */
+  activeFor(key: string): number {
+    return this.active.get(key) ?? 0;
+  }
+
   private release(key: string) {
     this.total--;
     const count = (this.active.get(key) ?? 1) - 1;
@@ -59,7 +72,7 @@ export class KeyedLimiter {
     for (let index = 0; index < this.queue.length && this.total < this.global; ) {
       const waiter = this.queue[index] as (typeof this.queue)[number];
       const count = this.active.get(waiter.key) ?? 0;
-      if (count >= this.perKey) {
+      if (count >= waiter.limit) {
         index++;
         continue;
       }

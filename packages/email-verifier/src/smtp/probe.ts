@@ -7,6 +7,8 @@ import {
   withSyntheticEvidence,
 } from './classify-reply.js';
 import type { KeyedLimiter } from './keyed-limiter.js';
+import { mxProvider } from './mx-provider.js';
+import type { PoolProxy, ProxyPool } from './proxy-pool.js';
 import type { SmtpReply } from './reply.js';
 import {
   MailFromRefusedError,
@@ -17,7 +19,11 @@ import {
 } from './session.js';
 
 /** The verdict of the probe for one mailbox. */
-export type ProbeOutcome = Exclude<RcptOutcome, 'too_many_recipients'> | 'timeout' | 'unreachable';
+export type ProbeOutcome =
+  | Exclude<RcptOutcome, 'too_many_recipients'>
+  | 'timeout'
+  | 'unreachable'
+  | 'proxy_unavailable';
 
 /** What the last SMTP exchange about a mailbox looked like; goes into the result's `smtp` block. */
 export interface SmtpDetail {
@@ -26,6 +32,8 @@ export interface SmtpDetail {
   enhanced_status: string | null;
   message: string | null;
   tls: boolean;
+  /** The SOCKS5 proxy that carried the session (its label or host:port); absent without one. */
+  proxy?: string;
 }
 
 export interface ProbeResult {
@@ -50,6 +58,8 @@ export interface ProbeContext {
   learnedLimits: Map<string, number>;
   /** A local part no real mailbox has, for the catch-all question. */
   syntheticLocalPart: () => string;
+  /** SOCKS5 proxies every session goes through, one chosen per session; direct without. */
+  proxies?: ProxyPool;
 }
 
 /** See probeAddress: the pause between closing a session and handing its slot on. */
@@ -214,6 +224,7 @@ export function createMailGroup(
         }
         for (let index = 0; index < addresses.length && !controller.signal.aborted; ) {
           const outcome = await probeAddress(host.host, addresses[index] as string);
+          if (outcome === 'give_up') return;
           if (outcome === 'next_host') break;
           // Done here unless someone joined meanwhile: then this healthy address serves them too.
           if (outcome === 'done' && !hasWork()) return;
@@ -251,7 +262,8 @@ export function createMailGroup(
         opening: number;
         /** Questions the sessions already asking can still take (they claim more after each batch). */
         spare: number;
-        verdict: 'next_address' | 'next_host' | null;
+        /** `give_up`: no proxy is left to reach any MX through. */
+        verdict: 'next_address' | 'next_host' | 'give_up' | null;
         allDone: () => void;
       }
     | undefined;
@@ -263,7 +275,7 @@ export function createMailGroup(
     if (!state || state.verdict !== null || controller.signal.aborted) return;
     const perSession = rcptLimit(state.address);
     const needed = Math.min(
-      context.limiter.perKey,
+      sessionCapacity(state.hostName),
       Math.ceil((pending.length + catchAllPending.size) / perSession),
     );
     while (state.workers < Math.max(1, needed)) {
@@ -275,17 +287,57 @@ export function createMailGroup(
     }
   };
 
+  const settingsFor = (proxy: PoolProxy | null): SessionSettings =>
+    proxy ? proxySettings(context.settings, proxy) : context.settings;
+
+  // Sessions one MX address may have at once: its limit, or through a pool the sum of the
+  // per-MX limits of the proxies that may carry them (each proxy is its own client to the MX).
+  const sessionCapacity = (hostName: string) => {
+    const pool = context.proxies;
+    if (!pool) return context.limiter.perKey;
+    const usable = pool.candidates(mxProvider(hostName));
+    return Math.max(
+      1,
+      usable.reduce((sum, proxy) => sum + proxy.perHostConcurrency, 0),
+    );
+  };
+
   async function worker(state: NonNullable<typeof current>): Promise<void> {
     const { hostName, address } = state;
+    const pool = context.proxies;
+    const provider = pool ? mxProvider(hostName) : null;
     while (state.verdict === null && hasWork()) {
+      // Through a pool, the slot is per (proxy, MX address): each proxy has its own limits.
+      let proxy: PoolProxy | null = null;
+      if (pool) {
+        proxy = pool.choose(
+          provider,
+          (candidate) =>
+            context.limiter.activeFor(slotKey(candidate, address)) >= candidate.perHostConcurrency,
+        );
+        if (!proxy) {
+          lastFailure = {
+            outcome: 'proxy_unavailable',
+            detail: { ...NO_DETAIL, host: hostName, message: pool.describeOutage(provider) },
+          };
+          state.verdict ??= 'give_up';
+          return;
+        }
+      }
       let release: () => void;
       try {
-        release = await context.limiter.acquire(address, controller.signal);
+        release = await context.limiter.acquire(
+          proxy ? slotKey(proxy, address) : address,
+          controller.signal,
+          proxy ? { limit: proxy.perHostConcurrency } : undefined,
+        );
       } catch {
         state.verdict = 'next_host';
         return;
       }
       try {
+        // It may have gone out of the pool while this session waited for its slot.
+        if (pool && proxy && !pool.isAvailable(proxy)) continue;
         // Another session may have finished the work while this one waited for its slot, sessions
         // still connecting will claim up to a session's worth each, and sessions asking with room
         // left claim more after each batch, a round trip away (opening one takes four): open one
@@ -297,13 +349,24 @@ export function createMailGroup(
         state.opening++;
         let opened: Awaited<ReturnType<typeof openSession>>;
         try {
-          opened = await openSession(address, hostName, context.settings, controller.signal);
+          opened = await openSession(address, hostName, settingsFor(proxy), controller.signal);
         } finally {
           // runSession claims its first questions synchronously, before anything else runs.
           state.opening--;
         }
         if ('failure' in opened) {
-          lastFailure = describeFailure(hostName, opened.failure);
+          // The proxy broke, not the MX: out of the pool, and the session is tried through another.
+          if (
+            pool &&
+            proxy &&
+            opened.failure.kind === 'connection' &&
+            opened.failure.error.kind === 'proxy_failed' &&
+            !controller.signal.aborted
+          ) {
+            pool.failed(proxy, opened.failure.error.message);
+            continue;
+          }
+          lastFailure = describeFailure(hostName, opened.failure, proxy?.label);
           // A refused connection may be one dead address of several; anything else condemns the host.
           state.verdict ??=
             opened.failure.kind === 'connection' && opened.failure.error.kind === 'connect_failed'
@@ -311,7 +374,8 @@ export function createMailGroup(
               : 'next_host';
           return;
         }
-        if ((await runSession(opened.session, hostName, address, state)) === 'dropped')
+        if (pool && proxy) pool.succeeded(proxy);
+        if ((await runSession(opened.session, hostName, address, state, proxy?.label)) === 'dropped')
           state.verdict ??= 'next_host';
       } finally {
         // A short pause lets the server process its side of the close before the slot is
@@ -327,7 +391,7 @@ export function createMailGroup(
   async function probeAddress(
     hostName: string,
     address: string,
-  ): Promise<'done' | 'next_address' | 'next_host'> {
+  ): Promise<'done' | 'next_address' | 'next_host' | 'give_up'> {
     const state: NonNullable<typeof current> = {
       hostName,
       address,
@@ -374,6 +438,7 @@ export function createMailGroup(
     hostName: string,
     address: string,
     state: NonNullable<typeof current>,
+    proxy: string | undefined,
   ): Promise<'ok' | 'dropped'> {
     let limit = rcptLimit(address);
     const pipelining = session.capabilities.has('PIPELINING');
@@ -409,20 +474,23 @@ export function createMailGroup(
             if (asked === 0) {
               // Not even one recipient: the host is refusing us, not counting recipients.
               refusedAll = true;
-              lastFailure = { outcome: 'temporary_failure', detail: detailOf(hostName, reply, session) };
+              lastFailure = {
+                outcome: 'temporary_failure',
+                detail: detailOf(hostName, reply, session, proxy),
+              };
             }
             return;
           }
           asked++;
           const syntheticDomain = synthetics.get(recipient);
           if (syntheticDomain !== undefined) {
-            syntheticReplies.set(syntheticDomain, detailOf(hostName, reply, session));
+            syntheticReplies.set(syntheticDomain, detailOf(hostName, reply, session, proxy));
             catchAll.set(
               syntheticDomain,
               outcome === 'accepted' ? true : outcome === 'mailbox_not_found' ? false : null,
             );
           } else {
-            answer(recipient, { outcome, detail: detailOf(hostName, reply, session) });
+            answer(recipient, { outcome, detail: detailOf(hostName, reply, session, proxy) });
           }
         };
         await session.rcptMany(batch, onReply, { quit });
@@ -445,7 +513,11 @@ export function createMailGroup(
       settleReady();
       await session.close();
       if (error instanceof MailFromRefusedError) {
-        lastFailure = describeFailure(hostName, { kind: 'reply', stage: 'mail_from', reply: error.reply });
+        lastFailure = describeFailure(
+          hostName,
+          { kind: 'reply', stage: 'mail_from', reply: error.reply },
+          proxy,
+        );
         return 'dropped';
       }
       lastFailure = {
@@ -458,6 +530,7 @@ export function createMailGroup(
           host: hostName,
           message: (error as Error).message,
           tls: session.connection.tls,
+          ...(proxy === undefined ? {} : { proxy }),
         },
       };
       return 'dropped';
@@ -563,25 +636,48 @@ function interleaved(byDomain: ReadonlyMap<string, readonly string[]>): string[]
   return out;
 }
 
-function detailOf(host: string, reply: SmtpReply, session: OpenSession): SmtpDetail {
-  return {
+// One settings object per (settings, proxy): sessions only read them.
+const settingsCache = new WeakMap<SessionSettings, Map<PoolProxy, SessionSettings>>();
+function proxySettings(settings: SessionSettings, proxy: PoolProxy): SessionSettings {
+  let byProxy = settingsCache.get(settings);
+  if (!byProxy) {
+    byProxy = new Map();
+    settingsCache.set(settings, byProxy);
+  }
+  let own = byProxy.get(proxy);
+  if (!own) {
+    own = { ...settings, socketFactory: proxy.socketFactory };
+    byProxy.set(proxy, own);
+  }
+  return own;
+}
+
+/** The key of a limiter slot for a session to an MX address through a proxy. */
+const slotKey = (proxy: PoolProxy, address: string) => `${proxy.label}|${address}`;
+
+function detailOf(host: string, reply: SmtpReply, session: OpenSession, proxy?: string): SmtpDetail {
+  const detail: SmtpDetail = {
     host,
     code: reply.code,
     enhanced_status: reply.enhanced ?? null,
     message: reply.lines.join(' ').slice(0, 500),
     tls: session.connection.tls,
   };
+  if (proxy !== undefined) detail.proxy = proxy;
+  return detail;
 }
 
 function describeFailure(
   host: string,
   failure: SessionFailure,
+  proxy?: string,
 ): { outcome: ProbeOutcome; detail: SmtpDetail } {
+  const via = proxy === undefined ? {} : { proxy };
   if (failure.kind === 'connection') {
     const timedOut = failure.error.kind === 'timeout' || failure.error.kind === 'aborted';
     return {
       outcome: timedOut ? 'timeout' : 'unreachable',
-      detail: { ...NO_DETAIL, host, message: failure.error.message },
+      detail: { ...NO_DETAIL, host, message: failure.error.message, ...via },
     };
   }
   const { reply } = failure;
@@ -591,6 +687,7 @@ function describeFailure(
     enhanced_status: reply.enhanced ?? null,
     message: reply.lines.join(' '),
     tls: false,
+    ...via,
   };
   // A refusal before RCPT is about us (our IP, HELO or sender), never about the mailbox.
   return { outcome: classifySessionRefusal(reply, failure.stage), detail };
