@@ -1,10 +1,12 @@
 import type { Command } from './command.js';
 import { accountsCommand } from './commands/accounts.js';
 import { batchCommand } from './commands/batch.js';
+import { doctorCommand } from './commands/doctor.js';
 import { enrichCommand } from './commands/enrich.js';
 import { geoCommand } from './commands/geo.js';
 import { helpCommand } from './commands/help.js';
 import { keysCommand } from './commands/keys.js';
+import { migrateCommand } from './commands/migrate.js';
 import { serveCommand } from './commands/serve.js';
 import { verifyCommand } from './commands/verify.js';
 import { versionCommand } from './commands/version.js';
@@ -13,6 +15,7 @@ import { webhooksCommand } from './commands/webhooks.js';
 /** Every `svc` command, in the order the help lists them. */
 export const COMMANDS: readonly Command[] = [
   verifyCommand,
+  doctorCommand,
   geoCommand,
   batchCommand,
   enrichCommand,
@@ -20,6 +23,7 @@ export const COMMANDS: readonly Command[] = [
   serveCommand,
   accountsCommand,
   keysCommand,
+  migrateCommand,
   versionCommand,
   helpCommand,
 ];

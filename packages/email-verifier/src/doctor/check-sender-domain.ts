@@ -13,6 +13,7 @@ export async function checkSenderDomain(o: ResolvedDoctorOptions, ask: DoctorDns
   const subject = nullSender
     ? `the HELO name ${domain} (the null sender <> is checked by its HELO name)`
     : `the MAIL FROM domain ${domain}`;
+  const Subject = subject.charAt(0).toUpperCase() + subject.slice(1);
   const check = (status: DoctorCheck['status'], message: string, details: Record<string, unknown>) => ({
     id: 'sender_domain',
     group: 'identity' as const,
@@ -28,7 +29,7 @@ export async function checkSenderDomain(o: ResolvedDoctorOptions, ask: DoctorDns
     if (reply.rcode === 3) {
       return check(
         'failed',
-        `${subject} does not exist in DNS (NXDOMAIN): receivers refuse such senders. ${nullSender ? 'Use a HELO name that exists (--helo).' : 'Use a sender at a domain you own (--from).'}`,
+        `${Subject} does not exist in DNS (NXDOMAIN): receivers refuse such senders. ${nullSender ? 'Use a HELO name that exists (--helo).' : 'Use a sender at a domain you own (--from).'}`,
         {
           exists: false,
           spf: null,
@@ -72,7 +73,7 @@ export async function checkSenderDomain(o: ResolvedDoctorOptions, ask: DoctorDns
   if (spf.length > 1) {
     return check(
       'failed',
-      `${subject} has ${spf.length} SPF records; SPF allows one, so receivers get a permanent error. Merge them into one TXT record.`,
+      `${Subject} has ${spf.length} SPF records; SPF allows one, so receivers get a permanent error. Merge them into one TXT record.`,
       details,
     );
   }
@@ -84,20 +85,20 @@ export async function checkSenderDomain(o: ResolvedDoctorOptions, ask: DoctorDns
   ) {
     return check(
       'failed',
-      `${subject} has no MX (and no A record): it cannot receive bounces, and receivers refuse such senders. Add an MX record, or send from a domain that has one (--from).`,
+      `${Subject} has no MX (and no A record): it cannot receive bounces, and receivers refuse such senders. Add an MX record, or send from a domain that has one (--from).`,
       details,
     );
   }
   if (spf.length === 0) {
     return check(
       'warning',
-      `${subject} has no SPF record: receivers cannot tell that this host may use it. Publish a TXT record such as "v=spf1 ip4:<your public address> -all"${nullSender ? '' : ' (add the ip4: to the existing mail senders of the domain)'}.`,
+      `${Subject} has no SPF record: receivers cannot tell that this host may use it. Publish a TXT record such as "v=spf1 ip4:<your public address> -all"${nullSender ? '' : ' (add the ip4: to the existing mail senders of the domain)'}.`,
       details,
     );
   }
   return check(
     'ok',
-    `${subject} has SPF (${spf[0]})${nullSender ? '' : ` and ${mx && mx.length > 0 ? `MX ${mx[0]}` : 'an A record as implicit MX'}`}.`,
+    `${Subject} has SPF (${spf[0]})${nullSender ? '' : ` and ${mx && mx.length > 0 ? `MX ${mx[0]}` : 'an A record as implicit MX'}`}.`,
     details,
   );
 }
