@@ -25,6 +25,11 @@ export {
   standardWebhookKey,
 } from './delivery/standard-webhooks.js';
 export {
+  type BullMqDispatcher,
+  type BullMqDispatcherOptions,
+  createBullMqDispatcher,
+} from './dispatchers/bullmq.js';
+export {
   type BatchEnricher,
   createEnrichCompanyProcessor,
   createEnrichContactProcessor,
@@ -32,7 +37,7 @@ export {
 } from './processors/enrich.js';
 export { createGeoIpProcessor, type IpLocator } from './processors/geo-ip.js';
 export { type BulkVerifier, createVerifyEmailProcessor } from './processors/verify-email.js';
-export { type ChunkDispatcher, storeDispatcher } from './runner/chunk-dispatcher.js';
+export { type ChunkDispatcher, type ChunkOutcome, storeDispatcher } from './runner/chunk-dispatcher.js';
 export type { Processor, ProcessorContext, ProcessorOutcome, ProcessorRecord } from './runner/processor.js';
 export { type BatchRunner, type BatchRunnerOptions, createBatchRunner } from './runner/runner.js';
 export {

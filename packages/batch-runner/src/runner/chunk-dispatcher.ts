@@ -10,14 +10,26 @@ import type { ChunkLease, JobRecord, Store } from '../store.js';
 export interface ChunkDispatcher {
   /** Leases the next chunk of a job of `types` for `owner`, or null when there is none now. */
   claim(owner: string, now: number, leaseMs: number, types: readonly string[]): Promise<ChunkLease | null>;
-  /** Told of every new job (not of an idempotent repeat). @default nothing */
-  submitted?(job: JobRecord): Promise<void>;
+  /** Told of every new job (not of an idempotent repeat) and how many chunks it has. @default nothing */
+  submitted?(job: JobRecord, info: { chunks: number }): Promise<void>;
+  /**
+   * Told how a lease it handed out ended: its chunk committed, released (to be claimed again from
+   * `retryAt`, ms), or lost to another owner. A queue acknowledges or re-schedules its message
+   * here. Never throws into the runner. @default nothing
+   */
+  settled?(lease: ChunkLease, outcome: ChunkOutcome): Promise<void>;
   /**
    * Resolves when work may be there again; the runner passes its poll interval, and a signal
    * that aborts when it closes (the runner stops waiting then either way).
    */
   waitForWork(pollIntervalMs: number, signal: AbortSignal): Promise<void>;
 }
+
+/** How a leased chunk ended, as the runner tells its dispatcher. */
+export type ChunkOutcome =
+  | { state: 'committed' }
+  | { state: 'released'; retryAt: number }
+  | { state: 'lost' };
 
 /** The default: claims straight from the store, polling when idle. */
 export function storeDispatcher(store: Store): ChunkDispatcher {

@@ -9,7 +9,7 @@ import {
   type WebhookDispatcherOptions,
 } from '../delivery/dispatcher.js';
 import type { ChunkLease, EventView, JobRecord, JobScope, Page, RecordResult, Store } from '../store.js';
-import { type ChunkDispatcher, storeDispatcher } from './chunk-dispatcher.js';
+import { type ChunkDispatcher, type ChunkOutcome, storeDispatcher } from './chunk-dispatcher.js';
 import { exportLines } from './export.js';
 import type { Processor, ProcessorOutcome } from './processor.js';
 import { type SubmitRequest, validateSubmit } from './validate-submit.js';
@@ -161,6 +161,10 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
     if (job && isTerminalBatchStatus(job.status)) await options.onJobFinished?.(toApi(job));
   };
 
+  // The dispatcher's bookkeeping (a queue's acknowledgement) must not fail a chunk.
+  const settle = (lease: ChunkLease, outcome: ChunkOutcome) =>
+    dispatcher.settled?.(lease, outcome).catch(() => {});
+
   async function runChunk(lease: ChunkLease): Promise<void> {
     const controller = new AbortController();
     inFlight.set(lease, controller);
@@ -229,15 +233,16 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       });
       if ((await store.commitChunk(lease, results, now())) === 'committed') {
         lastFailure.delete(chunkKey(lease));
+        await settle(lease, { state: 'committed' });
         await finished(lease.jobId);
-      }
+      } else await settle(lease, { state: 'lost' });
     } catch (error) {
       if (!stopping()) rememberFailure(lease, error);
       // Shutdown hands the chunk back now; a failure waits for its backoff. A cancelled job's
       // chunks are never claimed again, so releasing them is harmless.
-      await store
-        .releaseChunk(lease, stopping() ? now() : now() + retryDelay(lease.attempts), !stopping())
-        .catch(() => {});
+      const retryAt = stopping() ? now() : now() + retryDelay(lease.attempts);
+      await store.releaseChunk(lease, retryAt, !stopping()).catch(() => {});
+      await settle(lease, { state: 'released', retryAt });
     } finally {
       clearInterval(renewal);
       inFlight.delete(lease);
@@ -278,13 +283,14 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
           )
           .digest('hex')
       : null;
+    const jobChunkSize = processors.get(valid.type)?.chunkSize ?? chunkSize;
     const { job, created } = await store.createJob({
       ...valid,
       account_id: request.account_id ?? null,
       sandbox: request.sandbox === true,
       request_hash: requestHash,
       id: createId('batch'),
-      chunkSize: processors.get(valid.type)?.chunkSize ?? chunkSize,
+      chunkSize: jobChunkSize,
       now: new Date(now()),
     });
     // A retried request gets its job back; a different request reusing the key is a mistake
@@ -295,7 +301,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
         `the idempotency key ${JSON.stringify(valid.idempotency_key)} was already used for a different request (job ${job.id})`,
       );
     }
-    if (created) await dispatcher.submitted?.(job);
+    if (created) await dispatcher.submitted?.(job, { chunks: Math.ceil(job.total / jobChunkSize) });
     return { job: toApi(job), created };
   }
 
