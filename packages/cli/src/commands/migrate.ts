@@ -1,0 +1,94 @@
+import type { Command } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import { printJson } from '../output.js';
+import { UsageError } from '../usage-error.js';
+
+/** What one store's migration did, as printed. */
+interface Migrated {
+  store: 'batch store' | 'control plane';
+  schema: string;
+  fromVersion: number;
+  toVersion: number;
+  /** The names of the versions applied, when the store names them. */
+  applied?: string[];
+}
+
+/**
+ * `svc migrate`: creates or upgrades the PostgreSQL schemas of the batch store and the control
+ * plane, the same migrations `svc serve` runs when it starts (safe beside running processes:
+ * each takes an advisory lock), for deployments that migrate in a release step.
+ */
+export const migrateCommand: Command = {
+  name: 'migrate',
+  summary: 'Create or upgrade the PostgreSQL schemas of the batch store and the control plane',
+  usage: ['--database-url postgres://… [--schema S]'],
+  details: `Options:
+  --database-url <url>  postgres://user:password@host:5432/database (else $SVC_DATABASE_URL)
+  --schema <name>       put both stores' tables in this schema (default: svc_batch for the
+                        batch store and svc_control for the control plane, where svc serve
+                        looks for them)
+
+Applies the versions each schema lacks, each in one transaction under an advisory lock, so it
+is safe while svc serve processes start or run (they migrate on start the same way), and prints
+the version before and after. A schema written by a newer svc is refused: exit 1.`,
+  options: {
+    'database-url': { type: 'string' },
+    schema: { type: 'string' },
+  },
+  async run({ io, flags, values, positionals }) {
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const url = (values['database-url'] as string | undefined) ?? io.env.SVC_DATABASE_URL;
+    if (!url) throw new UsageError('svc migrate needs --database-url postgres://… (or SVC_DATABASE_URL)');
+    let protocol: string | undefined;
+    try {
+      protocol = new URL(url).protocol;
+    } catch {}
+    if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+      throw new UsageError(
+        '--database-url must be a URL such as postgres://user:password@host:5432/database',
+      );
+    }
+    const schema = values.schema as string | undefined;
+    // Loaded here: the command table must not load pg or the server for every other command.
+    // The CLI's own pg goes to the batch store (an optional peer there, see sqlite-driver.ts).
+    const [{ migratePostgresStore }, { migratePostgresControlPlane }, pg] = await Promise.all([
+      import('@svc/batch-runner'),
+      import('@svc/server'),
+      import('pg'),
+    ]);
+    const results: Migrated[] = [];
+    try {
+      const batch = await migratePostgresStore({ connectionString: url, schema, driver: pg });
+      results.push({ store: 'batch store', ...batch });
+      const controlPlane = await migratePostgresControlPlane({ connectionString: url, schema });
+      results.push({ store: 'control plane', ...controlPlane });
+    } catch (error) {
+      // A bad --schema is a usage mistake; the stores say so with a TypeError before connecting.
+      if (error instanceof TypeError) throw new UsageError(error.message.replace(/^schema/, '--schema'));
+      throw error;
+    }
+    if (flags.json) {
+      printJson(io, {
+        migrated: results.map((result) => ({
+          store: result.store === 'batch store' ? 'batch' : 'control_plane',
+          schema: result.schema,
+          from_version: result.fromVersion,
+          to_version: result.toVersion,
+          ...(result.applied && { applied: result.applied }),
+        })),
+      });
+    } else {
+      for (const result of results) {
+        const where = `${result.store} (schema ${result.schema})`;
+        io.stdout.write(
+          result.fromVersion === result.toVersion
+            ? `${where}: up to date at version ${result.toVersion}\n`
+            : `${where}: version ${result.fromVersion} → ${result.toVersion}\n`,
+        );
+        for (const [offset, name] of (result.applied ?? []).entries())
+          io.stdout.write(`  applied ${result.fromVersion + offset + 1}: ${name}\n`);
+      }
+    }
+    return EXIT.ok;
+  },
+};
