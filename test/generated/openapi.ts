@@ -628,6 +628,8 @@ export interface operations {
                             message: string | null;
                             /** @description Whether the session ran over STARTTLS */
                             tls: boolean;
+                            /** @description The SOCKS5 proxy that carried the session (its configured label or host:port, never credentials); absent when the verifier connected directly. An addition of ours. */
+                            proxy?: string;
                         } | null;
                         /**
                          * Format: date-time
@@ -996,6 +998,8 @@ export interface operations {
                                 message: string | null;
                                 /** @description Whether the session ran over STARTTLS */
                                 tls: boolean;
+                                /** @description The SOCKS5 proxy that carried the session (its configured label or host:port, never credentials); absent when the verifier connected directly. An addition of ours. */
+                                proxy?: string;
                             } | null;
                             /**
                              * Format: date-time

@@ -56,6 +56,12 @@ export const SmtpDetailSchema = Type.Object({
   enhanced_status: Nullable(Type.String({ description: 'RFC 3463 status, e.g. 5.1.1' })),
   message: Nullable(Type.String()),
   tls: Type.Boolean({ description: 'Whether the session ran over STARTTLS' }),
+  proxy: Type.Optional(
+    Type.String({
+      description:
+        'The SOCKS5 proxy that carried the session (its configured label or host:port, never credentials); absent when the verifier connected directly. An addition of ours.',
+    }),
+  ),
 });
 export type SmtpDetail = Static<typeof SmtpDetailSchema>;
 
