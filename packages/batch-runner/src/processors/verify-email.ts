@@ -5,7 +5,7 @@ export interface BulkVerifier {
   verifyMany(
     emails: readonly string[],
     options?: { probe_mailbox?: boolean; check_disposable?: boolean },
-    events?: { signal?: AbortSignal },
+    events?: { signal?: AbortSignal; cacheNamespace?: string },
   ): Promise<Array<{ state: string }>>;
 }
 
@@ -27,13 +27,20 @@ export function createVerifyEmailProcessor(
      * sandbox job's chunks fail (and the job ends `failed` saying why) rather than reach out.
      */
     sandbox?: BulkVerifier;
+    /**
+     * Let every job read and write one namespace of the verifier's result cache. Off, each
+     * job's owning account has its own (a job without one uses the shared namespace `''`), so
+     * one account is never served a result another account's job produced.
+     * @default false
+     */
+    shareCacheAcrossAccounts?: boolean;
   } = {},
 ): Processor {
-  const { chunkSize = 1000, sandbox, ...checks } = options;
+  const { chunkSize = 1000, sandbox, shareCacheAcrossAccounts = false, ...checks } = options;
   return {
     type: 'verify_email',
     chunkSize,
-    async process(records, { signal, sandbox: isSandbox }) {
+    async process(records, { signal, sandbox: isSandbox, accountId = null }) {
       signal.throwIfAborted();
       if (isSandbox && !sandbox)
         throw new Error('this verify_email processor has no sandbox verifier for a sandbox job');
@@ -41,7 +48,7 @@ export function createVerifyEmailProcessor(
         records.map((record) => record.input),
         checks,
         // A cancelled job or a closing runner stops this chunk's SMTP sessions, not just waiting.
-        { signal },
+        { signal, cacheNamespace: shareCacheAcrossAccounts ? '' : (accountId ?? '') },
       );
       signal.throwIfAborted();
       return records.map(({ index }, position) => {

@@ -36,4 +36,10 @@ export interface ProcessorContext {
    * outbound calls, the sandbox's answers. False for every job of a library or the CLI.
    */
   sandbox: boolean;
+  /**
+   * The job's owning account (a server's `acct_…`), or null for a job without one (a library's,
+   * the CLI's). `verify_email` keeps each account's cached results apart by it.
+   * @default null
+   */
+  accountId?: string | null;
 }

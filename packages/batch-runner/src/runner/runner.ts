@@ -211,6 +211,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
             signal: controller.signal,
             jobId: lease.jobId,
             sandbox: job?.sandbox ?? false,
+            accountId: job?.account_id ?? null,
           }),
           aborted,
         ]);
