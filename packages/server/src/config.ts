@@ -96,6 +96,12 @@ const SETTINGS: readonly Setting[] = [
   { path: ['geo', 'databases'], kind: { type: 'paths' } },
   { path: ['geo', 'reloadIntervalSeconds'], kind: { type: 'integer', min: 0, max: MAX_INT } },
   { path: ['logLevel'], kind: { type: 'enum', values: LOG_LEVELS } },
+  { path: ['verifyCache', 'store'], kind: { type: 'enum', values: ['sqlite', 'memory', 'off'] } },
+  { path: ['verifyCache', 'shareAcrossAccounts'], kind: { type: 'boolean' } },
+  ...(['deliverable', 'undeliverable', 'risky', 'unknown'] as const).map((state) => ({
+    path: ['verifyCache', 'ttlSeconds', state],
+    kind: { type: 'integer', min: 0, max: MAX_INT } as const,
+  })),
   { path: ['databaseUrl'], kind: { type: 'string', check: checkDatabaseUrl } },
   { path: ['redisUrl'], kind: { type: 'string', check: checkRedisUrl } },
   { path: ['redisPrefix'], kind: { type: 'string', check: checkRedisPrefix } },

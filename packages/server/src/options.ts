@@ -1,3 +1,4 @@
+import { DEFAULT_RESULT_CACHE_TTLS, type ResultCacheTtls } from '@svc/email-verifier';
 import type { Plan } from './control-plane/store.js';
 
 /**
@@ -74,6 +75,22 @@ export interface ServerOptions {
   };
   /** pino log level. @default 'info' */
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** The result cache of probed verifications (README "Result cache"). */
+  verifyCache?: {
+    /**
+     * `sqlite`: `<dataDir>/verify-cache.db`, kept across restarts and shared by the API and the
+     * batch runner of this data dir; `memory`: this process only; `off`: every probe request probes.
+     * @default 'sqlite'
+     */
+    store?: 'sqlite' | 'memory' | 'off';
+    /**
+     * Serve one account's cached results to another (fewer probes, but an account then gets
+     * answers another account's request produced). @default false (a namespace per account)
+     */
+    shareAcrossAccounts?: boolean;
+    /** Seconds a result is served, by state; 0 keeps none. @default deliverable 7 d, undeliverable 30 d, risky 1 d, unknown 5 min */
+    ttlSeconds?: Partial<ResultCacheTtls>;
+  };
   /**
    * `postgres://user:password@host:5432/database`: the batch store and the control plane live in
    * PostgreSQL instead of the data dir's SQLite files, so several processes (and machines) share
@@ -117,6 +134,11 @@ export interface ResolvedServerOptions {
   metrics: { path: string | null };
   geo: { databases: string[]; reloadIntervalSeconds: number };
   logLevel: NonNullable<ServerOptions['logLevel']>;
+  verifyCache: {
+    store: 'sqlite' | 'memory' | 'off';
+    shareAcrossAccounts: boolean;
+    ttlSeconds: ResultCacheTtls;
+  };
   databaseUrl: string | null;
   redisUrl: string | null;
   redisPrefix: string;
@@ -201,6 +223,11 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
       reloadIntervalSeconds: options.geo?.reloadIntervalSeconds ?? 0,
     },
     logLevel: options.logLevel ?? 'info',
+    verifyCache: {
+      store: options.verifyCache?.store ?? 'sqlite',
+      shareAcrossAccounts: options.verifyCache?.shareAcrossAccounts ?? false,
+      ttlSeconds: { ...DEFAULT_RESULT_CACHE_TTLS, ...options.verifyCache?.ttlSeconds },
+    },
     databaseUrl: options.databaseUrl ?? null,
     redisUrl: options.redisUrl ?? null,
     redisPrefix: options.redisPrefix ?? 'svc',

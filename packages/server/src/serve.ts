@@ -38,6 +38,7 @@ import { createSandboxEnricher } from './sandbox-enricher.js';
 import { openServeEnricher } from './serve-enricher.js';
 import { geoReloadTriggers, onStopSignals, prepareDataDir, readTlsPair } from './serve-lifecycle.js';
 import { createServer } from './server.js';
+import { openVerifyCache } from './verify-cache.js';
 
 /** The batch jobs database's name inside the data dir. */
 export const BATCH_DB_FILE = 'batch.db';
@@ -134,7 +135,9 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     });
     closers.push(() => controlPlane.close());
 
-    const verifier = createVerifier(verifierOptions(options));
+    const resultCache = await openVerifyCache(options);
+    if (resultCache) closers.push(() => resultCache.close());
+    const verifier = createVerifier({ ...verifierOptions(options), resultCache });
     const openGeo = input.openGeo ?? (() => openConfiguredGeo(options));
     // Lookups go through this holder, so a reopened resolver replaces the old one everywhere.
     const opened = asOpenedGeo(await openGeo());
@@ -160,7 +163,10 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     const runner: BatchRunner = createBatchRunner({
       store: batchStore,
       processors: [
-        createVerifyEmailProcessor(verifier, { sandbox: createSandboxVerifier() }),
+        createVerifyEmailProcessor(verifier, {
+          sandbox: createSandboxVerifier(),
+          shareCacheAcrossAccounts: options.verifyCache.shareAcrossAccounts,
+        }),
         createGeoIpProcessor(geoProxy),
         createEnrichContactProcessor(enrich.enricher, { sandbox: createSandboxEnricher() }),
         createEnrichCompanyProcessor(enrich.enricher, { sandbox: createSandboxEnricher() }),

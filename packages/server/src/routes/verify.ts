@@ -13,6 +13,7 @@ import type { FastifyRequest } from 'fastify';
 import { setRequestDeadline } from '../plugins/deadline.js';
 import { assertAllowance } from '../plugins/limits.js';
 import { createSandboxVerifier } from '../sandbox.js';
+import { verifyCacheNamespace } from '../verify-cache.js';
 
 /** Adds up a bulk call's results by state. */
 export function summarize(results: readonly EmailVerificationResult[]): BulkVerifyResult['summary'] {
@@ -33,6 +34,9 @@ export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const verifierFor = (request: FastifyRequest): Verifier =>
     request.auth?.environment === 'test' ? sandbox : app.svc.verifier;
   const { probeRequestTimeoutMs } = app.svc.options.limits;
+  // Each account reads and writes its own cached results unless the operator shares them.
+  const cacheNamespace = (request: FastifyRequest) =>
+    verifyCacheNamespace(app.svc.options, request.auth?.account.id ?? null);
 
   app.post(
     '/v2/verify/email',
@@ -43,7 +47,7 @@ export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['verification'],
         summary: 'Verify one email address',
         description:
-          'Syntax, disposable/free/role lists, typo suggestion and DNS/MX; with `options.probe_mailbox` also an SMTP probe of the mailbox that sends no mail. A string that is not an address, or a domain with no MX hints, is 422 `unprocessable`; a DNS timeout is 503 `upstream_timeout`; an SMTP timeout is a 200 with state `unknown` (reason `smtp_timeout`).',
+          'Syntax, disposable/free/role lists, typo suggestion and DNS/MX; with `options.probe_mailbox` also an SMTP probe of the mailbox that sends no mail. A string that is not an address, or a domain with no MX hints, is 422 `unprocessable`; a DNS timeout is 503 `upstream_timeout`; an SMTP timeout is a 200 with state `unknown` (reason `smtp_timeout`). A probed address verified again within its state’s TTL is answered from the result cache without a probe: the result then carries `cached_at` and is billed like any other; `options.fresh` probes again and replaces it.',
         body: VerifyEmailRequestSchema,
         response: { 200: EmailVerificationResultSchema, 422: ErrorBodySchema, 503: ErrorBodySchema },
       },
@@ -52,7 +56,9 @@ export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { email, options } = request.body;
       // A probe waits on remote mail servers: it gets the longer deadline, not the default one.
       if (options?.probe_mailbox) setRequestDeadline(request, probeRequestTimeoutMs);
-      const result = await verifierFor(request).verify(email, options);
+      const result = await verifierFor(request).verify(email, options, {
+        cacheNamespace: cacheNamespace(request),
+      });
       return { ...result, request_id: request.id };
     },
   );
@@ -67,7 +73,7 @@ export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['verification'],
         summary: 'Verify up to 10,000 email addresses',
         description:
-          'Results in input order (duplicates verified once), each as from POST /verify/email, plus counts by state. Per-address problems (not an address, no MX, DNS failure) are results, not errors. Billed one unit per address; a call the month’s allowance cannot cover is refused up front with 402 `quota_exceeded`.',
+          'Results in input order (duplicates verified once), each as from POST /verify/email, plus counts by state. Per-address problems (not an address, no MX, DNS failure) are results, not errors; probed addresses in the result cache are answered from it (`cached_at`) unless `options.fresh`. Billed one unit per address, cached or not; a call the month’s allowance cannot cover is refused up front with 402 `quota_exceeded`.',
         body: BulkVerifyRequestSchema,
         response: { 200: BulkVerifyResultSchema },
       },
@@ -77,6 +83,7 @@ export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await assertAllowance(app.svc, request, emails.length);
       const results = await verifierFor(request).verifyMany(emails, options, {
         signal: request.deadlineSignal ?? undefined,
+        cacheNamespace: cacheNamespace(request),
       });
       request.billableUnits = emails.length;
       const stamped = results.map((result) => ({ ...result, request_id: request.id }));

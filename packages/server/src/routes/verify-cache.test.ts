@@ -1,0 +1,184 @@
+import { createBatchRunner, createMemoryStore, createVerifyEmailProcessor } from '@svc/batch-runner';
+import { createNodeDnsResolver, createVerifier } from '@svc/email-verifier';
+import { type FakeDnsServer, type SmtpFleet, startDnsServer, startSmtpFleet } from '@svc/testkit';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestServer, type TestServer } from '../testing/test-server.js';
+
+let dns: FakeDnsServer;
+let fleet: SmtpFleet;
+let server: TestServer | undefined;
+
+const liveVerifier = () =>
+  createVerifier({
+    dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 300, tries: 1 }),
+    smtp: {
+      port: fleet.port,
+      allowPrivateAddresses: true,
+      heloName: 'verifier.test',
+      connectTimeoutMs: 500,
+      commandTimeoutMs: 2000,
+      timeoutMs: 3000,
+      catchAllCacheMs: 0,
+    },
+  });
+
+async function start(shareAcrossAccounts?: boolean) {
+  server = await createTestServer({
+    verifier: liveVerifier(),
+    options: shareAcrossAccounts === undefined ? {} : { verifyCache: { shareAcrossAccounts } },
+  });
+  return server;
+}
+
+async function verify(key: string, body: object, path = '/v2/verify/email') {
+  const response = await (server as TestServer).app.inject({
+    method: 'POST',
+    url: path,
+    headers: { 'x-api-key': key },
+    payload: body,
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json();
+}
+
+/** The recipients the fake MTA was asked about (the catch-all question's random ones left out). */
+async function asked(): Promise<string[]> {
+  await fleet.waitForIdle();
+  return fleet.sessions.flatMap((session) =>
+    session.rcpts.map((rcpt) => rcpt.address).filter((address) => !/^[a-z0-9]{16}@/.test(address)),
+  );
+}
+
+beforeAll(async () => {
+  dns = await startDnsServer({
+    zones: {
+      'good.test': { MX: [{ priority: 10, exchange: 'mx1.good.test' }] },
+      'mx1.good.test': { A: ['127.0.0.2'] },
+    },
+  });
+  fleet = await startSmtpFleet({
+    hosts: ['127.0.0.2'],
+    script: { mailboxes: { 'alice@good.test': 'accept', 'bob@good.test': 'accept' } },
+  });
+});
+afterAll(async () => {
+  await fleet.close();
+  await dns.close();
+});
+beforeEach(async () => {
+  await fleet.waitForIdle();
+  fleet.resetRecords();
+});
+afterEach(async () => {
+  await server?.app.close();
+  server = undefined;
+});
+
+const probe = { email: 'alice@good.test', options: { probe_mailbox: true } };
+
+describe('the result cache behind POST /v2/verify/email', () => {
+  it("answers an account's repeat from its cache (cached_at, no probe, billed), never another account's", async () => {
+    const s = await start();
+    const a = await s.account('pro', 'a');
+    const b = await s.account('pro', 'b');
+
+    const first = await verify(a.liveKey.secret, probe);
+    expect(first).not.toHaveProperty('cached_at');
+    const again = await verify(a.liveKey.secret, probe);
+    expect(again.cached_at).toBe(first.checked_at);
+    expect(again.request_id).not.toBe(first.request_id);
+    expect(await asked()).toEqual(['alice@good.test']);
+
+    // B's request probes: A's answer is A's.
+    const other = await verify(b.liveKey.secret, probe);
+    expect(other).not.toHaveProperty('cached_at');
+    expect(await asked()).toEqual(['alice@good.test', 'alice@good.test']);
+
+    // The cached answer is billed like any other: the user got an answer.
+    const usage = await s.app.inject({
+      method: 'GET',
+      url: '/v2/usage',
+      headers: { 'x-api-key': a.liveKey.secret },
+    });
+    expect(usage.json().total).toEqual({ calls: 2, units: 2 });
+  });
+
+  it('probes again with options.fresh, and the bulk endpoint reads the same per-account cache', async () => {
+    const s = await start();
+    const a = await s.account('pro', 'a');
+    await verify(a.liveKey.secret, probe);
+    const fresh = await verify(a.liveKey.secret, { ...probe, options: { probe_mailbox: true, fresh: true } });
+    expect(fresh).not.toHaveProperty('cached_at');
+    expect(await asked()).toEqual(['alice@good.test', 'alice@good.test']);
+
+    const bulk = await verify(
+      a.liveKey.secret,
+      { emails: ['alice@good.test', 'bob@good.test'], options: { probe_mailbox: true } },
+      '/v2/verify/email/bulk',
+    );
+    expect(bulk.results.map((result: { cached_at?: string }) => result.cached_at !== undefined)).toEqual([
+      true,
+      false,
+    ]);
+    expect(await asked()).toEqual(['alice@good.test', 'alice@good.test', 'bob@good.test']);
+  });
+
+  it('refuses a fresh that is not a boolean, naming the field', async () => {
+    const s = await start();
+    const a = await s.account('pro', 'a');
+    const response = await s.app.inject({
+      method: 'POST',
+      url: '/v2/verify/email',
+      headers: { 'x-api-key': a.liveKey.secret },
+      payload: { email: 'alice@good.test', options: { fresh: 'yes' } },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toContain('fresh');
+  });
+
+  it('shares results across accounts only when the operator says so', async () => {
+    const s = await start(true);
+    const a = await s.account('pro', 'a');
+    const b = await s.account('pro', 'b');
+    const first = await verify(a.liveKey.secret, probe);
+    const other = await verify(b.liveKey.secret, probe);
+    expect(other.cached_at).toBe(first.checked_at);
+    expect(await asked()).toEqual(['alice@good.test']);
+  });
+});
+
+describe("the result cache behind svc serve's verify_email batch runner", () => {
+  it("a probing job is answered from its account's cache; another account's job probes", async () => {
+    const verifier = liveVerifier();
+    const runner = createBatchRunner({
+      store: createMemoryStore(),
+      processors: [createVerifyEmailProcessor(verifier, { probe_mailbox: true })],
+      pollIntervalMs: 5,
+    });
+    runner.start();
+    const run = async (account: string) => {
+      const job = await runner.submit({
+        type: 'verify_email',
+        records: ['alice@good.test', 'bob@good.test'],
+        account_id: account,
+      });
+      await expect.poll(async () => (await runner.get(job.id)).status).toBe('completed');
+      const { data } = await runner.results(job.id);
+      return data.map((row) => (row.result as { cached_at?: string }).cached_at !== undefined);
+    };
+    try {
+      // A single call by account A first, then A's job: alice from the cache, bob probed.
+      await verifier.verify('alice@good.test', { probe_mailbox: true }, { cacheNamespace: 'acct_a' });
+      expect(await run('acct_a')).toEqual([true, false]);
+      expect((await asked()).sort()).toEqual(['alice@good.test', 'bob@good.test']);
+      // The same job again: nothing probed.
+      expect(await run('acct_a')).toEqual([true, true]);
+      expect(await asked()).toHaveLength(2);
+      // Account B's job probes both.
+      expect(await run('acct_b')).toEqual([false, false]);
+      expect(await asked()).toHaveLength(4);
+    } finally {
+      await runner.close();
+    }
+  });
+});
