@@ -87,7 +87,8 @@ describe.skipIf(!url)('Postgres store migrations', () => {
   });
 });
 
-describe.skipIf(!url)('Postgres store: bad connection settings', () => {
+// Only the missing database needs a server: the rest fails before or at the connection.
+describe('Postgres store: bad connection settings', () => {
   it('names the database (without its password) and the cause when it cannot connect', async () => {
     const error = await createPostgresStore({
       connectionString: 'postgres://svc:hunter2@127.0.0.1:1/jobs',
@@ -100,7 +101,7 @@ describe.skipIf(!url)('Postgres store: bad connection settings', () => {
     expect((error as Error).message).not.toContain('hunter2');
   });
 
-  it('says which database does not exist', async () => {
+  it.skipIf(!url)('says which database does not exist', async () => {
     const wrong = new URL(url as string);
     wrong.pathname = '/svc_no_such_database';
     await expect(createPostgresStore({ connectionString: wrong.toString() })).rejects.toThrow(
