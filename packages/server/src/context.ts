@@ -8,6 +8,7 @@ import type { Account, ApiKey, ControlPlaneStore, Environment, Plan, Token } fro
 import type { EndpointId } from './endpoints.js';
 import type { RateLimiter } from './limiter/limiter.js';
 import type { ResolvedServerOptions } from './options.js';
+import type { ProbingHealth } from './probing-health.js';
 
 /** Who is calling: set by the auth plugin on every request to an authenticated endpoint. */
 export interface AuthContext {
@@ -45,6 +46,8 @@ export interface ServerContext {
    * shows). Optional: without it health lists none.
    */
   geoDatabases?(): GeoDatabaseInfo[];
+  /** The email probing self-check GET /v2/health shows the owner (cached; see probing-health.ts). */
+  probingHealth?: ProbingHealth;
 }
 
 /** One geo database as GET /v2/health reports it. */

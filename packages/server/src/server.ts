@@ -26,6 +26,7 @@ import { openapiPlugin } from './plugins/openapi.js';
 import { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
 import { requestLogPlugin } from './plugins/request-log.js';
 import { usagePlugin } from './plugins/usage.js';
+import { defaultProbingHealth, type ProbingHealth } from './probing-health.js';
 import { accountRoutes } from './routes/account.js';
 import { batchRoutes } from './routes/batch.js';
 import { enrichRoutes } from './routes/enrich.js';
@@ -52,6 +53,8 @@ export interface ServerServices {
   /** @default Date.now */
   now?: () => number;
   geoDatabases?: () => GeoDatabaseInfo[];
+  /** The owner's probing self-check in GET /v2/health. @default runDoctor with `smtp`/`dns`, at most every 6 h */
+  probingHealth?: ProbingHealth;
   /** Where the pino log lines go. @default stdout */
   logStream?: { write(line: string): void };
 }
@@ -86,6 +89,7 @@ export function createServerContext(input: CreateServerOptions): ServerContext {
     enricher: input.enricher ?? null,
     batch: input.batch ?? { store: createMemoryStore(), runner: null },
     now: input.now ?? Date.now,
+    probingHealth: input.probingHealth ?? defaultProbingHealth(options, input.now ?? Date.now),
     ...(input.geoDatabases ? { geoDatabases: input.geoDatabases } : {}),
   };
 }

@@ -2,6 +2,7 @@ import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typ
 import type { GeoDatabaseDescription } from '@svc/geo-resolver';
 import type { GeoDatabaseInfo } from '../context.js';
 import { API_VERSION } from '../version.js';
+import { ProbingHealthSchema, probingForRequest } from './health-probing.js';
 
 const GeoDatabaseSchema = Type.Object({
   id: Type.String({ description: 'The backend id' }),
@@ -18,6 +19,7 @@ export const HealthSchema = Type.Object(
     version: Type.String({ description: 'API version (2.x.y)', examples: [API_VERSION] }),
     time: Type.String({ format: 'date-time', description: 'The server clock, ISO 8601' }),
     geo: Type.Object({ databases: Type.Array(GeoDatabaseSchema) }),
+    probing: Type.Optional(ProbingHealthSchema),
   },
   { description: 'The server is ready: its control-plane store answers' },
 );
@@ -25,7 +27,8 @@ export const HealthSchema = Type.Object(
 /**
  * GET /v2/health (no key): 200 when the server is ready, meaning its control-plane store answers
  * (a failing store is a 500 `internal_error`, which load balancers read as not ready), with the
- * API version and the geo databases serving now.
+ * API version and the geo databases serving now; with a key or token of the owner account, also
+ * the email probing self-check (`probing`, see health-probing.ts).
  */
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -36,10 +39,17 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getHealth',
         tags: ['service'],
         summary: 'Readiness, API version and geo data',
+        querystring: Type.Object({
+          refresh_probing: Type.Optional(
+            Type.Boolean({
+              description: 'Owner only: start a new probing self-check now (at most one a minute)',
+            }),
+          ),
+        }),
         response: { 200: HealthSchema },
       },
     },
-    async () => {
+    async (request) => {
       const svc = app.svc;
       await svc.controlPlane.listPlans();
       // Given descriptions win; else the resolver's own (every file, the bundled data included).
@@ -50,11 +60,13 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         built_at: db.built_at === null ? null : new Date(db.built_at).toISOString(),
         source: db.source,
       }));
+      const probing = await probingForRequest(svc, request, request.query.refresh_probing === true);
       return {
         status: 'ok' as const,
         version: API_VERSION,
         time: new Date(svc.now()).toISOString(),
         geo: { databases },
+        ...(probing ? { probing } : {}),
       };
     },
   );
