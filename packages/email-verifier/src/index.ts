@@ -83,7 +83,12 @@ export {
 export type { SocketFactory } from './smtp/connection.js';
 export { MX_PROVIDER_NAMES, MX_PROVIDERS, mxProvider } from './smtp/mx-provider.js';
 export type { ProbeOutcome, SmtpDetail } from './smtp/probe.js';
-export type { ProxyCooldownOptions, SmtpProxyOptions } from './smtp/proxy-options.js';
+export {
+  checkProxyPoolOptions,
+  MAX_PROXIES,
+  type ProxyCooldownOptions,
+  type SmtpProxyOptions,
+} from './smtp/proxy-options.js';
 export type { ProxyPoolEvent, ProxySelection } from './smtp/proxy-pool.js';
 export type { StartTlsPolicy } from './smtp/session.js';
 export { parseSocks5Url, type Socks5ProxyOptions } from './smtp/socks5.js';

@@ -192,7 +192,7 @@ describe('bad configuration: the error names the key and the value', () => {
     expect(error.message).toMatch(/unknown option prot \(known here: host, port, dataDir, .*plans\)/);
     error = await loadError({ file: await configFile({ smtp: { helo: 'x' } }), env: {}, cwd: dir });
     expect(error.message).toContain(
-      'unknown option smtp.helo (known here: heloName, mailFrom, port, allowPrivateMx)',
+      'unknown option smtp.helo (known here: heloName, mailFrom, port, allowPrivateMx, proxies, proxySelection, proxyCooldown)',
     );
     error = await loadError({ file: await configFile({ plans: { pro: { rps: 3 } } }), env: {}, cwd: dir });
     expect(error.key).toBe('plans.pro.rps');

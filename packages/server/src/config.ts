@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { checkProxyPoolOptions, MAX_PROXIES } from '@svc/email-verifier';
 import { type ParsedIp, parseIp } from '@svc/ip-address';
 import { PLAN_GATED_ENDPOINTS } from './endpoints.js';
 import { DEFAULT_PLANS, type ResolvedServerOptions, type ServeRole, type ServerOptions } from './options.js';
@@ -59,7 +60,9 @@ type Kind =
   | { type: 'list'; check: (value: string) => string | null }
   | { type: 'path' }
   | { type: 'paths' }
-  | { type: 'optional-path'; check: (value: string) => string | null };
+  | { type: 'optional-path'; check: (value: string) => string | null }
+  /** SOCKS5 proxy entries: objects, or URL strings (a variable's comma list) taken as `{ url }`. */
+  | { type: 'proxies' };
 
 interface Setting {
   path: readonly string[];
@@ -86,6 +89,10 @@ const SETTINGS: readonly Setting[] = [
   { path: ['smtp', 'mailFrom'], kind: { type: 'string', check: checkMailFrom } },
   { path: ['smtp', 'port'], kind: { type: 'integer', min: 1, max: 65_535 } },
   { path: ['smtp', 'allowPrivateMx'], kind: { type: 'boolean' } },
+  { path: ['smtp', 'proxies'], kind: { type: 'proxies' } },
+  { path: ['smtp', 'proxySelection'], kind: { type: 'enum', values: ['per-provider', 'round-robin'] } },
+  { path: ['smtp', 'proxyCooldown', 'initialMs'], kind: { type: 'integer', min: 0, max: MAX_INT } },
+  { path: ['smtp', 'proxyCooldown', 'maxMs'], kind: { type: 'integer', min: 0, max: MAX_INT } },
   { path: ['dns'], kind: { type: 'string', check: checkHostPort } },
   { path: ['dnsTimeoutMs'], kind: { type: 'integer', min: 1, max: MAX_INT } },
   { path: ['webhooks', 'allowPrivateTargets'], kind: { type: 'list', check: checkCidr } },
@@ -186,7 +193,7 @@ export function parseServerOptions(value: unknown, context: ParseContext): Serve
     if (raw === undefined) continue;
     const key = setting.path.join('.');
     const problem = (why: string) =>
-      new ConfigError(`${context.label}: ${key} ${why}, got ${show(raw)}`, key);
+      new ConfigError(`${context.label}: ${key} ${why}, got ${show(maskSecrets(raw))}`, key);
     setPath(out, setting.path, checkValue(setting.kind, raw, problem, context.baseDir));
   }
   if (value.plans !== undefined) out.plans = parsePlans(value.plans, context.label);
@@ -267,6 +274,13 @@ function checkValue(
       if (!Array.isArray(raw) || raw.some((item) => typeof item !== 'string' || item === ''))
         throw problem('must be an array of non-empty paths');
       return (raw as string[]).map((item) => absolute(baseDir, item));
+    case 'proxies': {
+      if (!Array.isArray(raw) || raw.length > MAX_PROXIES)
+        throw problem(
+          `must be an array of at most ${MAX_PROXIES} proxies ({ url, label?, providers?, perHostConcurrency? })`,
+        );
+      return raw.map((entry) => (typeof entry === 'string' ? { url: entry } : entry));
+    }
     case 'optional-path': {
       if (raw === null) return null;
       if (typeof raw !== 'string') throw problem('must be a string or null');
@@ -341,7 +355,8 @@ export function environmentOverrides(
     const text = env[name];
     if (text === undefined) continue;
     const key = setting.path.join('.');
-    const problem = (why: string) => new ConfigError(`${name}=${show(text)}: ${key} ${why}`, name);
+    const problem = (why: string) =>
+      new ConfigError(`${name}=${show(maskSecrets(text))}: ${key} ${why}`, name);
     setPath(out, setting.path, checkValue(setting.kind, fromText(setting.kind, text, problem), problem, cwd));
     sources[key] = name;
   }
@@ -391,6 +406,16 @@ function fromText(kind: Kind, text: string, problem: (why: string) => ConfigErro
     }
     case 'list':
     case 'paths':
+      return trimmed === '' ? [] : trimmed.split(',').map((item) => item.trim());
+    case 'proxies':
+      // A JSON array for the full form, or a comma list of URLs.
+      if (trimmed.startsWith('[')) {
+        try {
+          return JSON.parse(trimmed) as unknown;
+        } catch {
+          throw problem('must be a JSON array or a comma-separated list of socks5:// URLs');
+        }
+      }
       return trimmed === '' ? [] : trimmed.split(',').map((item) => item.trim());
     case 'optional-path':
       return trimmed === '' || trimmed === 'off' ? null : trimmed;
@@ -451,6 +476,7 @@ function checkCombination(options: ServerOptions, sourceOf: (key: string) => str
         'redisUrl',
       );
   }
+  checkProxies(options, sourceOf);
   const limits = options.limits;
   if (limits?.probeRequestTimeoutMs !== undefined && limits.requestTimeoutMs !== undefined) {
     if (limits.probeRequestTimeoutMs < limits.requestTimeoutMs)
@@ -458,6 +484,21 @@ function checkCombination(options: ServerOptions, sourceOf: (key: string) => str
         `limits.probeRequestTimeoutMs (${limits.probeRequestTimeoutMs}) is shorter than limits.requestTimeoutMs (${limits.requestTimeoutMs}): a probing request needs the longer deadline`,
         'limits.probeRequestTimeoutMs',
       );
+  }
+}
+
+/** The proxy pool as the verifier will build it; its messages name entries by index, never by URL. */
+function checkProxies(options: ServerOptions, sourceOf: (key: string) => string): void {
+  const smtp = options.smtp;
+  if (!smtp?.proxies?.length) return;
+  try {
+    checkProxyPoolOptions({
+      proxies: smtp.proxies,
+      proxySelection: smtp.proxySelection,
+      proxyCooldown: smtp.proxyCooldown,
+    });
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message} (${sourceOf('smtp.proxies')})`, 'smtp.proxies');
   }
 }
 

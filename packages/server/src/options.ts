@@ -1,4 +1,9 @@
-import { DEFAULT_RESULT_CACHE_TTLS, type ResultCacheTtls } from '@svc/email-verifier';
+import {
+  DEFAULT_RESULT_CACHE_TTLS,
+  type ProxySelection,
+  type ResultCacheTtls,
+  type SmtpProxyOptions,
+} from '@svc/email-verifier';
 import type { Plan } from './control-plane/store.js';
 
 /**
@@ -41,6 +46,15 @@ export interface ServerOptions {
     port?: number;
     /** Probe MX hosts on private addresses (tests, intranets). @default false */
     allowPrivateMx?: boolean;
+    /**
+     * SOCKS5 proxies the probes go through, one chosen per session (`{ url, label?, providers?,
+     * perHostConcurrency? }` each; @svc/email-verifier README "Proxy pools"). @default [] (direct)
+     */
+    proxies?: SmtpProxyOptions[];
+    /** `per-provider` (pinned proxies for their providers, the others in turn) or `round-robin`. @default 'per-provider' */
+    proxySelection?: ProxySelection;
+    /** How long a proxy that failed stays out: doubling from `initialMs` up to `maxMs`. @default 30_000 and 600_000 */
+    proxyCooldown?: { initialMs?: number; maxMs?: number };
   };
   /** `host:port` of a DNS server to use instead of the system resolver. */
   dns?: string;
@@ -125,7 +139,15 @@ export interface ResolvedServerOptions {
   plans: Record<string, Plan>;
   ownerPlan: string;
   limits: Required<NonNullable<ServerOptions['limits']>>;
-  smtp: { heloName: string | null; mailFrom: string | null; port: number; allowPrivateMx: boolean };
+  smtp: {
+    heloName: string | null;
+    mailFrom: string | null;
+    port: number;
+    allowPrivateMx: boolean;
+    proxies: SmtpProxyOptions[];
+    proxySelection: ProxySelection;
+    proxyCooldown: { initialMs: number; maxMs: number };
+  };
   dns: string | null;
   dnsTimeoutMs: number;
   webhooks: { allowPrivateTargets: string[] };
@@ -211,6 +233,15 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
       mailFrom: options.smtp?.mailFrom ?? null,
       port: options.smtp?.port ?? 25,
       allowPrivateMx: options.smtp?.allowPrivateMx ?? false,
+      proxies: options.smtp?.proxies ?? [],
+      proxySelection: options.smtp?.proxySelection ?? 'per-provider',
+      proxyCooldown: {
+        initialMs: options.smtp?.proxyCooldown?.initialMs ?? 30_000,
+        maxMs: Math.max(
+          options.smtp?.proxyCooldown?.maxMs ?? 600_000,
+          options.smtp?.proxyCooldown?.initialMs ?? 0,
+        ),
+      },
     },
     dns: options.dns ?? null,
     dnsTimeoutMs: options.dnsTimeoutMs ?? 5000,

@@ -262,6 +262,11 @@ function verifierOptions(options: ResolvedServerOptions): VerifierOptions {
   };
   if (options.smtp.heloName) smtp.heloName = options.smtp.heloName;
   if (options.smtp.mailFrom) smtp.mailFrom = options.smtp.mailFrom;
+  if (options.smtp.proxies.length > 0) {
+    smtp.proxies = options.smtp.proxies;
+    smtp.proxySelection = options.smtp.proxySelection;
+    smtp.proxyCooldown = options.smtp.proxyCooldown;
+  }
   const timeoutMs = options.dnsTimeoutMs;
   const dns = options.dns
     ? createDns2Resolver({ server: options.dns, timeoutMs })

@@ -135,3 +135,11 @@ function resolveCooldown(options: ProxyCooldownOptions) {
   const maxMs = check('maxMs', options.maxMs ?? Math.max(600_000, initialMs), initialMs);
   return { initialMs, maxMs, factor: check('factor', options.factor ?? 2, 1) };
 }
+
+/**
+ * Checks proxy settings as createVerifier does, throwing the same TypeError (which names the
+ * entry by index, never its URL), without building a verifier: for configuration loaders.
+ */
+export function checkProxyPoolOptions(smtp: ProxyPoolSettings): void {
+  resolveProxyPool(smtp, 1, Date.now);
+}
