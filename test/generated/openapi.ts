@@ -421,7 +421,10 @@ export type $defs = Record<string, never>;
 export interface operations {
     getHealth: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Owner only: start a new probing self-check now (at most one a minute) */
+                refresh_probing?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -460,6 +463,40 @@ export interface operations {
                                 /** @description Where the data was loaded from */
                                 source: string;
                             }[];
+                        };
+                        /** @description The email probing self-check (port 25, public address, reverse DNS, sender domain, blocklists, DNS), shown only to the server's owner account; run in the background at most every 6 hours */
+                        probing?: {
+                            /** @description idle: no run yet; running: a run is under way (report is the previous one); ready */
+                            state: "idle" | "running" | "ready";
+                            finished_at: string | null;
+                            /** @description After this, the next owner request starts a new run */
+                            next_run_at: string | null;
+                            report: {
+                                status: "ok" | "warning" | "failed";
+                                /** Format: date-time */
+                                checked_at: string;
+                                duration_ms: number;
+                                identity: {
+                                    public_address: string | null;
+                                    public_address_source: "configured" | "ehlo_reply" | null;
+                                    helo_name: string;
+                                    mail_from: string;
+                                    proxy: string | null;
+                                };
+                                checks: {
+                                    /** @description Stable id: dns_resolver, outbound_smtp, public_address, reverse_dns, sender_domain, blocklist:<zone> */
+                                    id: string;
+                                    group: "dns" | "smtp" | "identity" | "blocklists";
+                                    title: string;
+                                    status: "ok" | "warning" | "failed";
+                                    /** @description What was found and what to do, for people */
+                                    message: string;
+                                    /** @description The facts behind it, per check */
+                                    details: {
+                                        [key: string]: unknown;
+                                    };
+                                }[];
+                            } | null;
                         };
                     };
                 };
