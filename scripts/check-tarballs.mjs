@@ -63,6 +63,10 @@ try {
       }
     }
     if (!files.includes('LICENSE')) say('has no LICENSE file');
+    // svc serve serves /dashboard from the server's own folder: a global install needs it built in.
+    if (manifest.name === '@svc/server' && !files.includes('dashboard/index.html')) {
+      say('has no dashboard/index.html (run `pnpm --filter @svc/dashboard build` before packing)');
+    }
     if (manifest.license !== 'MIT') say(`license is ${JSON.stringify(manifest.license)}, not "MIT"`);
     for (const file of files) {
       if (/\.test\.[cm]?[jt]s$/.test(file) || file.endsWith('.tsbuildinfo') || /(^|\/)testing\//.test(file)) {

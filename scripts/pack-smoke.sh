@@ -28,6 +28,8 @@ pnpm() { npx -y pnpm@10 "$@"; }
 
 step "build and pack"
 node node_modules/typescript/bin/tsc --build
+pnpm --filter @svc/dashboard build >"$work/dashboard-build.log" 2>&1 ||
+  { cat "$work/dashboard-build.log" >&2; fail "the dashboard's build failed"; }
 mapfile -t public < <(node -e '
   const { readdirSync, readFileSync } = require("node:fs");
   for (const dir of readdirSync("packages")) {

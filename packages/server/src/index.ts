@@ -119,6 +119,12 @@ export {
 } from './plugins/client-address.js';
 export { compressPlugin } from './plugins/compress.js';
 export { corsPlugin } from './plugins/cors.js';
+export {
+  DASHBOARD_CSP,
+  DASHBOARD_DIR,
+  type DashboardPluginOptions,
+  dashboardPlugin,
+} from './plugins/dashboard.js';
 export { deadlinePlugin, setRequestDeadline } from './plugins/deadline.js';
 export { errorsPlugin, sendError, toServiceError } from './plugins/errors.js';
 export { accountBucketKey, assertAllowance, limitsPlugin } from './plugins/limits.js';

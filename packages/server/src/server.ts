@@ -18,6 +18,7 @@ import { authPlugin } from './plugins/auth.js';
 import { clientAddressPlugin } from './plugins/client-address.js';
 import { compressPlugin } from './plugins/compress.js';
 import { corsPlugin } from './plugins/cors.js';
+import { dashboardPlugin } from './plugins/dashboard.js';
 import { deadlinePlugin } from './plugins/deadline.js';
 import { errorsPlugin, sendError, toServiceError } from './plugins/errors.js';
 import { limitsPlugin } from './plugins/limits.js';
@@ -62,6 +63,8 @@ export interface ServerServices {
 /** `createServer`'s argument: the settings (as in the config file) and the services. */
 export interface CreateServerOptions extends ServerServices {
   options?: ServerOptions;
+  /** The built dashboard served at /dashboard; null serves none. @default DASHBOARD_DIR */
+  dashboardDir?: string | null;
 }
 
 /** Header values never to log, wherever a serializer might put them. */
@@ -175,5 +178,7 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
   await app.register(accountRoutes);
   await app.register(usageRoutes);
   await app.register(batchRoutes);
+  if (input.dashboardDir !== null)
+    await app.register(dashboardPlugin, { root: input.dashboardDir ?? undefined });
   return app as unknown as FastifyInstance;
 }
