@@ -85,7 +85,10 @@ export const attemptsOf = (s: string) =>
      'error', a.error, 'trigger', a.trigger) ORDER BY a.seq) FROM ${s}.delivery_attempts a
      WHERE a.event_id = o.event_id), '[]')`;
 
-export function toView(row: OutboxRow & { attempts: AttemptJson[] }): EventView {
+/** An outbox row with its attempts (ATTEMPTS_OF). */
+export type EventRow = OutboxRow & { attempts: AttemptJson[] };
+
+export function toView(row: EventRow): EventView {
   return {
     eventId: row.event_id,
     jobId: row.job_id,

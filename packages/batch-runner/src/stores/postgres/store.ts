@@ -2,9 +2,25 @@ import { createId } from '@svc/core';
 import type { PoolClient } from 'pg';
 import type { ChunkLease, JobRecord, JobScope, RecordResult, Store } from '../../store.js';
 import { abandonedJobError, addCounts, tallyChunk } from '../tally.js';
-import { checkedSchema, openPool, type PostgresStoreOptions, Rollback, transaction } from './connect.js';
+import {
+  checkedSchema,
+  openPool,
+  type PostgresStoreOptions,
+  preparedQuery,
+  Rollback,
+  transaction,
+} from './connect.js';
 import { prepareSchema } from './migrations.js';
-import { attemptsOf, JOB_COLUMNS, type JobRow, type OutboxRow, toDelivery, toJob, toView } from './rows.js';
+import {
+  attemptsOf,
+  type EventRow,
+  JOB_COLUMNS,
+  type JobRow,
+  type OutboxRow,
+  toDelivery,
+  toJob,
+  toView,
+} from './rows.js';
 
 const inScope = (job: Pick<JobRecord, 'account_id'> | undefined, scope?: JobScope) =>
   !!job && (scope?.accountId === undefined || job.account_id === scope.accountId);
@@ -28,10 +44,12 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   }
   const s = `"${schema}"`;
   const { pool } = opened;
+  const q = preparedQuery();
   const iso = (ms: number) => new Date(ms).toISOString();
 
   const enqueue = (client: PoolClient, jobId: string, type: string, now: number) =>
-    client.query(
+    q(
+      client,
       `INSERT INTO ${s}.outbox (event_id, job_id, type, url, created, state, next_attempt_at)
        SELECT $1::text, id, $2::text, webhook_url, $3::bigint, 'pending', $4::bigint FROM ${s}.jobs WHERE id = $5 AND webhook_url IS NOT NULL`,
       [createId('evt', now), type, Math.floor(now / 1000), now, jobId],
@@ -45,7 +63,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           chunks.push(input.records.slice(start, start + input.chunkSize));
         // A repeated key does nothing here (waiting for a concurrent insert of the same key to
         // commit or roll back), and the job that holds it is read below.
-        const inserted = await client.query<JobRow>(
+        const inserted = await q<JobRow>(
+          client,
           `INSERT INTO ${s}.jobs (id, account_id, sandbox, type, status, total, created_at, webhook_url,
              idempotency_key, request_hash, chunks_left)
            VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8, $9, $10)
@@ -66,7 +85,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         );
         const row = inserted.rows[0];
         if (!row) {
-          const existing = await client.query<JobRow>(
+          const existing = await q<JobRow>(
+            client,
             `SELECT ${JOB_COLUMNS} FROM ${s}.jobs WHERE coalesce(account_id, '') = $1 AND idempotency_key = $2`,
             [input.account_id ?? '', input.idempotency_key],
           );
@@ -75,7 +95,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           return { job: toJob(job), created: false };
         }
         // Every chunk in one statement: one JSON array of the chunks' record arrays.
-        await client.query(
+        await q(
+          client,
           `INSERT INTO ${s}.chunks (job_id, chunk, first_index, inputs, state)
            SELECT $1::text, position - 1, (position - 1) * $2::int, inputs, 'pending'
            FROM json_array_elements($3::json) WITH ORDINALITY AS c(inputs, position)`,
@@ -86,7 +107,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     },
 
     async getJob(id, scope) {
-      const { rows } = await pool.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM ${s}.jobs WHERE id = $1`, [id]);
+      const { rows } = await q<JobRow>(pool, `SELECT ${JOB_COLUMNS} FROM ${s}.jobs WHERE id = $1`, [id]);
       const job = rows[0] && toJob(rows[0]);
       return inScope(job, scope) ? (job as JobRecord) : null;
     },
@@ -94,7 +115,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async listJobs({ cursor, limit, accountId }) {
       const values: unknown[] = [cursor ?? null, limit + 1];
       if (accountId !== undefined) values.push(accountId);
-      const { rows } = await pool.query<JobRow>(
+      const { rows } = await q<JobRow>(
+        pool,
         `SELECT ${JOB_COLUMNS} FROM ${s}.jobs WHERE ($1::text IS NULL OR id < $1)
          ${accountId === undefined ? '' : 'AND account_id = $3'} ORDER BY id DESC LIMIT $2`,
         values,
@@ -109,13 +131,14 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       if (types) values.push(types);
       // One statement: lock the first claimable chunk (skipping any another transaction holds),
       // lease it, and start its job. The job row is locked after the chunk, as everywhere.
-      const { rows } = await pool.query<{
+      const { rows } = await q<{
         job_id: string;
         chunk: number;
         first_index: number;
         inputs: string[];
         attempts: number;
       }>(
+        pool,
         `WITH next AS (
            SELECT c.job_id, c.chunk FROM ${s}.chunks c JOIN ${s}.jobs j ON j.id = c.job_id
            WHERE c.state IN ('pending', 'leased') AND j.status IN ('queued', 'running')
@@ -147,7 +170,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     },
 
     async renewLease(lease, now, leaseMs) {
-      const { rowCount } = await pool.query(
+      const { rowCount } = await q(
+        pool,
         `UPDATE ${s}.chunks SET lease_until = $1 WHERE job_id = $2 AND chunk = $3 AND state = 'leased' AND owner = $4`,
         [now + leaseMs, lease.jobId, lease.chunk, lease.owner],
       );
@@ -159,14 +183,16 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       return transaction(opened, async (client) => {
         // Taking the chunk is the lease check: a lost lease, a chunk already committed (a
         // second delivery of the same work) or a cancelled one matches nothing.
-        const held = await client.query(
+        const held = await q(
+          client,
           `UPDATE ${s}.chunks SET state = 'done', owner = NULL
            WHERE job_id = $1 AND chunk = $2 AND state = 'leased' AND owner = $3`,
           [lease.jobId, lease.chunk, lease.owner],
         );
         if (!held.rowCount) throw new Rollback('lost_lease' as const);
         if (results.length > 0) {
-          await client.query(
+          await q(
+            client,
             `INSERT INTO ${s}.results (job_id, idx, result)
              SELECT $1::text, idx, result::json FROM unnest($2::int[], $3::text[]) AS r(idx, result)`,
             [
@@ -178,7 +204,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         }
         // The job row last, and only its non-key columns (FOR NO KEY UPDATE), so the lock is
         // held as briefly as possible and does not block readers or inserts referencing the job.
-        const { rows } = await client.query<{
+        const { rows } = await q<{
           counts: Record<string, number>;
           chunks_left: number;
           abandoned: number;
@@ -186,6 +212,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           total: number;
           webhook_url: string | null;
         }>(
+          client,
           `SELECT counts, chunks_left, abandoned, abandon_reason, total, webhook_url FROM ${s}.jobs
            WHERE id = $1 AND status = 'running' FOR NO KEY UPDATE`,
           [lease.jobId],
@@ -199,7 +226,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         const reason = job.abandon_reason ?? tally.abandonReason;
         const status = left > 0 ? 'running' : abandoned > 0 ? 'failed' : 'completed';
         const error = status === 'failed' ? abandonedJobError(abandoned, job.total, reason) : null;
-        await client.query(
+        await q(
+          client,
           `UPDATE ${s}.jobs SET processed = processed + $2, failed = failed + $3, counts = $4::json,
              chunks_left = $5, abandoned = $6, abandon_reason = $7, status = $8,
              completed_at = CASE WHEN $8 = 'running' THEN NULL ELSE $9::timestamptz END, error = $10::json
@@ -225,7 +253,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     },
 
     async releaseChunk(lease, retryAt, failed = true) {
-      await pool.query(
+      await q(
+        pool,
         `UPDATE ${s}.chunks SET state = 'pending', owner = NULL, lease_until = 0, available_at = $1,
            attempts = attempts - $2 WHERE job_id = $3 AND chunk = $4 AND state = 'leased' AND owner = $5`,
         [retryAt, failed ? 0 : 1, lease.jobId, lease.chunk, lease.owner],
@@ -234,14 +263,15 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 
     async cancelJob(id, now, scope) {
       return transaction(opened, async (client) => {
-        const before = await client.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM ${s}.jobs WHERE id = $1`, [id]);
+        const before = await q<JobRow>(client, `SELECT ${JOB_COLUMNS} FROM ${s}.jobs WHERE id = $1`, [id]);
         const job = before.rows[0] && toJob(before.rows[0]);
         if (!inScope(job, scope)) return null;
         if (job?.status !== 'queued' && job?.status !== 'running') return job as JobRecord;
         // The chunks first, in order (as claims and commits lock a chunk before its job), so a
         // commit in flight finishes before the job is cancelled and none starts after.
-        await client.query(`SELECT 1 FROM ${s}.chunks WHERE job_id = $1 ORDER BY chunk FOR UPDATE`, [id]);
-        const cancelled = await client.query<JobRow>(
+        await q(client, `SELECT 1 FROM ${s}.chunks WHERE job_id = $1 ORDER BY chunk FOR UPDATE`, [id]);
+        const cancelled = await q<JobRow>(
+          client,
           `UPDATE ${s}.jobs SET status = 'cancelled', completed_at = $2
            WHERE id = $1 AND status IN ('queued', 'running') RETURNING ${JOB_COLUMNS}`,
           [id, iso(now)],
@@ -249,12 +279,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         const row = cancelled.rows[0];
         if (!row) {
           // The last commit finished the job while we waited for its chunk.
-          const after = await client.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM ${s}.jobs WHERE id = $1`, [
-            id,
-          ]);
+          const after = await q<JobRow>(client, `SELECT ${JOB_COLUMNS} FROM ${s}.jobs WHERE id = $1`, [id]);
           return toJob(after.rows[0] as JobRow);
         }
-        await client.query(
+        await q(
+          client,
           `UPDATE ${s}.chunks SET state = 'cancelled', owner = NULL WHERE job_id = $1 AND state <> 'done'`,
           [id],
         );
@@ -265,7 +294,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 
     async results(jobId, { cursor, limit }) {
       // Keyset paging on the primary key: a page costs the same at record 49,000 as at 0.
-      const { rows } = await pool.query<{ result: RecordResult }>(
+      const { rows } = await q<{ result: RecordResult }>(
+        pool,
         `SELECT result FROM ${s}.results WHERE job_id = $1 AND idx >= $2 ORDER BY idx LIMIT $3`,
         [jobId, cursor ? Number(cursor) : 0, limit + 1],
       );
@@ -275,7 +305,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     },
 
     async claimDelivery(owner, now, leaseMs) {
-      const { rows } = await pool.query<OutboxRow>(
+      const { rows } = await q<OutboxRow>(
+        pool,
         `WITH next AS (
            SELECT event_id FROM ${s}.outbox
            WHERE state = 'pending' AND next_attempt_at <= $2 AND (owner IS NULL OR lease_until < $2)
@@ -291,7 +322,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 
     async claimEvent(eventId, owner, now, leaseMs, scope) {
       return transaction(opened, async (client) => {
-        const { rows } = await client.query<OutboxRow>(
+        const { rows } = await q<OutboxRow>(
+          client,
           `SELECT o.*, j.account_id FROM ${s}.outbox o JOIN ${s}.jobs j ON j.id = o.job_id
            WHERE o.event_id = $1 FOR UPDATE OF o`,
           [eventId],
@@ -299,7 +331,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         const row = rows[0];
         if (!row || !inScope(row, scope)) return null;
         if (row.owner !== null && Number(row.lease_until) >= now) return 'busy' as const;
-        await client.query(`UPDATE ${s}.outbox SET owner = $1, lease_until = $2 WHERE event_id = $3`, [
+        await q(client, `UPDATE ${s}.outbox SET owner = $1, lease_until = $2 WHERE event_id = $3`, [
           owner,
           now + leaseMs,
           eventId,
@@ -311,7 +343,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async recordAttempt(delivery, attempt, outcome) {
       // One statement: the event moves on and the attempt is logged only while the lease holds
       // (a finished event only for a resend, which leased it whatever its state).
-      await pool.query(
+      await q(
+        pool,
         `WITH moved AS (
            UPDATE ${s}.outbox SET attempt_count = attempt_count + 1,
              first_attempt_at = coalesce(first_attempt_at, $3::bigint), owner = NULL, state = $4, next_attempt_at = $5
@@ -336,7 +369,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     },
 
     async deliveries(jobId) {
-      const { rows } = await pool.query(
+      const { rows } = await q<EventRow>(
+        pool,
         `SELECT o.*, ${attemptsOf(s)} AS attempts FROM ${s}.outbox o WHERE o.job_id = $1
          ORDER BY o.created, o.event_id`,
         [jobId],
@@ -345,7 +379,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     },
 
     async getEvent(eventId, scope) {
-      const { rows } = await pool.query(
+      const { rows } = await q<EventRow>(
+        pool,
         `SELECT o.*, j.account_id, ${attemptsOf(s)} AS attempts
          FROM ${s}.outbox o JOIN ${s}.jobs j ON j.id = o.job_id WHERE o.event_id = $1`,
         [eventId],
