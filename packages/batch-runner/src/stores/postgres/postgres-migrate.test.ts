@@ -51,12 +51,32 @@ describe.skipIf(!url)('Postgres store migrations', () => {
     await Promise.all(stores.map((store) => store.close()));
   });
 
-  it('works on a pool of the caller, which close() leaves open', async () => {
+  it('works on a pool of the caller, which close() leaves open, also for two schemas on one pool', async () => {
     const schema = schemas.next();
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     expect((await migratePostgresStore({ pool, schema })).applied).toHaveLength(newest);
-    const store = await createPostgresStore({ pool, schema });
-    await store.close();
+    // Two stores on one pool's connections: each schema's prepared statements are its own.
+    const stores = [
+      await createPostgresStore({ pool, schema }),
+      await createPostgresStore({ pool, schema: schemas.next() }),
+    ];
+    for (const [n, store] of stores.entries()) {
+      await store.createJob({
+        id: `batch_pool${n}`,
+        type: 'geo_ip',
+        records: ['8.8.8.8'],
+        webhook_url: null,
+        idempotency_key: null,
+        request_hash: null,
+        chunkSize: 10,
+        now: new Date(),
+      });
+    }
+    for (const [n, store] of stores.entries()) {
+      expect((await store.claimChunk('w', Date.now(), 1000))?.jobId).toBe(`batch_pool${n}`);
+      expect(await store.claimChunk('w', Date.now(), 1000)).toBeNull();
+    }
+    for (const store of stores) await store.close();
     expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     await pool.end();
   });
