@@ -69,6 +69,16 @@ describe.skipIf(!url)('Postgres store: two processes on one schema', () => {
     expect((await a.deliveries('batch_concurrent1')).map((event) => event.type)).toEqual(['batch.completed']);
   });
 
+  it('gives one job to concurrent submissions of one idempotency key from two processes', async () => {
+    const [a, b] = (await twoStores()) as [Store, Store];
+    const submit = (store: Store, n: number) =>
+      store.createJob({ ...job(`batch_idem${n}`, 10, 5), account_id: 'acct_i', idempotency_key: 'same-key' });
+    const outcomes = await Promise.all(Array.from({ length: 6 }, (_, n) => submit(n % 2 ? a : b, n)));
+    expect(outcomes.filter((outcome) => outcome.created)).toHaveLength(1);
+    expect(new Set(outcomes.map((outcome) => outcome.job.id)).size).toBe(1);
+    expect((await a.listJobs({ limit: 10, accountId: 'acct_i' })).data).toHaveLength(1);
+  });
+
   it('commits a chunk delivered twice once: concurrent commits of one lease, and a stale owner', async () => {
     const [a, b] = (await twoStores()) as [Store, Store];
     await a.createJob(job('batch_twice1', 4, 2));
