@@ -86,13 +86,13 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     await expect
-      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('name')))
+      .poll(() => page.evaluate<string | null>("document.activeElement?.getAttribute('name')"))
       .toBe('api-key');
     await page.keyboard.type(server.liveKey);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Usage' }).waitFor();
     expect(await page.getByTestId('plan-name').textContent()).toBeTruthy();
-    const storage = await page.evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }));
+    const storage = await page.evaluate<string>('JSON.stringify({ ...sessionStorage, ...localStorage })');
     expect(storage).toContain('tok_');
     expect(storage).not.toContain(server.liveKey);
     expect(await page.getByLabel('API key').count()).toBe(0);
@@ -120,7 +120,7 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByTestId('sign-in-notice').waitFor();
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
     await context.close();
   });
 
@@ -131,7 +131,9 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
       await page.goto(`${server.url}/dashboard/#/${route}`);
       await page.locator('h1').first().waitFor();
       await page.waitForLoadState('networkidle');
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const overflow = await page.evaluate<number>(
+        'document.documentElement.scrollWidth - window.innerWidth',
+      );
       expect(overflow, route).toBeLessThanOrEqual(0);
       if (route === 'usage') await screenshot(page, 'usage-phone');
     }
@@ -145,7 +147,7 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
     await page.clock.fastForward('01:00:02');
     await page.getByTestId('sign-in-notice').waitFor();
     expect(await page.getByTestId('sign-in-notice').textContent()).toMatch(/session expired/);
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
     await context.close();
   });
 
