@@ -1,4 +1,9 @@
-import { createDns2Resolver, createVerifier, type VerifierOptions } from '@svc/email-verifier';
+import {
+  createDns2Resolver,
+  createVerifier,
+  type SmtpProxyOptions,
+  type VerifierOptions,
+} from '@svc/email-verifier';
 import type { Command } from './command.js';
 import { UsageError } from './usage-error.js';
 
@@ -11,6 +16,9 @@ export const VERIFIER_FLAGS = {
   helo: { type: 'string' },
   from: { type: 'string' },
   'allow-private-mx': { type: 'boolean' },
+  proxy: { type: 'string', multiple: true },
+  'proxy-selection': { type: 'string' },
+  'proxy-cooldown': { type: 'string' },
 } as const satisfies NonNullable<Command['options']>;
 
 /** Their help lines, in the same order. */
@@ -20,7 +28,11 @@ export const VERIFIER_FLAGS_HELP = `  --probe             ask the domain's mail 
   --smtp-port <n>     dial MX hosts on this port (default 25)
   --helo <name>       EHLO name (default: this host's name)
   --from <address>    envelope sender (default: the null sender <>)
-  --allow-private-mx  also probe MX hosts on private addresses (intranets, tests)`;
+  --allow-private-mx  also probe MX hosts on private addresses (intranets, tests)
+  --proxy <url>       probe through this SOCKS5 proxy, socks5://[user:pass@]host:port; repeat for a
+                      pool (one proxy per session); pin one to providers: google,microsoft=socks5://…
+  --proxy-selection <per-provider|round-robin>  how a session's proxy is chosen (default per-provider)
+  --proxy-cooldown <ms>  a failing proxy is out this long, doubling per failure (default 30000)`;
 
 /** What the flags ask for: the verifier's options and the per-call checks. */
 export interface VerifierSettings {
@@ -41,6 +53,19 @@ export function verifierSettings(values: Record<string, unknown>, command: strin
   if (typeof values.helo === 'string') smtp.heloName = values.helo;
   if (typeof values.from === 'string') smtp.mailFrom = values.from;
   if (values['allow-private-mx'] === true) smtp.allowPrivateAddresses = true;
+  if (Array.isArray(values.proxy) && values.proxy.length > 0)
+    smtp.proxies = (values.proxy as string[]).map(proxyFlag);
+  if (typeof values['proxy-selection'] === 'string')
+    smtp.proxySelection = values['proxy-selection'] as NonNullable<typeof smtp.proxySelection>;
+  if (typeof values['proxy-cooldown'] === 'string') {
+    const ms = Number(values['proxy-cooldown']);
+    if (!Number.isInteger(ms) || ms < 0)
+      throw new UsageError(
+        `--proxy-cooldown must be milliseconds, got "${values['proxy-cooldown']}"`,
+        command,
+      );
+    smtp.proxyCooldown = { initialMs: ms };
+  }
   const options: VerifierOptions = { smtp };
   if (typeof values.dns === 'string') {
     try {
@@ -54,7 +79,12 @@ export function verifierSettings(values: Record<string, unknown>, command: strin
     createVerifier(options);
   } catch (error) {
     throw new UsageError(
-      (error as Error).message.replace(/^smtp\.heloName/, '--helo').replace(/^smtp\.mailFrom/, '--from'),
+      (error as Error).message
+        .replace(/^smtp\.heloName/, '--helo')
+        .replace(/^smtp\.mailFrom/, '--from')
+        .replace(/^smtp\.proxies\[(\d+)\](\.url)?/, (_, index: string) => `--proxy #${Number(index) + 1}`)
+        .replace(/^smtp\.proxySelection/, '--proxy-selection')
+        .replace(/^smtp\.proxyCooldown\.initialMs/, '--proxy-cooldown'),
       command,
     );
   }
@@ -62,4 +92,15 @@ export function verifierSettings(values: Record<string, unknown>, command: strin
     options,
     checks: { probe_mailbox: values.probe === true, check_disposable: values['no-disposable'] !== true },
   };
+}
+
+/**
+ * `socks5://…`, or `google,microsoft=socks5://…` for a proxy pinned to those receiving providers.
+ * The URL is checked by the verifier (messages name the flag by position, never its password).
+ */
+function proxyFlag(value: string): SmtpProxyOptions {
+  const pinned = /^([a-z,]+)=(socks5h?:\/\/.*)$/i.exec(value);
+  if (!pinned) return { url: value };
+  const providers = (pinned[1] as string).split(',').filter((provider) => provider !== '');
+  return { url: pinned[2] as string, providers };
 }
