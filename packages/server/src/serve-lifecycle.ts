@@ -1,9 +1,16 @@
 import { existsSync, mkdirSync, statSync, unwatchFile, watchFile } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { ServiceError } from '@svc/core';
+import { generateRequestId } from './plugins/request-id.js';
+import { API_VERSION } from './version.js';
 
 /*
  * The parts of `svc serve` around the Fastify instance, each small enough to test on its own:
- * the data dir, the TLS pair, the reload triggers of the geo data and the signals that stop.
+ * the data dir, the TLS pair, the reload triggers of the geo data, the signals that stop, and a
+ * worker's health port.
  */
 
 /**
@@ -133,5 +140,80 @@ export function onStopSignals(
   return () => {
     process.off('SIGTERM', handler);
     process.off('SIGINT', handler);
+  };
+}
+
+/** A worker's health listener (`svc serve --role worker`). */
+export interface HealthServer {
+  /** `http://127.0.0.1:9090` (https with TLS). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * What a worker process listens on: `GET /v2/health` only (no key), 200 `{ status, role, version,
+ * time }` when `ready()` resolves (its stores answer) and 500 `internal_error` when it throws, so
+ * an orchestrator can restart a worker that lost its database. Any other path is 404 saying the
+ * API lives on the api processes. Fastify and the routes are not loaded: a worker has no API.
+ */
+export async function startHealthServer(options: {
+  host: string;
+  port: number;
+  tls: { cert: Buffer; key: Buffer } | null;
+  ready: () => Promise<void>;
+  now?: () => number;
+}): Promise<HealthServer> {
+  const now = options.now ?? Date.now;
+  const send = (response: ServerResponse, status: number, body: unknown, requestId: string) => {
+    const text = JSON.stringify(body);
+    response.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      'x-request-id': requestId,
+    });
+    response.end(text);
+  };
+  const handle = (request: IncomingMessage, response: ServerResponse) => {
+    const requestId = generateRequestId();
+    const path = (request.url ?? '/').split('?')[0];
+    if (path !== '/v2/health' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      const error = new ServiceError(
+        'not_found',
+        'this is a worker process: it serves GET /v2/health only; the API is served by the api (or all) processes',
+      );
+      send(response, 404, error.toBody(requestId), requestId);
+      return;
+    }
+    options.ready().then(
+      () =>
+        send(
+          response,
+          200,
+          { status: 'ok', role: 'worker', version: API_VERSION, time: new Date(now()).toISOString() },
+          requestId,
+        ),
+      () => {
+        const error = new ServiceError('internal_error', 'the worker cannot reach its stores');
+        send(response, 500, error.toBody(requestId), requestId);
+      },
+    );
+  };
+  const server = options.tls ? createHttpsServer(options.tls, handle) : createHttpServer(handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { commandOnPath, skipWithout, startDnsServer } from '@svc/testkit';
+import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authenticate } from './control-plane/accounts.js';
 import { type RunningServer, type ServeOptions, serve } from './serve.js';
@@ -59,7 +60,7 @@ describe('serve', () => {
     expect(first.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700);
     // The printed keys authenticate as the owner account.
-    const deps = { controlPlane: first.server.app.svc.controlPlane, now: Date.now };
+    const deps = { controlPlane: (first.server.app as FastifyInstance).svc.controlPlane, now: Date.now };
     for (const secret of [live, test])
       expect((await authenticate(deps, secret))?.account.id).toBe(first.server.createdOwner?.accountId);
     const health = (await (await fetch(`${first.server.url}/v2/health`)).json()) as {

@@ -3,10 +3,13 @@ import { join, resolve } from 'node:path';
 import {
   type BatchRunner,
   type Store as BatchStore,
+  type ChunkDispatcher,
   createBatchRunner,
+  createBullMqDispatcher,
   createEnrichCompanyProcessor,
   createEnrichContactProcessor,
   createGeoIpProcessor,
+  createPostgresStore,
   createSqliteStore,
   createVerifyEmailProcessor,
 } from '@svc/batch-runner';
@@ -23,12 +26,16 @@ import {
   openMmdbBackend,
 } from '@svc/geo-resolver';
 import type { FastifyInstance } from 'fastify';
+import { maskSecrets } from './config.js';
 import type { GeoDatabaseInfo } from './context.js';
-import { createAccount } from './control-plane/accounts.js';
+import { createAccount, webhookSigningSecrets } from './control-plane/accounts.js';
 import { createServerSecrets } from './control-plane/secrets.js';
 import { loadServerKey } from './control-plane/server-key.js';
 import type { ControlPlaneStore } from './control-plane/store.js';
+import { createPostgresControlPlaneStore } from './control-plane/stores/postgres.js';
 import { CONTROL_PLANE_DB_FILE, createSqliteControlPlaneStore } from './control-plane/stores/sqlite.js';
+import type { RateLimiter } from './limiter/limiter.js';
+import { createRedisRateLimiter } from './limiter/redis.js';
 import { type ResolvedServerOptions, resolveServerOptions, type ServerOptions } from './options.js';
 import { batchResultsPath } from './routes/batch.js';
 import { accountWebhookSecrets, webhookAddressGuard } from './routes/batch-webhooks.js';
@@ -36,7 +43,13 @@ import { describedByResolver } from './routes/health.js';
 import { createSandboxVerifier } from './sandbox.js';
 import { createSandboxEnricher } from './sandbox-enricher.js';
 import { openServeEnricher } from './serve-enricher.js';
-import { geoReloadTriggers, onStopSignals, prepareDataDir, readTlsPair } from './serve-lifecycle.js';
+import {
+  geoReloadTriggers,
+  onStopSignals,
+  prepareDataDir,
+  readTlsPair,
+  startHealthServer,
+} from './serve-lifecycle.js';
 import { createServer } from './server.js';
 import { openVerifyCache } from './verify-cache.js';
 
@@ -90,8 +103,9 @@ export interface OpenedGeo {
 
 /** A started server. */
 export interface RunningServer {
-  app: FastifyInstance;
-  /** `http://127.0.0.1:8080`, or `https://…` with TLS. */
+  /** The API; null in a worker process (`role: 'worker'`), which serves its health port only. */
+  app: FastifyInstance | null;
+  /** `http://127.0.0.1:8080`, or `https://…` with TLS; a worker's health listener. */
   url: string;
   options: ResolvedServerOptions;
   /** The owner account created by this start, or null when the store already had accounts. */
@@ -107,8 +121,12 @@ export interface RunningServer {
 
 /**
  * Runs the API as `svc serve` does: the data dir (0700) with its SQLite control plane and batch
- * store, the server secret key, the verifier, the geo data, the batch runner and its webhook
- * dispatcher in this process; on first start an owner account whose keys are printed once.
+ * store (or both in PostgreSQL with `databaseUrl`), the server secret key, the verifier, the geo
+ * data, the batch runner and its webhook dispatcher in this process; on first start an owner
+ * account whose keys are printed once. `role` splits it (docs/deployment.md): `api` serves HTTP
+ * and submits batch jobs but never claims their chunks, `worker` runs the batch runner and
+ * webhook delivery behind a health port, `all` does both. With `redisUrl`, chunks reach the
+ * workers through BullMQ and rate-limit buckets live in Redis.
  */
 export async function serve(input: ServeOptions): Promise<RunningServer> {
   const env = input.env ?? process.env;
@@ -119,6 +137,13 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
   const dataDir = resolve(cwd, given.dataDir);
   const settings: ServerOptions = { ...input.options, dataDir };
   const options = resolveServerOptions(settings);
+  const { role, databaseUrl, redisUrl } = options;
+  // loadServerConfig refuses these too; serve() is also called with options built in code.
+  if (role !== 'all' && databaseUrl === null)
+    throw new Error(
+      `role ${role} needs databaseUrl: with SQLite one process serves the API and runs the batch work (role all)`,
+    );
+  if (redisUrl !== null && databaseUrl === null) throw new Error('redisUrl needs databaseUrl');
   for (const warning of prepareDataDir(dataDir)) stderr.write(`svc serve: warning: ${warning}\n`);
   // Read once here too: a missing or wrong file is named before anything opens.
   if (options.tls) await readTlsPair(options.tls);
@@ -130,10 +155,13 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
   try {
     const serverKey = loadServerKey({ dataDir, env });
     const secrets = createServerSecrets(serverKey.key);
-    const controlPlane: ControlPlaneStore = await createSqliteControlPlaneStore({
-      path: join(dataDir, CONTROL_PLANE_DB_FILE),
-    });
+    const controlPlane: ControlPlaneStore = databaseUrl
+      ? await createPostgresControlPlaneStore({ connectionString: databaseUrl })
+      : await createSqliteControlPlaneStore({ path: join(dataDir, CONTROL_PLANE_DB_FILE) });
     closers.push(() => controlPlane.close());
+    const now = input.now ?? Date.now;
+    const deps = { controlPlane, secrets, now };
+    if (databaseUrl) await checkSharedServerKey(deps, serverKey.source);
 
     const resultCache = await openVerifyCache(options);
     if (resultCache) closers.push(() => resultCache.close());
@@ -154,10 +182,36 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
 
     const enrich = await openServeEnricher({ dataDir, env });
     closers.push(() => enrich.close());
-    const batchStore: BatchStore = await createSqliteStore({ path: join(dataDir, BATCH_DB_FILE) });
+    const batchStore: BatchStore = databaseUrl
+      ? await createPostgresStore({ connectionString: databaseUrl })
+      : await createSqliteStore({ path: join(dataDir, BATCH_DB_FILE) });
     closers.push(() => batchStore.close());
-    const now = input.now ?? Date.now;
-    const deps = { controlPlane, secrets, now };
+    const warn = throttledWarnings(stderr);
+    let dispatcher: ChunkDispatcher | undefined;
+    if (redisUrl) {
+      const bullmq = createBullMqDispatcher({
+        store: batchStore,
+        connection: redisUrl,
+        prefix: options.redisPrefix,
+        onError: (error) => warn(`batch queue (Redis): ${error.message}`),
+      });
+      dispatcher = bullmq;
+      // Closed after the runner (closers run last first), which settles its leases through it.
+      closers.push(() => bullmq.close());
+    }
+    let limiter: RateLimiter | undefined;
+    if (redisUrl && role !== 'worker') {
+      const shared = await createRedisRateLimiter({
+        url: redisUrl,
+        prefix: `${options.redisPrefix}:rl:`,
+        onUnavailable: (error) => warn(`rate limiter (Redis): ${error.message}`),
+      });
+      limiter = shared;
+      closers.push(() => shared.close());
+    } else if (databaseUrl && role === 'api')
+      stderr.write(
+        'svc serve: warning: without redisUrl every API process keeps its own rate-limit buckets, so an account gets its rate once per API process\n',
+      );
     let baseUrl = '';
     let publicBase = '';
     const runner: BatchRunner = createBatchRunner({
@@ -174,6 +228,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       // Absolute when the server listens on one address; bound to every interface (0.0.0.0, ::)
       // it cannot know the name clients use, so the path alone.
       resultsUrl: (id) => `${publicBase}${batchResultsPath(id)}`,
+      ...(dispatcher ? { dispatcher } : {}),
       webhooks: {
         // Each account's events are signed with its own active secrets (two during a rotation).
         secretsFor: accountWebhookSecrets(deps),
@@ -183,6 +238,68 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     // Closed before the store: it stops claiming and releases what it holds.
     closers.push(() => runner.close({ timeoutMs: input.batchStopTimeoutMs ?? 10_000 }));
 
+    // The API logs through Fastify's logger once it exists; a worker has only stderr.
+    let reloadFailed = (error: Error) =>
+      stderr.write(`svc serve: geo data reload failed; the previous data stays: ${error.message}\n`);
+    const reopen = async () => {
+      const next = asOpenedGeo(await openGeo());
+      const previous = geo;
+      geo = next.resolver;
+      geoDatabases = next.databases;
+      previous.close();
+    };
+    const triggers = geoReloadTriggers({
+      // A stamp file changed, a signal came or the schedule fired: open the data anew (a newly
+      // installed file is picked up too) and swap it in once it is ready.
+      reload: reopen,
+      intervalSeconds: options.geo.reloadIntervalSeconds,
+      stampFiles: input.geoStampFiles ?? options.geo.databases,
+      signals: input.handleSignals !== false,
+      onError: (error) => reloadFailed(error),
+    });
+    closers.push(() => triggers.stop());
+
+    if (role === 'worker') {
+      const health = await startHealthServer({
+        host: options.host,
+        port: options.port,
+        tls: options.tls ? await readTlsPair(options.tls) : null,
+        // Ready when both stores answer.
+        ready: async () => {
+          await controlPlane.listPlans();
+          await batchStore.listJobs({ limit: 1 });
+        },
+        now,
+      });
+      closers.push(() => health.close());
+      runner.start();
+      let closing: Promise<void> | undefined;
+      const close = () => {
+        closing ??= closeAll();
+        return closing;
+      };
+      if (input.handleSignals !== false)
+        closers.unshift(
+          onStopSignals(
+            async () => {
+              await close();
+            },
+            input.exit ?? ((code) => process.exit(code)),
+          ),
+        );
+      stdout.write(
+        `svc serve: worker running batch jobs and webhook delivery; health on ${health.url}/v2/health (state in ${stateIn(options)}; data in ${dataDir})\n`,
+      );
+      return {
+        app: null,
+        url: health.url,
+        options,
+        createdOwner: null,
+        reloadGeo: () => triggers.trigger(),
+        close,
+      };
+    }
+
     const app = await createServer({
       options: settings,
       controlPlane,
@@ -191,10 +308,13 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       geo: geoProxy,
       enricher: enrich.enricher,
       batch: { store: batchStore, runner },
+      ...(limiter ? { limiter } : {}),
       geoDatabases: () => geoDatabases ?? geo.databases().map(describedByResolver),
       logStream: stdout,
       now,
     });
+    reloadFailed = (error) =>
+      app.log.error({ err: error }, 'geo data reload failed; the previous data stays');
     closers.push(async () => {
       // Node's close() ends the connections idle at that moment only; a keep-alive connection
       // whose request finishes during the stop would hold it open for keepAliveTimeout (72 s).
@@ -212,25 +332,8 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     baseUrl = `${options.tls ? 'https' : 'http'}://${host}:${address.port}`;
     publicBase = address.address === '0.0.0.0' || address.address === '::' ? '' : baseUrl;
-    runner.start();
-
-    const reopen = async () => {
-      const next = asOpenedGeo(await openGeo());
-      const previous = geo;
-      geo = next.resolver;
-      geoDatabases = next.databases;
-      previous.close();
-    };
-    const triggers = geoReloadTriggers({
-      // A stamp file changed, a signal came or the schedule fired: open the data anew (a newly
-      // installed file is picked up too) and swap it in once it is ready.
-      reload: reopen,
-      intervalSeconds: options.geo.reloadIntervalSeconds,
-      stampFiles: input.geoStampFiles ?? options.geo.databases,
-      signals: input.handleSignals !== false,
-      onError: (error) => app.log.error({ err: error }, 'geo data reload failed; the previous data stays'),
-    });
-    closers.push(() => triggers.stop());
+    // An api process submits jobs (its dispatcher enqueues them) but leaves the chunks to workers.
+    if (role === 'all') runner.start();
 
     let closing: Promise<void> | undefined;
     const close = () => {
@@ -247,7 +350,11 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       );
       closers.unshift(removeHandlers);
     }
-    stdout.write(`svc serve: listening on ${baseUrl} (data in ${dataDir})\n`);
+    stdout.write(
+      role === 'all' && databaseUrl === null
+        ? `svc serve: listening on ${baseUrl} (data in ${dataDir})\n`
+        : `svc serve: listening on ${baseUrl} (role ${role}; state in ${stateIn(options)}; data in ${dataDir})\n`,
+    );
     return { app, url: baseUrl, options, createdOwner, reloadGeo: () => triggers.trigger(), close };
   } catch (error) {
     await closeAll().catch(() => {});
@@ -309,4 +416,43 @@ async function ensureOwner(
     ].join('\n'),
   );
   return { accountId: account.id };
+}
+
+/** Where the shared state lives, for the start line: the database URL without its password. */
+function stateIn(options: ResolvedServerOptions): string {
+  const where = options.databaseUrl ? String(maskSecrets(options.databaseUrl)) : 'SQLite';
+  return options.redisUrl ? `${where} + ${String(maskSecrets(options.redisUrl))}` : where;
+}
+
+/**
+ * Every process of a deployment seals and opens webhook secrets and signs cursors with one server
+ * key. A process with another key would start and then fail every webhook it signs, so an
+ * account's sealed secret is opened here first and a mismatch stops the start.
+ */
+async function checkSharedServerKey(
+  deps: Parameters<typeof webhookSigningSecrets>[0],
+  source: 'env' | 'file' | 'created',
+): Promise<void> {
+  const [account] = await deps.controlPlane.listAccounts();
+  if (!account) return;
+  try {
+    await webhookSigningSecrets(deps, account.id);
+  } catch {
+    const where = source === 'env' ? 'SVC_SECRET_KEY' : "the data dir's secret.key";
+    throw new Error(
+      `this process's server secret key (from ${where}) is not the one the database's webhook secrets were sealed with: every process of a deployment needs the same key; set SVC_SECRET_KEY to the same value everywhere (openssl rand -hex 32), or copy one secret.key into every data dir (docs/deployment.md)`,
+    );
+  }
+}
+
+/** A warning line to stderr, the same text at most once a minute (an unreachable Redis repeats itself). */
+function throttledWarnings(stderr: { write(text: string): unknown }): (message: string) => void {
+  const last = new Map<string, number>();
+  return (message) => {
+    const now = Date.now();
+    if ((last.get(message) ?? 0) > now - 60_000) return;
+    if (last.size > 100) last.clear();
+    last.set(message, now);
+    stderr.write(`svc serve: warning: ${message}\n`);
+  };
 }

@@ -1,0 +1,203 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { POSTGRES, REDIS, serviceUrl } from '@svc/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, serve } from './serve.js';
+import { GEO_FIXTURES } from './testing/test-server.js';
+
+// svc serve --role api|worker|all on PostgreSQL and Redis (docs/deployment.md). Each test file
+// gets a database of its own (serve picks its schemas itself) and a Redis prefix of its own.
+
+const WHAT = 'svc serve roles on PostgreSQL + Redis';
+const postgresUrl = await serviceUrl(POSTGRES, WHAT);
+const redisUrl = await serviceUrl(REDIS, WHAT);
+
+let dir: string;
+let databaseUrl = '';
+let databaseName = '';
+const redisPrefix = `svc_t_roles_${randomBytes(6).toString('hex')}`;
+const secretKey = randomBytes(32).toString('hex');
+const running: RunningServer[] = [];
+
+async function admin(sql: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'svc-roles-'));
+  if (!postgresUrl) return;
+  databaseName = `svc_t_roles_${randomBytes(6).toString('hex')}`;
+  await admin(`CREATE DATABASE "${databaseName}"`);
+  const url = new URL(postgresUrl);
+  url.pathname = `/${databaseName}`;
+  databaseUrl = url.toString();
+});
+afterEach(async () => {
+  for (const server of running.splice(0)) await server.close();
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  if (databaseName) await admin(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+  if (redisUrl) {
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(redisUrl);
+    const keys = await redis.keys(`${redisPrefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  }
+});
+
+/** serve() as one process of a deployment: its own data dir, the shared database, Redis and key. */
+async function start(name: string, options: Record<string, unknown>, env: Record<string, string> = {}) {
+  let out = '';
+  let err = '';
+  const server = await serve({
+    options: {
+      port: 0,
+      dataDir: join(dir, name),
+      logLevel: 'silent',
+      geo: { databases: [`${GEO_FIXTURES}GeoIP2-City-Test.mmdb`] },
+      databaseUrl,
+      ...(redisUrl ? { redisUrl, redisPrefix } : {}),
+      ...options,
+    },
+    env: { SVC_SECRET_KEY: secretKey, ...env },
+    cwd: dir,
+    stdout: { write: (text: string) => (out += text) },
+    stderr: { write: (text: string) => (err += text) },
+    handleSignals: false,
+    batchStopTimeoutMs: 500,
+  });
+  running.push(server);
+  return { server, out: () => out, err: () => err };
+}
+
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  key: string | null,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(key ? { 'x-api-key': key } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+const records = ['81.2.69.142', '2.125.160.216', '10.0.0.1', '175.16.199.1', '89.160.20.112'];
+
+describe('roles without PostgreSQL', () => {
+  it('worker and api refuse SQLite, naming databaseUrl', async () => {
+    for (const role of ['worker', 'api']) {
+      await expect(
+        serve({
+          options: { role: role as 'worker', port: 0, dataDir: join(dir, `sqlite-${role}`) },
+          env: {},
+          handleSignals: false,
+        }),
+      ).rejects.toThrow(`role ${role} needs databaseUrl`);
+    }
+  });
+});
+
+describe.skipIf(!postgresUrl || !redisUrl)('roles on PostgreSQL + Redis', () => {
+  it('an api process submits but never runs a job; a worker process runs it; both see one state', async () => {
+    const api = await start('api', { role: 'api' });
+    const live = /live key: +(sk_live_\w+)/.exec(api.out())?.[1] as string;
+    expect(live).toMatch(/^sk_live_/);
+    expect(api.out()).toContain(`svc serve: listening on ${api.server.url} (role api; state in postgres://`);
+
+    const submitted = await call(api.server.url, 'POST', '/v2/batch', live, { type: 'geo_ip', records });
+    expect(submitted.status).toBe(202);
+    const id = submitted.body.id as string;
+    // No worker yet: the api process leaves the job alone.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await call(api.server.url, 'GET', `/v2/batch/${id}`, live)).body.status).toBe('queued');
+
+    const worker = await start('worker', { role: 'worker' });
+    expect(worker.server.app).toBeNull();
+    expect(worker.out()).toMatch(
+      /^svc serve: worker running batch jobs and webhook delivery; health on http:\/\/127\.0\.0\.1:\d+\/v2\/health \(state in postgres:\/\/.*\+ redis:\/\//m,
+    );
+    // The worker prints no keys: it never creates the owner account.
+    expect(worker.out()).not.toContain('first start');
+    await expect
+      .poll(async () => (await call(api.server.url, 'GET', `/v2/batch/${id}`, live)).body.status, {
+        timeout: 15_000,
+      })
+      .toBe('completed');
+    const job = (await call(api.server.url, 'GET', `/v2/batch/${id}`, live)).body;
+    expect(job).toMatchObject({ total: 5, processed: 5 });
+    const results = await call(api.server.url, 'GET', `/v2/batch/${id}/results`, live);
+    expect((results.body.data as { index: number }[]).map((result) => result.index)).toEqual([0, 1, 2, 3, 4]);
+
+    // A second job reaches the idle worker through the queue, well before its 5 s store poll.
+    const startedAt = Date.now();
+    const second = await call(api.server.url, 'POST', '/v2/batch', live, { type: 'geo_ip', records });
+    await expect
+      .poll(
+        async () =>
+          (await call(api.server.url, 'GET', `/v2/batch/${second.body.id as string}`, live)).body.status,
+        { timeout: 10_000, interval: 50 },
+      )
+      .toBe('completed');
+    expect(Date.now() - startedAt).toBeLessThan(4_000);
+
+    // The worker's port answers health only.
+    const health = await call(worker.server.url, 'GET', '/v2/health', null);
+    expect(health).toMatchObject({ status: 200, body: { status: 'ok', role: 'worker' } });
+    const elsewhere = await call(worker.server.url, 'GET', '/v2/geo/8.8.8.8', live);
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body).toMatchObject({ error: { code: 'not_found' } });
+    expect((elsewhere.body.error as { message: string }).message).toContain('worker process');
+  });
+
+  it('a process with another server secret key refuses to start on a database with accounts', async () => {
+    // The first test's api process created the owner account in this database.
+    const other = randomBytes(32).toString('hex');
+    await expect(start('stranger', { role: 'api' }, { SVC_SECRET_KEY: other })).rejects.toThrow(
+      'is not the one the database',
+    );
+  });
+
+  it('role all on PostgreSQL runs jobs itself, as on SQLite', async () => {
+    const all = await start('all', { role: 'all' });
+    // The database already has its owner from the first test: no keys printed, so make one.
+    expect(all.out()).not.toContain('first start');
+    const { createAccount } = await import('./control-plane/accounts.js');
+    const app = all.server.app;
+    if (!app) throw new Error('role all serves the API');
+    const { liveKey } = await createAccount(
+      { controlPlane: app.svc.controlPlane, secrets: app.svc.secrets, now: Date.now },
+      { name: 'roles-all', planId: 'self_hosted' },
+    );
+    const submitted = await call(all.server.url, 'POST', '/v2/batch', liveKey.secret, {
+      type: 'geo_ip',
+      records,
+    });
+    expect(submitted.status).toBe(202);
+    await expect
+      .poll(
+        async () =>
+          (await call(all.server.url, 'GET', `/v2/batch/${submitted.body.id as string}`, liveKey.secret)).body
+            .status,
+        { timeout: 15_000 },
+      )
+      .toBe('completed');
+  });
+});
