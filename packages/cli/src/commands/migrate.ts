@@ -57,11 +57,29 @@ the version before and after. A schema written by a newer svc is refused: exit 1
       import('pg'),
     ]);
     const results: Migrated[] = [];
+    // As text, each store's line as soon as it is migrated: if the second fails, the first's
+    // change is still reported (it is committed).
+    const done = (result: Migrated) => {
+      results.push(result);
+      if (flags.json) return;
+      const where = `${result.store} (schema ${result.schema})`;
+      io.stdout.write(
+        result.fromVersion === result.toVersion
+          ? `${where}: up to date at version ${result.toVersion}\n`
+          : `${where}: version ${result.fromVersion} → ${result.toVersion}\n`,
+      );
+      for (const [offset, name] of (result.applied ?? []).entries())
+        io.stdout.write(`  applied ${result.fromVersion + offset + 1}: ${name}\n`);
+    };
     try {
-      const batch = await migratePostgresStore({ connectionString: url, schema, driver: pg });
-      results.push({ store: 'batch store', ...batch });
-      const controlPlane = await migratePostgresControlPlane({ connectionString: url, schema });
-      results.push({ store: 'control plane', ...controlPlane });
+      done({
+        store: 'batch store',
+        ...(await migratePostgresStore({ connectionString: url, schema, driver: pg })),
+      });
+      done({
+        store: 'control plane',
+        ...(await migratePostgresControlPlane({ connectionString: url, schema })),
+      });
     } catch (error) {
       // A bad --schema is a usage mistake; the stores say so with a TypeError before connecting.
       if (error instanceof TypeError) throw new UsageError(error.message.replace(/^schema/, '--schema'));
@@ -77,17 +95,6 @@ the version before and after. A schema written by a newer svc is refused: exit 1
           ...(result.applied && { applied: result.applied }),
         })),
       });
-    } else {
-      for (const result of results) {
-        const where = `${result.store} (schema ${result.schema})`;
-        io.stdout.write(
-          result.fromVersion === result.toVersion
-            ? `${where}: up to date at version ${result.toVersion}\n`
-            : `${where}: version ${result.fromVersion} → ${result.toVersion}\n`,
-        );
-        for (const [offset, name] of (result.applied ?? []).entries())
-          io.stdout.write(`  applied ${result.fromVersion + offset + 1}: ${name}\n`);
-      }
     }
     return EXIT.ok;
   },
