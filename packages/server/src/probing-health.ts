@@ -1,4 +1,4 @@
-import { type DoctorOptions, type DoctorReport, runDoctor } from '@svc/email-verifier';
+import { type DoctorOptions, type DoctorReport, parseSocks5Url, runDoctor } from '@svc/email-verifier';
 import type { ResolvedServerOptions } from './options.js';
 
 /** Where the probing self-check stands, as GET /v2/health shows it to the owner. */
@@ -111,12 +111,17 @@ function failedRun(error: unknown, at: number): DoctorReport {
   };
 }
 
-/** The doctor options for the identity the server probes with (its `smtp` and `dns` settings). */
+/** The doctor options for the identity the server probes with (its `smtp` and `dns` settings, and proxy). */
 export function serverDoctorOptions(options: ResolvedServerOptions): DoctorOptions {
   const doctor: DoctorOptions = { port: options.smtp.port };
   if (options.smtp.heloName !== null) doctor.heloName = options.smtp.heloName;
   if (options.smtp.mailFrom !== null) doctor.mailFrom = options.smtp.mailFrom;
   if (options.dns !== null) doctor.dnsServer = options.dns;
+  // With a pool, the path most MX hosts take: the first proxy pinned to no provider (else the
+  // first). `svc doctor --proxy` checks the others one by one.
+  const proxy =
+    options.smtp.proxies.find((entry) => (entry.providers ?? []).length === 0) ?? options.smtp.proxies[0];
+  if (proxy) doctor.proxy = parseSocks5Url(proxy.url, 'smtp.proxies url');
   return doctor;
 }
 

@@ -3,8 +3,8 @@ import {
   DEFAULT_BLOCKLISTS,
   type DoctorOptions,
   type DoctorReport,
+  parseSocks5Url,
   runDoctor,
-  type Socks5ProxyOptions,
 } from '@svc/email-verifier';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -18,7 +18,7 @@ export const doctorCommand: Command = {
   name: 'doctor',
   summary: 'Check that SMTP probing can work from here (port 25, reverse DNS, blocklists, DNS)',
   usage: [
-    '[--helo name] [--from address] [--public-address ip] [--proxy socks5://[user:pass@]host:port] [--json]',
+    '[--helo name] [--from address] [--public-address ip] [--proxy socks5://[user:pass@]host[:port]] [--json]',
     '[--test-host host] [--smtp-port n] [--dns host:port] [--blocklist zone ...] [--timeout ms]',
   ],
   details: `Checks, each ok / warning / FAILED with what to do:
@@ -33,7 +33,8 @@ Options:
   --helo <name>            EHLO name probes use (default: this host's name)
   --from <address>         envelope sender probes use (default: the null sender <>)
   --public-address <ip>    the address receivers see, if you know it
-  --proxy <url>            socks5://[user:pass@]host:port: probes go through this SOCKS5 proxy
+  --proxy <url>            socks5://[user:pass@]host[:port] (port 1080 by default): probes go through
+                           this SOCKS5 proxy (check each proxy of a pool in turn)
   --test-host <host>       a mail server to try (default gmail-smtp-in.l.google.com, which echoes your address)
   --smtp-port <n>          the port probes use (default 25)
   --dns <host:port>        the resolver to ask (default: the system's first)
@@ -91,7 +92,13 @@ function doctorOptions(values: Record<string, unknown>): DoctorOptions {
     options.dnsTimeoutMs = Math.min(ms, 5000);
   }
   const proxy = text('proxy');
-  if (proxy !== undefined) options.proxy = proxyOption(proxy);
+  if (proxy !== undefined) {
+    try {
+      options.proxy = parseSocks5Url(proxy, '--proxy');
+    } catch (error) {
+      throw new UsageError((error as Error).message, 'doctor');
+    }
+  }
   const zones = values.blocklist as string[] | undefined;
   if (zones && zones.length > 0) options.blocklists = zones.map(blocklistFor);
   return options;
@@ -103,25 +110,6 @@ function integer(flag: string, value: string, max: number): number {
     throw new UsageError(`${flag} must be a whole number from 1 to ${max}, got "${value}"`, 'doctor');
   }
   return n;
-}
-
-/** `socks5://[user:pass@]host:port` → the verifier's proxy options. */
-function proxyOption(value: string): Socks5ProxyOptions {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`--proxy must be a URL like socks5://host:1080, got "${value}"`, 'doctor');
-  }
-  if (url.protocol !== 'socks5:' || url.hostname === '' || url.port === '') {
-    throw new UsageError(`--proxy must be socks5://[user:pass@]host:port, got "${value}"`, 'doctor');
-  }
-  const proxy: Socks5ProxyOptions = { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port) };
-  if (url.username !== '') {
-    proxy.username = decodeURIComponent(url.username);
-    proxy.password = decodeURIComponent(url.password);
-  }
-  return proxy;
 }
 
 /** A default list by its zone (with its codes and delisting page), else a plain one. */

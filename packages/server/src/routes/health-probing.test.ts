@@ -1,7 +1,8 @@
 import { runDoctor } from '@svc/email-verifier';
 import { startDnsServer, startSmtpServer } from '@svc/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createProbingHealth, type ProbingHealth } from '../probing-health.js';
+import { resolveServerOptions } from '../options.js';
+import { createProbingHealth, type ProbingHealth, serverDoctorOptions } from '../probing-health.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 
 describe('GET /v2/health: the probing self-check for the owner', () => {
@@ -168,5 +169,29 @@ describe('GET /v2/health: the probing self-check for the owner', () => {
     } finally {
       await Promise.all([dns.close(), mta.close()]);
     }
+  });
+});
+
+describe('serverDoctorOptions', () => {
+  it("checks the server's identity, through the first proxy of a pool pinned to no provider", () => {
+    const options = resolveServerOptions({
+      smtp: {
+        heloName: 'verify.example.com',
+        mailFrom: 'bounce@example.com',
+        proxies: [
+          { url: 'socks5://10.0.0.7:1080', providers: ['google'] },
+          { url: 'socks5://probe:s3cret@10.0.0.5:1081' },
+        ],
+      },
+      dns: '127.0.0.1:5353',
+    });
+    expect(serverDoctorOptions(options)).toEqual({
+      port: 25,
+      heloName: 'verify.example.com',
+      mailFrom: 'bounce@example.com',
+      dnsServer: '127.0.0.1:5353',
+      proxy: { host: '10.0.0.5', port: 1081, username: 'probe', password: 's3cret' },
+    });
+    expect(serverDoctorOptions(resolveServerOptions({}))).toEqual({ port: 25 });
   });
 });
