@@ -165,7 +165,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
 
     const resultCache = await openVerifyCache(options);
     if (resultCache) closers.push(() => resultCache.close());
-    const verifier = createVerifier({ ...verifierOptions(options), resultCache });
+    const verifier = createVerifier({ ...verifierOptions(options, stderr), resultCache });
     const openGeo = input.openGeo ?? (() => openConfiguredGeo(options));
     // Lookups go through this holder, so a reopened resolver replaces the old one everywhere.
     const opened = asOpenedGeo(await openGeo());
@@ -362,7 +362,10 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
   }
 }
 
-function verifierOptions(options: ResolvedServerOptions): VerifierOptions {
+function verifierOptions(
+  options: ResolvedServerOptions,
+  stderr: { write(text: string): unknown },
+): VerifierOptions {
   const smtp: NonNullable<VerifierOptions['smtp']> = {
     port: options.smtp.port,
     allowPrivateAddresses: options.smtp.allowPrivateMx,
@@ -373,6 +376,13 @@ function verifierOptions(options: ResolvedServerOptions): VerifierOptions {
     smtp.proxies = options.smtp.proxies;
     smtp.proxySelection = options.smtp.proxySelection;
     smtp.proxyCooldown = options.smtp.proxyCooldown;
+    // The operator's log of the pool: proxies by label or host:port, never their credentials.
+    smtp.onProxyEvent = (event) =>
+      stderr.write(
+        event.state === 'out'
+          ? `svc serve: SOCKS5 proxy ${event.proxy} is out until ${event.until} (${event.failures} failure(s) in a row): ${event.error}\n`
+          : `svc serve: SOCKS5 proxy ${event.proxy} is back\n`,
+      );
   }
   const timeoutMs = options.dnsTimeoutMs;
   const dns = options.dns

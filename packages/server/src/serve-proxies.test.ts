@@ -1,0 +1,98 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type FakeDnsServer,
+  type SmtpFleet,
+  type Socks5Proxy,
+  startDnsServer,
+  startSmtpFleet,
+  startSocks5Proxy,
+} from '@svc/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, serve } from './serve.js';
+import { GEO_FIXTURES } from './testing/test-server.js';
+
+// svc serve with smtp.proxies: probes through a pool of testkit SOCKS5 proxies, one failing,
+// the pool's changes on stderr without credentials.
+
+const PASSWORD = 'serve-proxy-secret';
+let dir: string;
+let dns: FakeDnsServer;
+let fleet: SmtpFleet;
+let good: Socks5Proxy;
+let broken: Socks5Proxy;
+let server: RunningServer | undefined;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'svc-serve-proxies-'));
+  dns = await startDnsServer({
+    zones: {
+      'good.test': { MX: [{ priority: 10, exchange: 'mx.good.test' }] },
+      'mx.good.test': { A: ['127.0.0.2'] },
+    },
+  });
+  fleet = await startSmtpFleet({
+    hosts: ['127.0.0.2'],
+    script: { mailboxes: { 'alice@good.test': 'accept' } },
+  });
+  good = await startSocks5Proxy({ auth: { username: 'probe', password: PASSWORD } });
+  broken = await startSocks5Proxy({
+    auth: { username: 'probe', password: PASSWORD },
+    failure: 'not_allowed',
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  await Promise.all([dns?.close(), fleet?.close(), good?.close(), broken?.close()]);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('svc serve with smtp.proxies', () => {
+  it('probes through the pool past a failing proxy, names the proxy in the result and logs the outage without the password', async () => {
+    let out = '';
+    let err = '';
+    server = await serve({
+      options: {
+        port: 0,
+        dataDir: join(dir, 'data'),
+        logLevel: 'silent',
+        geo: { databases: [`${GEO_FIXTURES}GeoIP2-City-Test.mmdb`] },
+        dns: dns.address,
+        smtp: {
+          port: fleet.port,
+          allowPrivateMx: true,
+          heloName: 'serve.test',
+          proxies: [
+            { url: `socks5://probe:${PASSWORD}@127.0.0.1:${broken.port}`, label: 'broken-1' },
+            { url: `socks5://probe:${PASSWORD}@127.0.0.1:${good.port}` },
+          ],
+          proxySelection: 'round-robin',
+        },
+        verifyCache: { store: 'off' },
+      },
+      env: {},
+      cwd: dir,
+      stdout: { write: (text: string) => (out += text) },
+      stderr: { write: (text: string) => (err += text) },
+      handleSignals: false,
+    });
+    const live = /live key: +(sk_live_\w+)/.exec(out)?.[1] as string;
+    const response = await fetch(`${server.url}/v2/verify/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': live },
+      body: JSON.stringify({ email: 'alice@good.test', options: { probe_mailbox: true } }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { state: string; smtp: { proxy: string; host: string } };
+    expect(body).toMatchObject({
+      state: 'deliverable',
+      smtp: { host: 'mx.good.test', proxy: `127.0.0.1:${good.port}` },
+    });
+    expect(broken.connections).toHaveLength(1);
+    expect(err).toMatch(
+      /svc serve: SOCKS5 proxy broken-1 is out until \S+ \(1 failure\(s\) in a row\): SOCKS5 proxy 127\.0\.0\.1:\d+: connection not allowed by ruleset \(reply 2\)/,
+    );
+    expect(JSON.stringify(body) + err + out).not.toContain(PASSWORD);
+  });
+});
