@@ -116,6 +116,8 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   const prepare = (input: string): Prepared => prepareAddress(input, lists, settings);
   const resultCache = settings.resultCache;
   const now = () => settings.clock().getTime();
+  /** verify() probes under way by cache entry, so concurrent calls for one address probe it once. */
+  const probing = new Map<string, Promise<CachedResult>>();
 
   /** The cache entry of a probed address, or null when its result is not cached (see README). */
   function cacheKeyOf(
@@ -232,6 +234,45 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     return probe;
   }
 
+  /** The DNS stage and, when asked, the probe of one parsed address (verify() without its cache). */
+  async function verifyNow(
+    prepared: Prepared,
+    checks: Required<VerifyEmailOptions>,
+  ): Promise<VerificationResult> {
+    const address = prepared.address as ParsedAddress;
+    const domain = await domainStatus(address.asciiDomain);
+    if (domain.error) {
+      throw new ServiceError(
+        'upstream_timeout',
+        `DNS lookup for ${address.asciiDomain} failed: ${domain.error.message}`,
+        {
+          cause: domain.error,
+        },
+      );
+    }
+    if (domain.status !== 'accepts_mail') {
+      const result = finish(prepared, checks, domain, null);
+      throw new UnprocessableAddressError(
+        `${address.asciiDomain} has no MX hints: ${NO_MX_TEXT[domain.status]}`,
+        result,
+      );
+    }
+    if (!checks.probe_mailbox) return finish(prepared, checks, domain, null);
+    const probe = await probeDomains(
+      domain.hosts,
+      new Map([[address.asciiDomain, [address.normalized]]]),
+      AbortSignal.timeout(settings.smtp.timeoutMs),
+      // A single verify() is someone waiting: it goes before any batch backlog for its MX.
+      { urgent: true },
+    );
+    const outcome = probe.results.get(address.normalized);
+    return finish(prepared, checks, domain, {
+      verdict: outcome?.outcome ?? 'unreachable',
+      detail: outcome?.detail ?? null,
+      catchAll: probe.catchAll.get(address.asciiDomain) ?? null,
+    });
+  }
+
   return {
     async verify(email, options, call) {
       const checks = checkOptions(options);
@@ -246,43 +287,27 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       const address = prepared.address;
       if (address.isAddressLiteral) return finish(prepared, checks, null, null);
       const cacheKey = cacheKeyOf(address, checks, call);
-      if (cacheKey && !checks.fresh) {
+      if (!cacheKey) return verifyNow(prepared, checks);
+      const flight = `${cacheKey.namespace}\u0000${cacheKey.address}\u0000${cacheKey.variant}`;
+      if (!checks.fresh) {
         const [hit] = await (resultCache as NonNullable<typeof resultCache>).get([cacheKey], now());
         if (hit) return served(hit, email);
+        // The same address being probed for another caller right now: its answer is this one's.
+        const pending = probing.get(flight);
+        if (pending) return served(await pending, email);
       }
-      const domain = await domainStatus(address.asciiDomain);
-      if (domain.error) {
-        throw new ServiceError(
-          'upstream_timeout',
-          `DNS lookup for ${address.asciiDomain} failed: ${domain.error.message}`,
-          {
-            cause: domain.error,
-          },
-        );
+      const pending = (async (): Promise<CachedResult> => {
+        const result = await verifyNow(prepared, checks);
+        const cachedAt = now();
+        await resultCache?.set([{ key: cacheKey, result }], cachedAt);
+        return { result, cachedAt, expiresAt: cachedAt };
+      })();
+      probing.set(flight, pending);
+      try {
+        return (await pending).result;
+      } finally {
+        if (probing.get(flight) === pending) probing.delete(flight);
       }
-      if (domain.status !== 'accepts_mail') {
-        const result = finish(prepared, checks, domain, null);
-        throw new UnprocessableAddressError(
-          `${address.asciiDomain} has no MX hints: ${NO_MX_TEXT[domain.status]}`,
-          result,
-        );
-      }
-      if (!checks.probe_mailbox) return finish(prepared, checks, domain, null);
-      const probe = await probeDomains(
-        domain.hosts,
-        new Map([[address.asciiDomain, [address.normalized]]]),
-        AbortSignal.timeout(settings.smtp.timeoutMs),
-        // A single verify() is someone waiting: it goes before any batch backlog for its MX.
-        { urgent: true },
-      );
-      const outcome = probe.results.get(address.normalized);
-      const result = finish(prepared, checks, domain, {
-        verdict: outcome?.outcome ?? 'unreachable',
-        detail: outcome?.detail ?? null,
-        catchAll: probe.catchAll.get(address.asciiDomain) ?? null,
-      });
-      if (cacheKey) await resultCache?.set([{ key: cacheKey, result }], now());
-      return result;
     },
 
     async verifyMany(emails, options, events = {}) {

@@ -188,6 +188,25 @@ describe('verify() with the result cache', () => {
     });
   });
 
+  it('probes an address once for concurrent calls; the others get its answer marked cached', async () => {
+    const verifier = verifierWith();
+    const results = await Promise.all([
+      verifier.verify('alice@good.test', probe),
+      verifier.verify('ALICE@good.test', probe),
+      verifier.verify('alice@good.test', probe),
+      verifier.verify('alice@good.test', probe, { cacheNamespace: 'acct_b' }),
+    ]);
+    expect(results.map((result) => [result.email, result.state, result.cached_at !== undefined])).toEqual([
+      ['alice@good.test', 'deliverable', false],
+      ['ALICE@good.test', 'deliverable', true],
+      ['alice@good.test', 'deliverable', true],
+      ['alice@good.test', 'deliverable', false],
+    ]);
+    // acct_b's call is a probe of its own, but it joined the same session at the same moment, and
+    // the probe asks one RCPT for a recipient queued twice.
+    expect(await asked()).toEqual(['alice@good.test']);
+  });
+
   it('resultCache: false probes every time', async () => {
     const verifier = verifierWith({ resultCache: false });
     await verifier.verify('alice@good.test', probe);
