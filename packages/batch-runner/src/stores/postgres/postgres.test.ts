@@ -1,5 +1,5 @@
 import { POSTGRES, serviceUrl } from '@svc/testkit';
-import { afterAll, describe } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../store.js';
 import { describeStore } from '../../testing/describe-store.js';
 import { scratchSchemas } from '../../testing/postgres-schemas.js';
@@ -23,5 +23,27 @@ describe.skipIf(!url)('Postgres store', () => {
       // The first store stays open, as another process would have it.
       return createPostgresStore({ connectionString: url as string, schema: schemaOf.get(store) });
     },
+  });
+
+  // A TEXT column cannot hold U+0000; records and results live in JSON, where it is an escape.
+  it('keeps records and results with a NUL character, as SQLite does', async () => {
+    const store = await createPostgresStore({ connectionString: url as string, schema: schemas.next() });
+    const input = 'a\u0000b@example.test';
+    await store.createJob({
+      id: 'batch_nul',
+      type: 'verify_email',
+      records: [input],
+      webhook_url: null,
+      idempotency_key: null,
+      request_hash: null,
+      chunkSize: 10,
+      now: new Date(),
+    });
+    const lease = await store.claimChunk('w', 1000, 5000);
+    expect(lease?.records).toEqual([{ index: 0, input }]);
+    const result = { index: 0, input, ok: false, error: { code: 'invalid', message: `bad ${input}` } };
+    expect(await store.commitChunk(lease!, [result], 2000)).toBe('committed');
+    expect((await store.results('batch_nul', { limit: 10 })).data).toEqual([result]);
+    await store.close();
   });
 });
