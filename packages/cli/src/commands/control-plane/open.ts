@@ -6,6 +6,7 @@ import {
   CONTROL_PLANE_DB_FILE,
   ConfigError,
   type ControlPlaneStore,
+  createPostgresControlPlaneStore,
   createServerSecrets,
   createSqliteControlPlaneStore,
   loadServerConfig,
@@ -21,7 +22,7 @@ import { cliSqliteDriver } from '../../sqlite-driver.js';
 export interface ControlPlane {
   store: ControlPlaneStore;
   options: ResolvedServerOptions;
-  /** The database file. */
+  /** The database file, or the PostgreSQL URL (password masked) with `databaseUrl`. */
   path: string;
   /** The account operations' dependencies; `secrets` loads the server key on first use. */
   deps(): AccountDeps;
@@ -29,10 +30,13 @@ export interface ControlPlane {
 }
 
 /**
- * Opens the same SQLite control-plane store `svc serve` uses: the data dir and plans come from
+ * Opens the same control-plane store `svc serve` uses: the data dir and plans come from
  * the same config file and `SVC_*` variables, `--data-dir` over both. `create`: make the data
  * dir (0700) and database when missing (`svc accounts create` before the first start); every
  * other command needs the database to exist, so a mistyped data dir is not a new empty store.
+ * With `databaseUrl` (SVC_DATABASE_URL) the store is PostgreSQL's, as for every process of a
+ * deployment (docs/deployment.md); the data dir then holds only the server key, unless
+ * SVC_SECRET_KEY gives it.
  */
 export async function openControlPlane(
   io: CliIo,
@@ -40,6 +44,7 @@ export async function openControlPlane(
   { create }: { create: boolean },
 ): Promise<ControlPlane> {
   const options = await serverOptions(io, values);
+  if (options.databaseUrl) return withStore(io, options, await openPostgres(options.databaseUrl));
   const path = join(options.dataDir, CONTROL_PLANE_DB_FILE);
   if (create) {
     try {
@@ -58,6 +63,30 @@ export async function openControlPlane(
       { cause: error },
     );
   }
+  return withStore(io, options, { store, path });
+}
+
+async function openPostgres(url: string): Promise<{ store: ControlPlaneStore; path: string }> {
+  // Named in messages, so without its password.
+  const shown = new URL(url);
+  if (shown.password) shown.password = '********';
+  const path = shown.toString();
+  try {
+    return { store: await createPostgresControlPlaneStore({ connectionString: url }), path };
+  } catch (error) {
+    throw new ServiceError(
+      'invalid_request',
+      `cannot open the control-plane database ${path}: ${describeCause(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+async function withStore(
+  io: CliIo,
+  options: ResolvedServerOptions,
+  { store, path }: { store: ControlPlaneStore; path: string },
+): Promise<ControlPlane> {
   // The server writes its configured plans at start; the CLI only adds those the store lacks, so
   // running it without the server's config never changes a plan the server is using.
   for (const plan of Object.values(options.plans)) {

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { authenticate, createPostgresControlPlaneStore } from '@svc/server';
+import { POSTGRES, serviceUrl } from '@svc/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from '../exit-codes.js';
+import { main } from '../main.js';
+import { captureIo } from '../testing/capture-io.js';
+
+// svc accounts / svc keys on the PostgreSQL control plane of a deployment (SVC_DATABASE_URL),
+// the store every svc serve process of it uses (docs/deployment.md).
+
+const postgresUrl = await serviceUrl(POSTGRES, 'svc accounts on PostgreSQL');
+
+describe.skipIf(!postgresUrl)('svc accounts with SVC_DATABASE_URL', () => {
+  let dir: string;
+  let databaseUrl = '';
+  const name = `svc_t_cli_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'svc-accounts-pg-'));
+    await admin(`CREATE DATABASE "${name}"`);
+    const url = new URL(postgresUrl as string);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  });
+
+  it('creates an account in the database, whose live key authenticates there', async () => {
+    const io = captureIo();
+    io.env = {
+      SVC_DATABASE_URL: databaseUrl,
+      SVC_DATA_DIR: dir,
+      SVC_SECRET_KEY: randomBytes(32).toString('hex'),
+    };
+    const code = await main(['accounts', 'create', '--name', 'free-one', '--plan', 'free', '--json'], io);
+    expect(code, io.err()).toBe(EXIT.ok);
+    const created = JSON.parse(io.out()) as {
+      account: { id: string };
+      keys: { environment: string; secret: string }[];
+    };
+    const live = created.keys.find((key) => key.environment === 'live')?.secret as string;
+    const store = await createPostgresControlPlaneStore({ connectionString: databaseUrl });
+    try {
+      const who = await authenticate({ controlPlane: store, now: Date.now }, live);
+      expect(who?.account.id).toBe(created.account.id);
+      expect(who?.plan.id).toBe('free');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('an unreachable database is named without its password', async () => {
+    const io = captureIo();
+    io.env = { SVC_DATABASE_URL: 'postgres://svc:hunter2@127.0.0.1:1/svc', SVC_DATA_DIR: dir };
+    const code = await main(['accounts', 'list'], io);
+    expect(code).not.toBe(EXIT.ok);
+    expect(io.err()).toContain('postgres://svc:********@127.0.0.1:1/svc');
+    expect(io.err()).not.toContain('hunter2');
+  });
+});
