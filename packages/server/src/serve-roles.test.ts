@@ -167,6 +167,41 @@ describe.skipIf(!postgresUrl || !redisUrl)('roles on PostgreSQL + Redis', () => 
     expect((elsewhere.body.error as { message: string }).message).toContain('worker process');
   });
 
+  it('a worker stopped mid-job hands its chunks back: another worker finishes well before the 30 s lease', async () => {
+    const api = await start('api-stop', { role: 'api' });
+    const { createAccount } = await import('./control-plane/accounts.js');
+    const app = api.server.app;
+    if (!app) throw new Error('role api serves the API');
+    const { liveKey } = await createAccount(
+      { controlPlane: app.svc.controlPlane, secrets: app.svc.secrets, now: Date.now },
+      { name: 'roles-stop', planId: 'self_hosted' },
+    );
+    const many = Array.from({ length: 50_000 }, (_, index) => records[index % records.length] as string);
+    const submitted = await call(api.server.url, 'POST', '/v2/batch', liveKey.secret, {
+      type: 'geo_ip',
+      records: many,
+    });
+    expect(submitted.status).toBe(202);
+    const id = submitted.body.id as string;
+    const status = async () => (await call(api.server.url, 'GET', `/v2/batch/${id}`, liveKey.secret)).body;
+    const first = await start('worker-stop-1', { role: 'worker' });
+    await expect
+      .poll(async () => (await status()).processed, { timeout: 15_000, interval: 20 })
+      .toBeGreaterThan(0);
+    await first.server.close();
+    const left = await status();
+    expect(left.status).toBe('running');
+    expect(left.processed as number).toBeLessThan(50_000);
+
+    const restartedAt = Date.now();
+    await start('worker-stop-2', { role: 'worker' });
+    await expect
+      .poll(async () => (await status()).status, { timeout: 25_000, interval: 100 })
+      .toBe('completed');
+    expect(Date.now() - restartedAt).toBeLessThan(20_000);
+    expect(await status()).toMatchObject({ processed: 50_000 });
+  });
+
   it('a process with another server secret key refuses to start on a database with accounts', async () => {
     // The first test's api process created the owner account in this database.
     const other = randomBytes(32).toString('hex');
