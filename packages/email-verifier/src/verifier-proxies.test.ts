@@ -271,6 +271,24 @@ describe('SMTP probes through a pool of SOCKS5 proxies (testkit proxies, fleet a
     expect(fleet.peakConnections('127.0.0.4')).toBeLessThanOrEqual(3);
   });
 
+  it('paces new sessions per (proxy, MX) to sessionsPerMinute, evenly spaced even when slots are free', async () => {
+    const [proxy] = (await startProxies(1)) as [Socks5Proxy];
+    const verifier = verifierWith({
+      proxies: [{ url: proxy.url, sessionsPerMinute: 600, perHostConcurrency: 3 }],
+      maxRcptsPerSession: 1,
+    });
+    const results = await verifier.verifyMany(addresses('plain', 5), { probe_mailbox: true });
+    expect(results.every((result) => result.state === 'deliverable')).toBe(true);
+    const starts = proxy
+      .relayed(`127.0.0.4:${fleet.port}`)
+      .map((record) => record.openedAt.getTime())
+      .sort((a, b) => a - b);
+    expect(starts.length).toBeGreaterThanOrEqual(5);
+    // 600 a minute is one every 100 ms (a few ms of timer slack allowed).
+    for (let index = 1; index < starts.length; index++)
+      expect(starts[index] - (starts[index - 1] as number), String(index)).toBeGreaterThanOrEqual(95);
+  });
+
   it('keeps the single proxy option: a pool of one named host:port', async () => {
     const [proxy] = (await startProxies(1, true)) as [Socks5Proxy];
     const verifier = verifierWith({

@@ -312,8 +312,10 @@ export function createMailGroup(
       if (pool) {
         proxy = pool.choose(
           provider,
+          // At its connection limit, or its session rate would make this one wait: try the next.
           (candidate) =>
-            context.limiter.activeFor(slotKey(candidate, address)) >= candidate.perHostConcurrency,
+            context.limiter.activeFor(slotKey(candidate, address)) >= candidate.perHostConcurrency ||
+            pool.paceDelay(candidate, address) > 0,
         );
         if (!proxy) {
           lastFailure = {
@@ -349,6 +351,7 @@ export function createMailGroup(
         state.opening++;
         let opened: Awaited<ReturnType<typeof openSession>>;
         try {
+          if (pool && proxy) await pool.pace(proxy, address, controller.signal);
           opened = await openSession(address, hostName, settingsFor(proxy), controller.signal);
         } finally {
           // runSession claims its first questions synchronously, before anything else runs.

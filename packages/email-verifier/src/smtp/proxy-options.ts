@@ -15,6 +15,11 @@ export interface SmtpProxyOptions {
   providers?: readonly string[];
   /** Simultaneous connections to one MX address through this proxy. @default smtp.perHostConcurrency */
   perHostConcurrency?: number;
+  /**
+   * New sessions per minute to one MX address through this proxy, evenly spaced (receivers
+   * throttle connection rates per client address). @default 0 (no limit)
+   */
+  sessionsPerMinute?: number;
 }
 
 /** How long a failed proxy stays out of the pool. */
@@ -39,7 +44,7 @@ export interface ProxyPoolSettings {
 /** The most proxies one pool takes. */
 export const MAX_PROXIES = 100;
 
-const ENTRY_KEYS = new Set(['url', 'label', 'providers', 'perHostConcurrency']);
+const ENTRY_KEYS = new Set(['url', 'label', 'providers', 'perHostConcurrency', 'sessionsPerMinute']);
 
 /**
  * Builds the pool from `smtp.proxies` (or the single `smtp.proxy`, a pool of one), validating
@@ -64,7 +69,13 @@ export function resolveProxyPool(
   if (smtp.proxy !== undefined) {
     const label = proxyAddress(smtp.proxy);
     proxies = [
-      { label, socketFactory: socks5SocketFactory(smtp.proxy), providers: new Set(), perHostConcurrency },
+      {
+        label,
+        socketFactory: socks5SocketFactory(smtp.proxy),
+        providers: new Set(),
+        perHostConcurrency,
+        sessionsPerMinute: 0,
+      },
     ];
   } else if (smtp.proxies !== undefined) {
     if (!Array.isArray(smtp.proxies) || smtp.proxies.length === 0 || smtp.proxies.length > MAX_PROXIES)
@@ -117,11 +128,15 @@ function resolveEntry(
   const perHost = entry.perHostConcurrency ?? perHostDefault;
   if (!Number.isInteger(perHost) || perHost <= 0)
     throw new TypeError(`${where}.perHostConcurrency must be a positive integer, got ${perHost}`);
+  const sessionsPerMinute = entry.sessionsPerMinute ?? 0;
+  if (typeof sessionsPerMinute !== 'number' || !Number.isFinite(sessionsPerMinute) || sessionsPerMinute < 0)
+    throw new TypeError(`${where}.sessionsPerMinute must be a number ≥ 0, got ${sessionsPerMinute}`);
   return {
     label,
     socketFactory: socks5SocketFactory(proxy),
     providers: new Set(providers),
     perHostConcurrency: perHost,
+    sessionsPerMinute,
   };
 }
 

@@ -9,6 +9,7 @@ const proxy = (label: string, providers: string[] = [], perHostConcurrency = 2):
   socketFactory: directSocket,
   providers: new Set(providers),
   perHostConcurrency,
+  sessionsPerMinute: 0,
 });
 const cooldown = { initialMs: 1000, factor: 2, maxMs: 5000 };
 
@@ -93,6 +94,32 @@ describe('ProxyPool', () => {
     expect(pool.isAvailable(a)).toBe(false);
     now += 1;
     expect(pool.isAvailable(a)).toBe(true);
+  });
+
+  it('paces sessions per (proxy, MX address): booked in turn, each waiting for its time', async () => {
+    const paced = { ...proxy('p'), sessionsPerMinute: 1200 }; // one per 50 ms
+    const pool = new ProxyPool([paced], 'round-robin', cooldown, () => 0);
+    const signal = new AbortController().signal;
+    const started = performance.now();
+    const at: number[] = [];
+    await Promise.all(
+      [0, 1, 2].map(async () => {
+        await pool.pace(paced, '192.0.2.1', signal);
+        at.push(performance.now() - started);
+      }),
+    );
+    expect(at[0]).toBeLessThan(40);
+    expect(at[1]).toBeGreaterThanOrEqual(48);
+    expect(at[2]).toBeGreaterThanOrEqual(98);
+    expect(pool.paceDelay(paced, '192.0.2.1')).toBeGreaterThan(0);
+    // Another MX address has its own pace; an aborted wait ends at once.
+    expect(pool.paceDelay(paced, '192.0.2.2')).toBe(0);
+    const abort = new AbortController();
+    const waiting = pool.pace(paced, '192.0.2.1', abort.signal);
+    abort.abort();
+    const before = performance.now();
+    await waiting;
+    expect(performance.now() - before).toBeLessThan(40);
   });
 
   it('answers null when every candidate is out, and says why', () => {

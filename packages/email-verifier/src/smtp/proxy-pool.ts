@@ -12,6 +12,8 @@ export interface PoolProxy {
   readonly providers: ReadonlySet<string>;
   /** Simultaneous connections to one MX address through this proxy. */
   readonly perHostConcurrency: number;
+  /** New sessions per minute to one MX address through this proxy, evenly spaced; 0: no limit. */
+  readonly sessionsPerMinute: number;
 }
 
 /** The cool-down of a failed proxy: `initialMs × factor^(failures in a row − 1)`, at most `maxMs`. */
@@ -49,6 +51,8 @@ interface Health {
 export class ProxyPool {
   private readonly health = new Map<PoolProxy, Health>();
   private readonly cursors = new Map<string, number>();
+  /** When the next session may start, per (proxy, MX address), on the monotonic clock. */
+  private readonly nextStart = new Map<string, number>();
 
   constructor(
     readonly proxies: readonly PoolProxy[],
@@ -98,6 +102,39 @@ export class ProxyPool {
     if (offset === candidates.length) offset = 0;
     this.cursors.set(key, (cursor + offset + 1) % candidates.length);
     return candidates[(cursor + offset) % candidates.length] as PoolProxy;
+  }
+
+  /** How long a new session through the proxy to this MX address must wait for its rate, ms. */
+  paceDelay(proxy: PoolProxy, address: string): number {
+    if (proxy.sessionsPerMinute === 0) return 0;
+    return Math.max(0, (this.nextStart.get(`${proxy.label}|${address}`) ?? 0) - performance.now());
+  }
+
+  /**
+   * Books the next session start through the proxy to this MX address and waits for it (or for
+   * `signal`): sessions start at least 60 s / sessionsPerMinute apart. Booking before waiting
+   * keeps concurrent sessions apart too. Real time, not the injected clock: it paces sockets.
+   */
+  async pace(proxy: PoolProxy, address: string, signal: AbortSignal): Promise<void> {
+    if (proxy.sessionsPerMinute === 0) return;
+    const key = `${proxy.label}|${address}`;
+    const now = performance.now();
+    const start = Math.max(now, this.nextStart.get(key) ?? 0);
+    this.nextStart.set(key, start + 60_000 / proxy.sessionsPerMinute);
+    // One entry per MX address ever paced: drop those whose pause is over when it grows.
+    if (this.nextStart.size > 10_000) {
+      for (const [other, at] of this.nextStart) if (at < now) this.nextStart.delete(other);
+    }
+    if (start <= now || signal.aborted) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, start - now);
+      signal.addEventListener('abort', done, { once: true });
+    });
   }
 
   /** The proxy failed at the SOCKS layer: out for its cool-down. */
