@@ -277,7 +277,7 @@ function checkValue(
     case 'proxies': {
       if (!Array.isArray(raw) || raw.length > MAX_PROXIES)
         throw problem(
-          `must be an array of at most ${MAX_PROXIES} proxies ({ url, label?, providers?, perHostConcurrency? })`,
+          `must be an array of at most ${MAX_PROXIES} proxies ({ url, label?, providers?, perHostConcurrency?, sessionsPerMinute? })`,
         );
       return raw.map((entry) => (typeof entry === 'string' ? { url: entry } : entry));
     }
