@@ -117,7 +117,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   const resultCache = settings.resultCache;
   const now = () => settings.clock().getTime();
   /** verify() probes under way by cache entry, so concurrent calls for one address probe it once. */
-  const probing = new Map<string, Promise<CachedResult>>();
+  const probing = new Map<string, Promise<CachedResult & { result: VerificationResult }>>();
 
   /** The cache entry of a probed address, or null when its result is not cached (see README). */
   function cacheKeyOf(
@@ -296,7 +296,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         const pending = probing.get(flight);
         if (pending) return served(await pending, email);
       }
-      const pending = (async (): Promise<CachedResult> => {
+      const pending = (async () => {
         const result = await verifyNow(prepared, checks);
         const cachedAt = now();
         await resultCache?.set([{ key: cacheKey, result }], cachedAt);
