@@ -29,6 +29,7 @@ export {
 } from './dns/resolver.js';
 export {
   type BlocklistSpec,
+  blocklistForZone,
   DEFAULT_BLOCKLISTS,
   type DecodedAnswer,
   type DoctorCheck,

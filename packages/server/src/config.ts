@@ -103,6 +103,10 @@ const SETTINGS: readonly Setting[] = [
   { path: ['geo', 'databases'], kind: { type: 'paths' } },
   { path: ['geo', 'reloadIntervalSeconds'], kind: { type: 'integer', min: 0, max: MAX_INT } },
   { path: ['logLevel'], kind: { type: 'enum', values: LOG_LEVELS } },
+  { path: ['probing', 'intervalSeconds'], kind: { type: 'integer', min: 0, max: MAX_INT } },
+  { path: ['probing', 'testHost'], kind: { type: 'string', check: checkHost } },
+  { path: ['probing', 'publicAddress'], kind: { type: 'string', check: checkIp } },
+  { path: ['probing', 'blocklists'], kind: { type: 'list', check: checkHostname } },
   { path: ['verifyCache', 'store'], kind: { type: 'enum', values: ['sqlite', 'memory', 'off'] } },
   { path: ['verifyCache', 'shareAcrossAccounts'], kind: { type: 'boolean' } },
   ...(['deliverable', 'undeliverable', 'risky', 'unknown'] as const).map((state) => ({
@@ -556,6 +560,10 @@ function checkHost(value: string): string | null {
   if (value === '') return 'must not be empty';
   if (value === '::' || value === '0.0.0.0' || parseOrNull(value)) return null;
   return checkHostname(value) === null ? null : 'must be an IP address or a host name';
+}
+
+function checkIp(value: string): string | null {
+  return parseOrNull(value) ? null : 'must be an IPv4 or IPv6 address';
 }
 
 function checkHostname(value: string): string | null {

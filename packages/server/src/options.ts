@@ -89,6 +89,17 @@ export interface ServerOptions {
   };
   /** pino log level. @default 'info' */
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** The owner-only probing self-check in GET /v2/health (README "The probing self-check"). */
+  probing?: {
+    /** Seconds a self-check report is served before an owner request starts a new run; 0 turns it off. @default 21600 (6 h) */
+    intervalSeconds?: number;
+    /** The mail server port 25 is tried on. @default 'gmail-smtp-in.l.google.com' */
+    testHost?: string;
+    /** The address receivers see, when known. @default learned from the test host's EHLO reply */
+    publicAddress?: string;
+    /** DNS blocklist zones to look the address up in. @default Spamhaus ZEN, Barracuda, SpamCop, UCEPROTECT L1 */
+    blocklists?: string[];
+  };
   /** The result cache of probed verifications (README "Result cache"). */
   verifyCache?: {
     /**
@@ -156,6 +167,12 @@ export interface ResolvedServerOptions {
   metrics: { path: string | null };
   geo: { databases: string[]; reloadIntervalSeconds: number };
   logLevel: NonNullable<ServerOptions['logLevel']>;
+  probing: {
+    intervalSeconds: number;
+    testHost: string | null;
+    publicAddress: string | null;
+    blocklists: string[] | null;
+  };
   verifyCache: {
     store: 'sqlite' | 'memory' | 'off';
     shareAcrossAccounts: boolean;
@@ -254,6 +271,12 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
       reloadIntervalSeconds: options.geo?.reloadIntervalSeconds ?? 0,
     },
     logLevel: options.logLevel ?? 'info',
+    probing: {
+      intervalSeconds: options.probing?.intervalSeconds ?? 21_600,
+      testHost: options.probing?.testHost ?? null,
+      publicAddress: options.probing?.publicAddress ?? null,
+      blocklists: options.probing?.blocklists ?? null,
+    },
     verifyCache: {
       store: options.verifyCache?.store ?? 'sqlite',
       shareAcrossAccounts: options.verifyCache?.shareAcrossAccounts ?? false,

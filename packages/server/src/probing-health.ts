@@ -1,4 +1,10 @@
-import { type DoctorOptions, type DoctorReport, parseSocks5Url, runDoctor } from '@svc/email-verifier';
+import {
+  blocklistForZone,
+  type DoctorOptions,
+  type DoctorReport,
+  parseSocks5Url,
+  runDoctor,
+} from '@svc/email-verifier';
 import type { ResolvedServerOptions } from './options.js';
 
 /** Where the probing self-check stands, as GET /v2/health shows it to the owner. */
@@ -122,10 +128,22 @@ export function serverDoctorOptions(options: ResolvedServerOptions): DoctorOptio
   const proxy =
     options.smtp.proxies.find((entry) => (entry.providers ?? []).length === 0) ?? options.smtp.proxies[0];
   if (proxy) doctor.proxy = parseSocks5Url(proxy.url, 'smtp.proxies url');
+  const { testHost, publicAddress, blocklists } = options.probing;
+  if (testHost !== null) doctor.testHost = testHost;
+  if (publicAddress !== null) doctor.publicAddress = publicAddress;
+  if (blocklists !== null) doctor.blocklists = blocklists.map(blocklistForZone);
   return doctor;
 }
 
-/** The default: runDoctor with the server's identity, every 6 hours at most. */
-export function defaultProbingHealth(options: ResolvedServerOptions, now: () => number): ProbingHealth {
-  return createProbingHealth({ run: () => runDoctor(serverDoctorOptions(options)), now });
+/** The default: runDoctor with the server's identity, every `probing.intervalSeconds` at most (0: never). */
+export function defaultProbingHealth(
+  options: ResolvedServerOptions,
+  now: () => number,
+): ProbingHealth | undefined {
+  if (options.probing.intervalSeconds === 0) return undefined;
+  return createProbingHealth({
+    run: () => runDoctor(serverDoctorOptions(options)),
+    intervalMs: options.probing.intervalSeconds * 1000,
+    now,
+  });
 }

@@ -1,5 +1,5 @@
 import {
-  type BlocklistSpec,
+  blocklistForZone,
   DEFAULT_BLOCKLISTS,
   type DoctorOptions,
   type DoctorReport,
@@ -100,7 +100,7 @@ function doctorOptions(values: Record<string, unknown>): DoctorOptions {
     }
   }
   const zones = values.blocklist as string[] | undefined;
-  if (zones && zones.length > 0) options.blocklists = zones.map(blocklistFor);
+  if (zones && zones.length > 0) options.blocklists = zones.map(blocklistForZone);
   return options;
 }
 
@@ -110,12 +110,6 @@ function integer(flag: string, value: string, max: number): number {
     throw new UsageError(`${flag} must be a whole number from 1 to ${max}, got "${value}"`, 'doctor');
   }
   return n;
-}
-
-/** A default list by its zone (with its codes and delisting page), else a plain one. */
-function blocklistFor(zone: string): BlocklistSpec {
-  const known = DEFAULT_BLOCKLISTS.find((list) => list.zone === zone.toLowerCase());
-  return known ?? { zone, name: zone, codes: {}, delisting: null, ipv6: true };
 }
 
 function flagWords(message: string): string {

@@ -71,3 +71,9 @@ export const DEFAULT_BLOCKLISTS: readonly BlocklistSpec[] = [
     ipv6: false,
   },
 ];
+
+/** The spec for a zone: a default list's (codes, delisting page) when it is one, else a plain one. */
+export function blocklistForZone(zone: string): BlocklistSpec {
+  const known = DEFAULT_BLOCKLISTS.find((list) => list.zone === zone.toLowerCase());
+  return known ?? { zone, name: zone, codes: {}, delisting: null, ipv6: true };
+}

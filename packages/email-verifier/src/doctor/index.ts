@@ -1,4 +1,4 @@
-export { type BlocklistSpec, DEFAULT_BLOCKLISTS } from './blocklists.js';
+export { type BlocklistSpec, blocklistForZone, DEFAULT_BLOCKLISTS } from './blocklists.js';
 export { type DecodedAnswer, decodeBlocklistAnswer } from './check-blocklist.js';
 export type { OutboundOutcome } from './check-outbound-smtp.js';
 export { echoedAddress } from './ehlo-address.js';

@@ -1,6 +1,8 @@
+import { tmpdir } from 'node:os';
 import { runDoctor } from '@svc/email-verifier';
 import { startDnsServer, startSmtpServer } from '@svc/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadServerConfig } from '../config.js';
 import { resolveServerOptions } from '../options.js';
 import { createProbingHealth, type ProbingHealth, serverDoctorOptions } from '../probing-health.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
@@ -193,5 +195,59 @@ describe('serverDoctorOptions', () => {
       proxy: { host: '10.0.0.5', port: 1081, username: 'probe', password: 's3cret' },
     });
     expect(serverDoctorOptions(resolveServerOptions({}))).toEqual({ port: 25 });
+  });
+});
+
+describe('probing settings', () => {
+  it('probing.testHost, publicAddress and blocklists reach the doctor (a known zone with its codes)', () => {
+    const doctor = serverDoctorOptions(
+      resolveServerOptions({
+        probing: {
+          testHost: 'mx.example.net',
+          publicAddress: '198.51.100.23',
+          blocklists: ['zen.spamhaus.org', 'bl.example.net'],
+        },
+      }),
+    );
+    expect(doctor).toMatchObject({ testHost: 'mx.example.net', publicAddress: '198.51.100.23' });
+    expect(doctor.blocklists?.map((list) => [list.zone, list.name, list.delisting])).toEqual([
+      ['zen.spamhaus.org', 'Spamhaus ZEN', 'https://check.spamhaus.org/'],
+      ['bl.example.net', 'bl.example.net', null],
+    ]);
+  });
+
+  it('probing.intervalSeconds 0 turns the self-check off: the owner sees no probing', async () => {
+    const server = await createTestServer({ options: { probing: { intervalSeconds: 0 } } });
+    try {
+      const owner = await server.account('self_hosted', 'owner');
+      const response = await server.app.inject({
+        method: 'GET',
+        url: '/v2/health',
+        headers: { 'x-api-key': owner.liveKey.secret },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).not.toHaveProperty('probing');
+    } finally {
+      await server.app.close();
+    }
+  });
+});
+
+describe('probing settings from the environment', () => {
+  it('reads SVC_PROBING_* and refuses a public address that is not one, naming the variable', async () => {
+    const loaded = await loadServerConfig({
+      env: { SVC_PROBING_INTERVAL_SECONDS: '0', SVC_PROBING_BLOCKLISTS: 'zen.spamhaus.org,bl.example.net' },
+      cwd: tmpdir(),
+    });
+    expect(loaded.options.probing).toEqual({
+      intervalSeconds: 0,
+      blocklists: ['zen.spamhaus.org', 'bl.example.net'],
+    });
+    const error = await loadServerConfig({
+      env: { SVC_PROBING_PUBLIC_ADDRESS: 'nope' },
+      cwd: tmpdir(),
+    }).catch((caught: Error) => caught);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/SVC_PROBING_PUBLIC_ADDRESS.*must be an IPv4 or IPv6 address/);
   });
 });
