@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { startWebhookReceiver } from '@svc/testkit';
+import { verifyPayload } from '@svc/webhooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, noChromium, screenshot } from './support/browser.js';
@@ -162,6 +165,7 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
       json: { environment: 'live', name: 'doomed' },
     });
     await signIn(page, second.body.secret);
+    await page.getByTestId('total-units').waitFor();
     expect((await api.request('DELETE', `/v2/keys/${second.body.id}`, { key: account.liveKey })).status).toBe(
       200,
     );
@@ -178,7 +182,7 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
       limited = (await api.request('GET', '/v2/account', { key: account.testKey })).status === 429;
     }
     expect(limited).toBe(true);
-    await page.getByRole('link', { name: 'Batch jobs' }).click();
+    await page.getByRole('navigation').getByRole('link', { name: 'Batch jobs' }).click();
     await page.getByTestId('banner').waitFor();
     expect(await page.getByTestId('banner').textContent()).toMatch(/Rate limited.*Retry in \d+ s/);
     await screenshot(page, 'rate-limited');
@@ -205,6 +209,178 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
     expect(text).toContain(GEO_CITY_FIXTURE);
     await screenshot(page, 'health');
     await context.close();
+  });
+
+  it('creates a live key shown once, then only its prefix; rotates and revokes it (then 401)', async () => {
+    const { context, page } = await open();
+    await signIn(page, server.liveKey);
+    await page.getByRole('link', { name: 'Keys' }).click();
+    await page.getByLabel('Environment').selectOption('live');
+    await page.getByLabel('Name (optional)').fill('from the dashboard');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('secret-value').inputValue()) ?? '';
+    expect(secret).toMatch(/^sk_live_[0-9a-z]{40}$/);
+    expect((await api.request('GET', '/v2/account', { key: secret })).status).toBe(200);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => page.evaluate<string>('navigator.clipboard.readText()')).toBe(secret);
+    await screenshot(page, 'keys-created');
+
+    // Reloaded: the secret is nowhere on the page or in the browser's storage, only prefix…last4.
+    await page.reload();
+    const row = page.locator('tr', { hasText: 'from the dashboard' });
+    await row.waitFor();
+    expect(await row.getByTestId('key-masked').textContent()).toBe(`sk_live_…${secret.slice(-4)}`);
+    expect(await page.content()).not.toContain(secret);
+    expect(
+      await page.evaluate<string>('JSON.stringify({ ...sessionStorage, ...localStorage })'),
+    ).not.toContain(secret);
+    await screenshot(page, 'keys');
+
+    // Rotate with no grace: the old secret stops now, the new one (shown once) works.
+    await row.getByRole('button', { name: 'Rotate…' }).click();
+    await row.getByLabel('Old key keeps working for').selectOption('0');
+    await row.getByRole('button', { name: 'Rotate now' }).click();
+    const replacement = await page.getByTestId('secret-value').inputValue();
+    expect(replacement).toMatch(/^sk_live_/);
+    expect(replacement).not.toBe(secret);
+    await expect
+      .poll(async () => (await api.request('GET', '/v2/account', { key: secret })).status)
+      .toBe(401);
+    expect((await api.request('GET', '/v2/account', { key: replacement })).status).toBe(200);
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    // Revoke the replacement, after confirming; then the API refuses it.
+    const active = page.locator(`tr[data-status="active"]`, { hasText: `…${replacement.slice(-4)}` });
+    await active.getByRole('button', { name: 'Revoke…' }).click();
+    await active.getByRole('button', { name: 'Yes, revoke' }).click();
+    await page.locator('tr[data-status="revoked"]', { hasText: `…${replacement.slice(-4)}` }).waitFor();
+    const refused = await api.request<{ error: { code: string } }>('GET', '/v2/account', {
+      key: replacement,
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('invalid_api_key');
+    await context.close();
+  });
+
+  it('a job submitted through the API reaches completed on its page; its CSV matches the API', {
+    timeout: 60_000,
+  }, async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const records = ['81.2.69.142', '10.0.0.1', '2.125.160.216', '89.160.20.112'];
+      const submitted = await api.request<{ id: string }>('POST', '/v2/batch', {
+        key: server.liveKey,
+        json: { type: 'geo_ip', records, webhook_url: `${receiver.url}/hooks` },
+      });
+      expect(submitted.status).toBe(202);
+      const id = submitted.body.id;
+      const { context, page } = await open();
+      await signIn(page, server.liveKey);
+      await page.goto(`${server.url}/dashboard/#/jobs`);
+      await page.locator(`tr[data-job-id="${id}"]`).waitFor();
+      await screenshot(page, 'jobs');
+      await page.locator(`tr[data-job-id="${id}"] a`).click();
+      await expect
+        .poll(() => page.getByTestId('job-status').textContent(), { timeout: 20_000 })
+        .toBe('completed');
+
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download CSV' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`${id}.csv`);
+      const path = await download.path();
+      const fromApi = await api.request('GET', `/v2/batch/${id}/results?format=csv`, { key: server.liveKey });
+      expect(await readFile(path, 'utf8')).toBe(fromApi.text);
+      expect(fromApi.text.split('\n').filter(Boolean)).toHaveLength(records.length + 1);
+
+      // The completion webhook, delivered once, then resent from the page.
+      const event = page.locator('article.event');
+      await event.locator('[data-testid="attempt"]').first().waitFor();
+      expect(await event.getAttribute('data-state')).toBe('delivered');
+      await receiver.waitFor(1, 15_000);
+      await event.getByRole('button', { name: /Resend/ }).click();
+      await expect.poll(() => event.locator('[data-testid="attempt"]').count()).toBe(2);
+      expect(await event.locator('[data-testid="attempt"]').nth(1).textContent()).toContain('resend');
+      await receiver.waitFor(2, 15_000);
+      await screenshot(page, 'job');
+      await context.close();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('uploads a list from the page, and sends a test event', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const { context, page } = await open();
+      await signIn(page, server.testKey);
+      await page.getByRole('navigation').getByRole('link', { name: 'Batch jobs' }).click();
+      await page.getByLabel('Job type').selectOption('verify_email');
+      await page.getByLabel('CSV column (optional)').fill('email');
+      await page.getByLabel('File (CSV or text, one record per line)').setInputFiles({
+        name: 'list.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('name,email\nAda,deliverable@example.com\nBob,undeliverable@example.com\n'),
+      });
+      await page.getByRole('button', { name: 'Start job' }).click();
+      await expect
+        .poll(() => page.getByTestId('job-status').textContent(), { timeout: 20_000 })
+        .toBe('completed');
+      const id = /#\/jobs\/(batch_\w+)/.exec(page.url())?.[1] ?? '';
+      const job = await api.request<{ total: number; counts: Record<string, number> }>(
+        'GET',
+        `/v2/batch/${id}`,
+        {
+          key: server.testKey,
+        },
+      );
+      expect(job.body.total).toBe(2);
+
+      await page.getByRole('navigation').getByRole('link', { name: 'Batch jobs' }).click();
+      await page.getByLabel('Webhook URL', { exact: true }).fill(`${receiver.url}/test`);
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await expect.poll(() => page.getByTestId('test-result').textContent()).toMatch(/^Delivered/);
+      const [delivery] = await receiver.waitFor(1, 15_000);
+      expect(JSON.parse(delivery?.body.toString('utf8') ?? '{}').type).toBe('webhook.test');
+      await context.close();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('rotates the webhook secret; the next delivery verifies with the new secret', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const { context, page } = await open();
+      await signIn(page, server.liveKey);
+      await page.getByRole('link', { name: 'Keys' }).click();
+      await page.getByLabel('Old secret keeps signing for').selectOption('0');
+      await page.getByRole('button', { name: 'Rotate webhook secret' }).click();
+      const secret = await page.getByTestId('secret-value').inputValue();
+      expect(secret).toMatch(/^whsec_/);
+      await page.getByRole('button', { name: 'Done' }).click();
+      await expect
+        .poll(() => page.getByTestId('webhook-secrets').textContent())
+        .toContain(secret.slice(0, 10));
+
+      const submitted = await api.request<{ id: string }>('POST', '/v2/batch', {
+        key: server.liveKey,
+        json: { type: 'geo_ip', records: ['81.2.69.142'], webhook_url: `${receiver.url}/after-rotation` },
+      });
+      expect(submitted.status).toBe(202);
+      const [delivery] = await receiver.waitFor(1, 15_000);
+      const body = delivery?.body.toString('utf8') ?? '';
+      const header = delivery?.headers['x-service-signature'] as string;
+      const event = verifyPayload<{ id: string }>(body, header, secret);
+      expect(event.data.object.id).toBe(submitted.body.id);
+      // With no grace period the first secret signs no more.
+      expect(() => verifyPayload(body, header, server.webhookSecret)).toThrow();
+      await context.close();
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('loads nothing from outside the server', () => {

@@ -123,9 +123,12 @@ export function createApi(session: Session, onFailure: FailureListener) {
 
 export type Api = ReturnType<typeof createApi>;
 
-/** GET /v2/health needs no key. */
-export async function health(): Promise<import('./types').Health> {
-  const response = await send('/v2/health', { method: 'GET' });
+/**
+ * GET /v2/health needs no key; with the session's token the server adds what only its owner
+ * account may see (the email probing self-check, `probing`).
+ */
+export async function health(session: Session): Promise<import('./types').Health> {
+  const response = await send('/v2/health', { method: 'GET', headers: { 'X-API-Key': session.token } });
   if (!response.ok) throw new ApiError(await failureOf(response, false));
   return response.json();
 }

@@ -97,7 +97,7 @@ export function App() {
   if (route === '/keys') page = <KeysPage api={api} session={session} />;
   else if (route === '/jobs') page = <JobsPage api={api} session={session} />;
   else if (jobId) page = <JobPage api={api} session={session} id={jobId} />;
-  else if (route === '/health') page = <HealthPage />;
+  else if (route === '/health') page = <HealthPage api={api} session={session} />;
 
   return (
     <Shell

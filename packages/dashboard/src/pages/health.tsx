@@ -1,62 +1,81 @@
 import { health } from '../api';
+import type { PageProps } from '../app';
 import { when } from '../format';
 import { useLoad } from '../load';
 
-type Finding = Record<string, unknown>;
-const KNOWN = new Set(['status', 'version', 'time', 'geo']);
-
-/** The first of these fields a finding has, as text. */
-function pick(finding: Finding, names: string[]): string {
-  for (const name of names) {
-    const value = finding[name];
-    if (value !== undefined && value !== null)
-      return typeof value === 'string' ? value : JSON.stringify(value);
-  }
-  return '—';
+/** The email probing self-check as GET /v2/health reports it to the server's owner account. */
+interface Probing {
+  state: 'idle' | 'running' | 'ready';
+  finished_at: string | null;
+  next_run_at: string | null;
+  report: {
+    status: string;
+    checked_at: string;
+    identity: { public_address: string | null; helo_name: string; mail_from: string; proxy: string | null };
+    checks: { id: string; group: string; title: string; status: string; message: string }[];
+  } | null;
 }
 
-/** A list of findings (the probe's self-check: port 25, reverse DNS, blocklists…) as a table. */
-function Findings({ title, items }: { title: string; items: Finding[] }) {
+const KNOWN = new Set(['status', 'version', 'time', 'geo', 'probing']);
+
+function ProbingSection({ probing }: { probing: Probing }) {
+  const report = probing.report;
   return (
-    <section aria-label={title} class="card">
-      <h2>{title.replaceAll('_', ' ')}</h2>
-      <div class="table-wrap">
-        <table data-testid={`findings-${title}`}>
-          <thead>
-            <tr>
-              <th scope="col">Check</th>
-              <th scope="col">Result</th>
-              <th scope="col">Details</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((finding, index) => (
-              <tr key={index}>
-                <td>{pick(finding, ['name', 'id', 'check', 'title'])}</td>
-                <td class={`status ${pick(finding, ['status', 'level', 'result', 'ok'])}`}>
-                  {pick(finding, ['status', 'level', 'result', 'ok'])}
-                </td>
-                <td>{pick(finding, ['message', 'detail', 'details', 'summary', 'fix'])}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+    <section aria-labelledby="probing-title" class="card" data-testid="probing">
+      <h2 id="probing-title">Email probing self-check</h2>
+      <p>
+        {probing.state === 'running'
+          ? 'A check is running now; below is the previous one.'
+          : probing.state === 'idle'
+            ? 'No check has run yet; one starts in the background (reload in a minute).'
+            : `Checked ${when(probing.finished_at)}; the next check runs after ${when(probing.next_run_at)}.`}
+      </p>
+      {report ? (
+        <>
+          <p>
+            Overall: <strong class={`status ${report.status}`}>{report.status}</strong>. Probing as{' '}
+            <code>{report.identity.helo_name}</code> (MAIL FROM <code>{report.identity.mail_from}</code>) from{' '}
+            {report.identity.public_address ?? 'an unknown public address'}
+            {report.identity.proxy ? ` through ${report.identity.proxy}` : ''}.
+          </p>
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Check</th>
+                  <th scope="col">Result</th>
+                  <th scope="col">What was found</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.checks.map((check) => (
+                  <tr key={check.id} data-check={check.id}>
+                    <td>{check.title}</td>
+                    <td class={`status ${check.status}`}>{check.status}</td>
+                    <td>{check.message}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : null}
     </section>
   );
 }
 
 /**
- * GET /v2/health (no key): the API version, the geo databases serving now with their build dates
- * and sources, and whatever self-check findings the server adds to its report (each list of
- * findings is shown as a table, anything else as it came).
+ * GET /v2/health: the API version, the geo databases serving now with their build dates and
+ * sources, and, for the server's owner account, the email probe's self-check findings (port 25,
+ * reverse DNS, blocklists…) when the server offers them. Anything else the report adds is shown
+ * as it came.
  */
-export function HealthPage() {
-  const report = useLoad(health, []);
+export function HealthPage({ session }: PageProps) {
+  const report = useLoad(() => health(session), []);
   const data = report.data;
-  const extra = data
-    ? Object.entries(data as unknown as Record<string, unknown>).filter(([key]) => !KNOWN.has(key))
-    : [];
+  const body = data as unknown as Record<string, unknown> | null;
+  const probing = body?.probing as Probing | null | undefined;
+  const extra = body ? Object.entries(body).filter(([key]) => !KNOWN.has(key)) : [];
   return (
     <>
       <h1>Service health</h1>
@@ -110,22 +129,20 @@ export function HealthPage() {
               </table>
             </div>
           </section>
-          {extra.map(([key, value]) =>
-            Array.isArray(value) && value.every((item) => item && typeof item === 'object') ? (
-              <Findings key={key} title={key} items={value as Finding[]} />
-            ) : value && typeof value === 'object' && Object.values(value).some(Array.isArray) ? (
-              Object.entries(value as Record<string, unknown>)
-                .filter(([, inner]) => Array.isArray(inner))
-                .map(([inner, items]) => (
-                  <Findings key={`${key}.${inner}`} title={`${key}_${inner}`} items={items as Finding[]} />
-                ))
-            ) : (
-              <section key={key} class="card" aria-label={key}>
-                <h2>{key.replaceAll('_', ' ')}</h2>
-                <pre>{JSON.stringify(value, null, 2)}</pre>
-              </section>
-            ),
+          {probing ? (
+            <ProbingSection probing={probing} />
+          ) : (
+            <p class="hint">
+              The email probe's self-check is shown here to the server's owner account when the server runs
+              it.
+            </p>
           )}
+          {extra.map(([key, value]) => (
+            <section key={key} class="card" aria-label={key}>
+              <h2>{key.replaceAll('_', ' ')}</h2>
+              <pre>{JSON.stringify(value, null, 2)}</pre>
+            </section>
+          ))}
         </>
       ) : report.error ? null : (
         <p>Loading…</p>

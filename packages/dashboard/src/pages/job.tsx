@@ -17,18 +17,19 @@ export function JobPage({ api, id }: PageProps & { id: string }) {
   const [downloaded, setDownloaded] = useState<string | null>(null);
   const running = job.data ? RUNNING.has(job.data.status) : false;
 
+  // Deliveries keep changing after the job ends: its event is queued when it finishes, then
+  // attempted (and retried) by the dispatcher. Ask again while anything can still change.
+  const waiting =
+    events.data?.data.some((event) => event.state === 'pending') === true ||
+    (job.data?.webhook_url != null && events.data?.data.length === 0);
   useEffect(() => {
-    if (!running) return;
+    if (!running && !waiting) return;
     const timer = setInterval(() => {
-      job.reload();
+      if (running) job.reload();
       events.reload();
     }, POLL_MS);
     return () => clearInterval(timer);
-  }, [running]);
-  // Once it ends, its completion event appears: read the deliveries once more.
-  useEffect(() => {
-    if (job.data && !running) events.reload();
-  }, [job.data?.status]);
+  }, [running, waiting]);
 
   const cancel = async () => {
     const cancelled = await action.run(() => api.json<Job>('POST', `/v2/batch/${id}/cancel`));
