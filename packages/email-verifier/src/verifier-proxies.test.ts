@@ -286,7 +286,9 @@ describe('SMTP probes through a pool of SOCKS5 proxies (testkit proxies, fleet a
     expect(starts.length).toBeGreaterThanOrEqual(5);
     // 600 a minute is one every 100 ms (a few ms of timer slack allowed).
     for (let index = 1; index < starts.length; index++)
-      expect(starts[index] - (starts[index - 1] as number), String(index)).toBeGreaterThanOrEqual(95);
+      expect((starts[index] as number) - (starts[index - 1] as number), String(index)).toBeGreaterThanOrEqual(
+        95,
+      );
   });
 
   it('keeps the single proxy option: a pool of one named host:port', async () => {
