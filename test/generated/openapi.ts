@@ -34,7 +34,7 @@ export interface paths {
         put?: never;
         /**
          * Verify one email address
-         * @description Syntax, disposable/free/role lists, typo suggestion and DNS/MX; with `options.probe_mailbox` also an SMTP probe of the mailbox that sends no mail. A string that is not an address, or a domain with no MX hints, is 422 `unprocessable`; a DNS timeout is 503 `upstream_timeout`; an SMTP timeout is a 200 with state `unknown` (reason `smtp_timeout`).
+         * @description Syntax, disposable/free/role lists, typo suggestion and DNS/MX; with `options.probe_mailbox` also an SMTP probe of the mailbox that sends no mail. A string that is not an address, or a domain with no MX hints, is 422 `unprocessable`; a DNS timeout is 503 `upstream_timeout`; an SMTP timeout is a 200 with state `unknown` (reason `smtp_timeout`). A probed address verified again within its state’s TTL is answered from the result cache without a probe: the result then carries `cached_at` and is billed like any other; `options.fresh` probes again and replaces it.
          */
         post: operations["verifyEmail"];
         delete?: never;
@@ -54,7 +54,7 @@ export interface paths {
         put?: never;
         /**
          * Verify up to 10,000 email addresses
-         * @description Results in input order (duplicates verified once), each as from POST /verify/email, plus counts by state. Per-address problems (not an address, no MX, DNS failure) are results, not errors. Billed one unit per address; a call the month’s allowance cannot cover is refused up front with 402 `quota_exceeded`.
+         * @description Results in input order (duplicates verified once), each as from POST /verify/email, plus counts by state. Per-address problems (not an address, no MX, DNS failure) are results, not errors; probed addresses in the result cache are answered from it (`cached_at`) unless `options.fresh`. Billed one unit per address, cached or not; a call the month’s allowance cannot cover is refused up front with 402 `quota_exceeded`.
          */
         post: operations["verifyEmailBulk"];
         delete?: never;
