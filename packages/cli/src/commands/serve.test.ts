@@ -62,3 +62,36 @@ describe('svc serve --print-config', () => {
     expect(io.err()).toContain('svc: --port must be a port number from 0 to 65535, got "80a"');
   });
 });
+
+describe('svc serve --role', () => {
+  it('shows the role and the database/Redis URLs with their passwords masked', async () => {
+    const io = captureIo();
+    io.cwd = dir;
+    io.env = {
+      SVC_DATABASE_URL: 'postgres://svc:pg-secret@db.internal:5432/svc',
+      SVC_REDIS_URL: 'redis://:redis-secret@cache.internal:6379',
+    };
+    expect(await main(['serve', '--role', 'worker', '--print-config'], io)).toBe(EXIT.ok);
+    expect(io.out()).not.toMatch(/pg-secret|redis-secret/);
+    expect(JSON.parse(io.out())).toMatchObject({
+      options: {
+        role: 'worker',
+        databaseUrl: 'postgres://svc:********@db.internal:5432/svc',
+        redisUrl: 'redis://:********@cache.internal:6379',
+      },
+      sources: { role: '--role', databaseUrl: 'SVC_DATABASE_URL' },
+    });
+  });
+
+  it('refuses an unknown role, and a worker on SQLite with the reason', async () => {
+    const io = captureIo();
+    expect(await main(['serve', '--role', 'scheduler'], io)).toBe(EXIT.usage);
+    expect(io.err()).toContain('--role must be api, worker or all, got "scheduler"');
+    const sqlite = captureIo();
+    sqlite.cwd = dir;
+    expect(await main(['serve', '--role', 'worker'], sqlite)).toBe(EXIT.usage);
+    expect(sqlite.err()).toContain(
+      'svc: role worker (--role) needs databaseUrl: with the SQLite default the batch store and the control plane are files in one data dir',
+    );
+  });
+});
