@@ -1,4 +1,5 @@
 import dgram from 'node:dgram';
+import type DNS from 'dns2';
 import { Packet } from 'dns2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeDnsServer, startDnsServer } from './index.js';
@@ -16,7 +17,7 @@ function adBit(name: string): Promise<number> {
   const query = new Packet();
   query.header.id = 4242;
   query.header.rd = 1;
-  query.questions.push({ name, type: Packet.TYPE.A, class: Packet.CLASS.IN } as Packet.Question);
+  query.questions.push({ name, type: Packet.TYPE.A, class: Packet.CLASS.IN } as DNS.Packet.Question);
   const socket = dgram.createSocket('udp4');
   return new Promise((resolve, reject) => {
     socket.once('message', (message) => {
