@@ -138,6 +138,7 @@ describe('GET /v2/health: the probing self-check for the owner', () => {
             connectTimeoutMs: 2000,
             commandTimeoutMs: 2000,
             dnsTimeoutMs: 1000,
+            slowDnsMs: 3000,
           }),
       });
       server = await createTestServer({ probingHealth });
