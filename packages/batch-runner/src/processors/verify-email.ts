@@ -4,7 +4,7 @@ import type { Processor } from '../runner/processor.js';
 export interface BulkVerifier {
   verifyMany(
     emails: readonly string[],
-    options?: { probe_mailbox?: boolean; check_disposable?: boolean },
+    options?: { probe_mailbox?: boolean; check_disposable?: boolean; fresh?: boolean },
     events?: { signal?: AbortSignal; cacheNamespace?: string },
   ): Promise<Array<{ state: string }>>;
 }
@@ -21,6 +21,8 @@ export function createVerifyEmailProcessor(
   options: {
     probe_mailbox?: boolean;
     check_disposable?: boolean;
+    /** Skip the verifier's result cache (probe again, replace what it holds). @default false */
+    fresh?: boolean;
     chunkSize?: number;
     /**
      * The verifier of sandbox jobs (a server's test keys): it must open no socket. Without it a

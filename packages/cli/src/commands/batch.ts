@@ -35,6 +35,10 @@ export const batchCommand: Command = {
                    refused by default so a job cannot be pointed at internal services
 Verifier flags (run --type verify_email):
 ${VERIFIER_FLAGS_HELP}
+  --fresh             probe again addresses whose probed result the --db file still holds
+A probed result is kept in the --db file (7 days deliverable, 30 days undeliverable, 1 day risky,
+5 minutes unknown): a later run with --probe on the same file answers those addresses without
+probing again (their results carry cached_at), unless --fresh.
 A run takes at most 50,000 records. A killed run resumes where it stopped when started again
 with the same --db: leased chunks expire and are taken over; finished records are never redone.
 A webhook that could not be delivered stays in the database's outbox and is retried (for up to
@@ -52,6 +56,7 @@ A webhook that could not be delivered stays in the database's outbox and is retr
     'webhook-url': { type: 'string' },
     'webhook-secret': { type: 'string' },
     'allow-private-webhook': { type: 'boolean' },
+    fresh: { type: 'boolean' },
   },
   async run({ io, flags, values, positionals }) {
     const [action, id, ...extra] = positionals;
