@@ -24,6 +24,7 @@ beforeAll(async () => {
         TXT: ['v=spf1 ip4:203.0.113.5 -all'],
       },
       '5.113.0.203.listed.bl.test': { A: ['127.0.0.2'], TXT: ['Listed: see https://bl.test/203.0.113.5'] },
+      '2.0.0.127.clean.bl.test': { A: ['127.0.0.2'] },
     },
   });
   mta = await startSmtpServer({ script: { ehloGreeting: 'mx.test Hello {helo} [{client}]' } });

@@ -15,6 +15,12 @@ export interface BlocklistSpec {
   delisting: string | null;
   /** The list publishes IPv6 addresses; when false an IPv6 probing address is not looked up. */
   ipv6: boolean;
+  /**
+   * The list publishes the RFC 5782 test entry 127.0.0.2, which the doctor asks before trusting
+   * a "not listed": a list that does not answer it is dead or refuses the resolver.
+   * @default true
+   */
+  testEntry?: boolean;
 }
 
 /**

@@ -60,8 +60,7 @@ export async function checkBlocklist(
   let codes: string[];
   try {
     const reply = await ask(query, 'A');
-    if (reply.rcode === 3)
-      return check('ok', `${address} is not on ${list.name}.`, { query, listed: false, answers: [] });
+    if (reply.rcode === 3) return notListed(list, address, query, ask, check);
     if (reply.rcode !== 0) {
       return check(
         'warning',
@@ -85,8 +84,7 @@ export async function checkBlocklist(
       },
     );
   }
-  if (codes.length === 0)
-    return check('ok', `${address} is not on ${list.name}.`, { query, listed: false, answers: [] });
+  if (codes.length === 0) return notListed(list, address, query, ask, check);
   const answers = codes.map((code) => decodeBlocklistAnswer(list, code));
   const listings = answers.filter((answer) => answer.kind === 'listed');
   if (listings.length === 0) {
@@ -110,5 +108,43 @@ export async function checkBlocklist(
     'failed',
     `${address} is listed on ${list.name} (${why})${reason.length > 0 ? `: "${reason[0]}"` : ''}. Receivers that use it refuse your probes; ${list.delisting ? `request removal at ${list.delisting}` : 'ask the list how to be removed'} once the cause is fixed, or probe from another address.`,
     { query, listed: true, answers, reason },
+  );
+}
+
+/**
+ * "Not listed" is only news from a list that answers: RFC 5782 §5 has every IPv4 list publish
+ * 127.0.0.2 as a test entry, so a list that does not list it is dead, or refuses this resolver
+ * (Spamhaus answers 127.255.255.x for it too), or the resolver fakes answers.
+ */
+async function notListed(
+  list: BlocklistSpec,
+  address: string,
+  query: string,
+  ask: DoctorDnsAsk,
+  check: (status: DoctorCheck['status'], message: string, details?: Record<string, unknown>) => DoctorCheck,
+): Promise<DoctorCheck> {
+  if (list.testEntry === false)
+    return check('ok', `${address} is not on ${list.name}.`, { query, listed: false, answers: [] });
+  const testQuery = `2.0.0.127.${list.zone}`;
+  const test = await ask(testQuery, 'A').then(
+    (reply) => reply.values.map((code) => decodeBlocklistAnswer(list, code)),
+    () => null,
+  );
+  if (test?.some((answer) => answer.kind === 'listed')) {
+    return check('ok', `${address} is not on ${list.name}.`, { query, listed: false, answers: [] });
+  }
+  const why =
+    test && test.length > 0
+      ? test.map((answer) => `${answer.code}: ${answer.meaning}`).join('; ')
+      : 'it does not list its RFC 5782 test entry 127.0.0.2, so the list is gone or does not answer this resolver';
+  return check(
+    'warning',
+    `Can't tell whether ${address} is on ${list.name}: ${why}. Check from your own resolver, or drop the list.`,
+    {
+      query,
+      listed: null,
+      answers: [],
+      test_query: testQuery,
+    },
   );
 }

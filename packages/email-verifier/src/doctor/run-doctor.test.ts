@@ -65,6 +65,9 @@ beforeAll(async () => {
         TXT: ['https://check.spamhaus.org/query/ip/203.0.113.6'],
       },
       '7.113.0.203.zen.bl.test': { A: ['127.255.255.254'] },
+      // RFC 5782 test entries: a list that answers them is alive. dead.bl.test has none.
+      '2.0.0.127.zen.bl.test': { A: ['127.0.0.2'] },
+      '2.0.0.127.clean.bl.test': { A: ['127.0.0.2'] },
     },
   });
   mta = await startSmtpServer({});
@@ -211,6 +214,19 @@ describe('runDoctor against the testkit', () => {
     });
   });
 
+  it("a list that does not answer its RFC 5782 test entry: can't tell, not 'not listed'", async () => {
+    const dead = { zone: 'dead.bl.test', name: 'Dead list', codes: {}, delisting: null, ipv6: false };
+    const report = await runDoctor(options({ blocklists: [dead] }));
+    expect(byId(report, 'blocklist:dead.bl.test')).toMatchObject({
+      status: 'warning',
+      details: { listed: null, test_query: '2.0.0.127.dead.bl.test' },
+      message: expect.stringMatching(/Can't tell whether 203\.0\.113\.5 is on Dead list: it does not list its RFC 5782 test entry/),
+    });
+    // A list declared without a test entry is taken at its word.
+    const trusted = await runDoctor(options({ blocklists: [{ ...dead, testEntry: false }] }));
+    expect(byId(trusted, 'blocklist:dead.bl.test')).toMatchObject({ status: 'ok', details: { listed: false } });
+  });
+
   it('a closed port: refused, exit-worthy, and what it means', async () => {
     const report = await runDoctor(options({ publicAddress: undefined, port: await closedPort() }));
     expect(report.status).toBe('failed');
@@ -263,6 +279,9 @@ describe('runDoctor against the testkit', () => {
     const silent = await runDoctor(options({ dnssecTestName: 'silent.test', dnsTimeoutMs: 200 }));
     expect(byId(silent, 'dns_resolver')).toMatchObject({ status: 'failed', details: { answered: false } });
     expect(byId(silent, 'dns_resolver').message).toMatch(/did not answer \(no answer in time\)/);
+    // Without a working resolver the DNS-based checks say so instead of guessing.
+    expect(byId(silent, 'reverse_dns')).toMatchObject({ status: 'warning', details: { skipped: true } });
+    expect(byId(silent, 'blocklist:zen.bl.test').message).toMatch(/^Not checked: the DNS resolver does not work/);
     const broken = await runDoctor(options({ dnssecTestName: 'broken.test' }));
     expect(byId(broken, 'dns_resolver')).toMatchObject({ status: 'failed', details: { rcode: 'SERVFAIL' } });
     const unsigned = await runDoctor(options({ dnssecTestName: 'unsigned.test' }));

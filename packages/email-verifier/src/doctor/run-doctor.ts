@@ -37,11 +37,19 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
   ]);
   const { check: publicAddress, identity } = checkPublicAddress(o, outbound.echoedAddress);
   const address = identity.public_address;
-  const [reverseDns, sender, ...blocklists] = await Promise.all([
-    checkReverseDns(o, address, dns.ask),
-    checkSenderDomain(o, dns.ask),
-    ...o.blocklists.map((list) => checkBlocklist(list, address, dns.ask)),
-  ]);
+  // With a resolver that does not work, "no PTR", "no SPF" and "not listed" would be guesses.
+  const dnsWorks = resolver.status !== 'failed';
+  const [reverseDns, sender, ...blocklists] = dnsWorks
+    ? await Promise.all([
+        checkReverseDns(o, address, dns.ask),
+        checkSenderDomain(o, dns.ask),
+        ...o.blocklists.map((list) => checkBlocklist(list, address, dns.ask)),
+      ])
+    : [
+        notChecked('reverse_dns', 'identity', 'Reverse DNS (PTR)'),
+        notChecked('sender_domain', 'identity', 'Sender domain'),
+        ...o.blocklists.map((list) => notChecked(`blocklist:${list.zone}`, 'blocklists', list.name)),
+      ];
   const checks: DoctorCheck[] = [resolver, outbound.check, publicAddress, reverseDns, sender, ...blocklists];
   return {
     status: worstStatus(checks.map((check) => check.status)),
@@ -49,5 +57,17 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
     duration_ms: Math.round(performance.now() - startedAt),
     identity,
     checks,
+  };
+}
+
+function notChecked(id: string, group: DoctorCheck['group'], title: string): DoctorCheck {
+  return {
+    id,
+    group,
+    title,
+    status: 'warning',
+    message:
+      'Not checked: the DNS resolver does not work (see the DNS resolver check), so any answer would be a guess.',
+    details: { skipped: true },
   };
 }
