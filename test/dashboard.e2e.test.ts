@@ -26,7 +26,13 @@ const requested = new Set<string>();
 beforeAll(async () => {
   if (noChromium) return;
   server = await startServe({
-    env: { SVC_GEO_DATABASES: GEO_CITY_FIXTURE, SVC_WEBHOOKS_ALLOW_PRIVATE_TARGETS: '127.0.0.0/8' },
+    env: {
+      SVC_GEO_DATABASES: GEO_CITY_FIXTURE,
+      SVC_WEBHOOKS_ALLOW_PRIVATE_TARGETS: '127.0.0.0/8',
+      // A plan whose bucket refills slowly, so a 429 seen by the test is still one for the page.
+      SVC_PLAN_SLOW_RATE_PER_SECOND: '0.05',
+      SVC_PLAN_SLOW_BURST: '15',
+    },
   });
   api = await ApiClient.connect(server.url);
   browser = await launchChromium();
@@ -157,7 +163,7 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
   it('a revoked key ends its session; a 429 says when to retry; an unreachable server says so', {
     timeout: 60_000,
   }, async () => {
-    const account = await createAccount('free');
+    const account = await createAccount('slow');
     const { context, page } = await open();
     // A second live key of the account to sign in with, then revoked by the first.
     const second = await api.request<{ id: string; secret: string }>('POST', '/v2/keys', {
@@ -175,7 +181,7 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
       /no longer accepts this session.*revoked/,
     );
 
-    // Free plan: bursts of 10. Empty the account's bucket from the outside, then use the page.
+    // The slow plan: bursts of 15, one more every 20 s. Empty the bucket from outside, then use the page.
     await signIn(page, account.liveKey);
     let limited = false;
     for (let i = 0; i < 30 && !limited; i++) {
@@ -305,6 +311,10 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
       expect(await event.locator('[data-testid="attempt"]').nth(1).textContent()).toContain('resend');
       await receiver.waitFor(2, 15_000);
       await screenshot(page, 'job');
+      // The job's records are billed to batch_create on the live key: the usage page says so.
+      await page.getByRole('navigation').getByRole('link', { name: 'Usage' }).click();
+      await page.locator('[data-testid="usage-lines"] tr[data-endpoint="batch_create"]').waitFor();
+      await screenshot(page, 'usage-after-job');
       await context.close();
     } finally {
       await receiver.close();

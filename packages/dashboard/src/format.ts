@@ -1,9 +1,9 @@
-/** `2026-11-23 14:05 UTC`: one unambiguous form for every time on the page. */
+/** `2026-11-23 14:05:09 UTC`: one unambiguous form for every time on the page. */
 export function when(iso: string | null | undefined): string {
   if (!iso) return '—';
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 export function count(n: number | null | undefined): string {

@@ -11,8 +11,8 @@ export function DailyChart(props: { usage: Usage }) {
   const length = new Date(Date.UTC(year, mon, 0)).getUTCDate();
   const byDate = new Map(days.map((day) => [day.date, day]));
   const max = Math.max(1, ...days.map((day) => day.units));
-  const width = 620;
-  const height = 180;
+  const width = 960;
+  const height = 200;
   const left = 40;
   const bottom = 20;
   const slot = (width - left) / length;
