@@ -39,6 +39,11 @@ export {
   webhookSigningSecrets,
 } from './control-plane/accounts.js';
 export {
+  type CopyControlPlaneOptions,
+  type CopyControlPlaneReport,
+  copyControlPlane,
+} from './control-plane/copy.js';
+export {
   CURSOR_TTL_MS,
   type CursorOptions,
   createServerSecrets,

@@ -64,6 +64,75 @@ describe.skipIf(!postgresUrl)('svc accounts with SVC_DATABASE_URL', () => {
     }
   });
 
+  it('svc accounts copy moves a SQLite server’s accounts into PostgreSQL: its keys keep working', async () => {
+    const secretKey = randomBytes(32).toString('hex');
+    const sqliteDir = join(dir, 'single');
+    const created = captureIo();
+    created.env = { SVC_DATA_DIR: sqliteDir, SVC_SECRET_KEY: secretKey };
+    expect(await main(['accounts', 'create', '--name', 'moved', '--plan', 'pro', '--json'], created)).toBe(
+      EXIT.ok,
+    );
+    const old = JSON.parse(created.out()) as { account: { id: string }; keys: { secret: string }[] };
+
+    // Into a database of its own (the first test put an account in the shared one).
+    const target = `${name}_copy`;
+    await admin(`CREATE DATABASE "${target}"`);
+    try {
+      const url = new URL(databaseUrl);
+      url.pathname = `/${target}`;
+      const env = {
+        SVC_DATABASE_URL: url.toString(),
+        SVC_DATA_DIR: join(dir, 'deploy'),
+        SVC_SECRET_KEY: secretKey,
+      };
+      const copy = captureIo();
+      copy.env = env;
+      copy.cwd = dir;
+      expect(await main(['accounts', 'copy', '--from', 'single', '--json'], copy), copy.err()).toBe(EXIT.ok);
+      expect(JSON.parse(copy.out())).toMatchObject({
+        from: join(sqliteDir, 'control-plane.db'),
+        copied: { accounts: 1, keys: 2, webhookSecrets: 1 },
+      });
+      const store = await createPostgresControlPlaneStore({ connectionString: url.toString() });
+      try {
+        for (const key of old.keys) {
+          const who = await authenticate({ controlPlane: store, now: Date.now }, key.secret);
+          expect(who?.account.id).toBe(old.account.id);
+          expect(who?.plan.id).toBe('pro');
+        }
+      } finally {
+        await store.close();
+      }
+      // Twice would count the usage twice: refused.
+      const again = captureIo();
+      again.env = env;
+      again.cwd = dir;
+      expect(await main(['accounts', 'copy', '--from', 'single'], again)).toBe(EXIT.failure);
+      expect(again.err()).toContain('the target control plane already has accounts');
+    } finally {
+      await admin(`DROP DATABASE IF EXISTS "${target}" WITH (FORCE)`);
+    }
+  });
+
+  it('svc accounts copy needs --from, an existing database there, and databaseUrl', async () => {
+    const none = captureIo();
+    none.env = { SVC_DATABASE_URL: databaseUrl, SVC_DATA_DIR: dir };
+    expect(await main(['accounts', 'copy'], none)).toBe(EXIT.usage);
+    expect(none.err()).toContain('accounts copy needs --from');
+    const missing = captureIo();
+    missing.env = { SVC_DATABASE_URL: databaseUrl, SVC_DATA_DIR: dir };
+    missing.cwd = dir;
+    expect(await main(['accounts', 'copy', '--from', 'nowhere'], missing)).toBe(EXIT.failure);
+    expect(missing.err()).toContain(
+      `no control-plane database at ${join(dir, 'nowhere', 'control-plane.db')}`,
+    );
+    const sqliteTarget = captureIo();
+    sqliteTarget.env = { SVC_DATA_DIR: join(dir, 'single') };
+    sqliteTarget.cwd = dir;
+    expect(await main(['accounts', 'copy', '--from', 'single'], sqliteTarget)).toBe(EXIT.usage);
+    expect(sqliteTarget.err()).toContain('set databaseUrl (SVC_DATABASE_URL)');
+  });
+
   it('an unreachable database is named without its password', async () => {
     const io = captureIo();
     io.env = { SVC_DATABASE_URL: 'postgres://svc:hunter2@127.0.0.1:1/svc', SVC_DATA_DIR: dir };

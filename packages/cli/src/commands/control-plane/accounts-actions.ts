@@ -7,7 +7,7 @@ import { UsageError } from '../../usage-error.js';
 import { openControlPlane } from './open.js';
 import { accountJson, issuedKeyJson, keyLabel, SHOWN_ONCE, webhookSecretJson } from './views.js';
 
-const SUBCOMMANDS = 'create, list, set-plan, disable, enable';
+const SUBCOMMANDS = 'create, list, set-plan, disable, enable, copy';
 
 /** Runs `svc accounts …` (loaded on first use: it brings in @svc/server). */
 export async function runAccounts({ io, flags, values, positionals }: CommandContext): Promise<ExitCode> {
@@ -102,6 +102,9 @@ export async function runAccounts({ io, flags, values, positionals }: CommandCon
         await plane.close();
       }
     }
+    case 'copy':
+      expect(0, '');
+      return (await import('./accounts-copy.js')).copyAccounts(io, flags.json === true, values);
     default:
       throw new UsageError(
         action
