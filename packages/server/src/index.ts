@@ -138,6 +138,14 @@ export { OPENAPI_PATH, openapiPlugin } from './plugins/openapi.js';
 export { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
 export { requestLogPlugin } from './plugins/request-log.js';
 export { usagePlugin } from './plugins/usage.js';
+export {
+  createProbingHealth,
+  defaultProbingHealth,
+  type ProbingHealth,
+  type ProbingHealthOptions,
+  type ProbingSnapshot,
+  serverDoctorOptions,
+} from './probing-health.js';
 export { accountRoutes } from './routes/account.js';
 export { type KeyView, keyView } from './routes/account-schemas.js';
 export { batchResultsPath, batchRoutes } from './routes/batch.js';

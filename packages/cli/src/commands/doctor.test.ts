@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   closedPort,
   type FakeDnsServer,
@@ -90,6 +93,59 @@ describe('svc doctor', () => {
       /FAILED {3}listed\.bl\.test\n {9}203\.0\.113\.5 is listed on listed\.bl\.test \(listed \(return code 127\.0\.0\.2, not documented here\)\): "Listed: see https:\/\/bl\.test\/203\.0\.113\.5"/,
     );
     expect(out).toMatch(/\n2 failed, 0 warnings, 4 ok \(\d+ ms\)\n$/);
+  });
+
+  it('--config starts from what svc serve would use, and the flags override it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-doctor-'));
+    try {
+      const file = join(dir, 'svc.json');
+      await writeFile(
+        file,
+        JSON.stringify({
+          smtp: { heloName: 'probe.example.test', mailFrom: 'bounce@example.test', port: mta.port },
+          dns: dns.address,
+          probing: { testHost: '127.0.0.1', publicAddress: '203.0.113.5', blocklists: ['listed.bl.test'] },
+        }),
+      );
+      const io = captureIo();
+      expect(await main(['doctor', '--json', '--config', file, '--dnssec-name', 'signed.test'], io)).toBe(
+        EXIT.failure,
+      );
+      const report = JSON.parse(io.out());
+      expect(report.identity).toEqual({
+        public_address: '203.0.113.5',
+        public_address_source: 'configured',
+        helo_name: 'probe.example.test',
+        mail_from: 'bounce@example.test',
+        proxy: null,
+      });
+      expect(report.checks.find((check: { id: string }) => check.id === 'outbound_smtp').details.port).toBe(
+        mta.port,
+      );
+      expect(report.checks.at(-1)).toMatchObject({ id: 'blocklist:listed.bl.test', status: 'failed' });
+      const overridden = captureIo();
+      await main(
+        [
+          'doctor',
+          '--json',
+          '--config',
+          file,
+          '--helo',
+          'other.example.test',
+          '--blocklist',
+          'clean.bl.test',
+        ],
+        overridden,
+      );
+      expect(JSON.parse(overridden.out()).identity.helo_name).toBe('other.example.test');
+      // A bad setting in the file: exit 2 naming it.
+      await writeFile(file, JSON.stringify({ probing: { publicAddress: 'nope' } }));
+      const bad = captureIo();
+      expect(await main(['doctor', '--config', file], bad)).toBe(EXIT.usage);
+      expect(bad.err()).toMatch(/probing\.publicAddress must be an IPv4 or IPv6 address/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses bad flags with exit 2, naming the flag', async () => {

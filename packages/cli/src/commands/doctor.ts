@@ -19,7 +19,7 @@ export const doctorCommand: Command = {
   summary: 'Check that SMTP probing can work from here (port 25, reverse DNS, blocklists, DNS)',
   usage: [
     '[--helo name] [--from address] [--public-address ip] [--proxy socks5://[user:pass@]host[:port]] [--json]',
-    '[--test-host host] [--smtp-port n] [--dns host:port] [--blocklist zone ...] [--timeout ms]',
+    '[--test-host host] [--smtp-port n] [--dns host:port] [--blocklist zone ...] [--timeout ms] [--config svc.json]',
   ],
   details: `Checks, each ok / warning / FAILED with what to do:
   DNS resolver     answers, latency, DNSSEC-validating or not (AD bit on --dnssec-name)
@@ -42,6 +42,9 @@ Options:
                            (${DEFAULT_BLOCKLISTS.map((list) => list.zone).join(', ')})
   --dnssec-name <name>     a DNSSEC-signed name for the resolver check (default ietf.org)
   --timeout <ms>           connect and reply timeout (default 10000)
+  --config <svc.json>      start from what svc serve would use: its config file, then SVC_* variables
+                           (smtp.heloName, smtp.mailFrom, smtp.port, the first unpinned smtp.proxies
+                           entry, dns, probing.*); the flags above override it
 Exit code 1 when any check FAILED (warnings alone exit 0).`,
   options: {
     helo: { type: 'string' },
@@ -54,11 +57,17 @@ Exit code 1 when any check FAILED (warnings alone exit 0).`,
     blocklist: { type: 'string', multiple: true },
     'dnssec-name': { type: 'string' },
     timeout: { type: 'string' },
+    config: { type: 'string' },
   },
   async run({ io, flags, values, positionals }) {
     if (positionals.length > 0)
       throw new UsageError(`doctor takes no arguments, got: ${positionals.join(' ')}`, 'doctor');
-    const options = doctorOptions(values);
+    // --config: what svc serve would use; the other flags then override it.
+    const base =
+      typeof values.config === 'string'
+        ? await (await import('./doctor-config.js')).doctorOptionsFromServerConfig(io, values.config)
+        : {};
+    const options = { ...base, ...doctorOptions(values) };
     let report: DoctorReport;
     try {
       report = await runDoctor(options);
