@@ -63,6 +63,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/verify/email/cache": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Forget the cached results of an address
+         * @description Drops the result cache's entries for `email` (every option variant) in the caller's namespace (its account's, or the one shared namespace when the operator shares results across accounts), so the next probing verification of it probes again. Not billed. Test keys have no cache: 0. A string that is not an address is 422 `unprocessable`.
+         */
+        delete: operations["deleteVerifyEmailCache"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/geo/me": {
         parameters: {
             query?: never;
@@ -134,7 +154,7 @@ export interface paths {
         put?: never;
         /**
          * Enrich a company by domain
-         * @description `{ domain }`: a domain, or any URL or host on it (reduced to the registrable domain). 200 `{ company }` with name, domain, description, employee count, founding year, industry, location, technologies, social profiles, logo and the source of each field; 204 with no body when nothing matches, not billed by default.
+         * @description `{ domain }`: a domain, or any URL or host on it (reduced to the registrable domain). 200 `{ company }` with name, domain, description, employee count, founding year, industry, location, technologies, social profiles, logo and the source of each field; 204 with no body when nothing matches, not billed unless the plan bills company misses.
          */
         post: operations["enrichCompany"];
         delete?: never;
@@ -1155,6 +1175,251 @@ export interface operations {
             };
             /** @description `endpoint_not_in_plan`: Endpoint requires a higher plan */
             403: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; the Retry-After header gives seconds to wait */
+            429: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: Server-side failure; safe to retry */
+            500: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `upstream_timeout`: An upstream check did not respond in time */
+            503: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteVerifyEmailCache: {
+        parameters: {
+            query: {
+                /**
+                 * @description The address whose cached results to forget
+                 * @example alice@example.com
+                 */
+                email: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten cached results of an address in the caller's namespace */
+            200: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "verify_cache_invalidation";
+                        /** @description The address as given */
+                        email: string;
+                        /** @description Cached results dropped (one per option variant: probe_mailbox, check_disposable) */
+                        deleted: number;
+                    };
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON or missing required field */
+            400: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Missing, invalid or revoked API key */
+            401: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The account's bucket capacity (the plan's burst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body of every error response */
+            422: {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
@@ -2533,7 +2798,7 @@ export interface operations {
                 "application/json": {
                     /** @description Lifetime in seconds, 60 to 86400 (24 h), never beyond its key's. Default 3600. */
                     ttl_seconds?: number;
-                    /** @description Endpoint ids the token may call (verify_email, verify_email_bulk, geo_ip, geo_me, enrich_contact, enrich_company, batch_create, batch_get, batch_list, batch_results, batch_cancel, batch_events, event_resend, webhooks_test, usage_get, account_get); default all of these. Key and webhook-secret management (keys_list, keys_create, keys_rotate, keys_revoke, webhook_secret_rotate) only when named here, minted from a live key, with ttl_seconds at most 3600: for the dashboard, which holds a token and never the key. */
+                    /** @description Endpoint ids the token may call (verify_email, verify_email_bulk, verify_email_cache_delete, geo_ip, geo_me, enrich_contact, enrich_company, batch_create, batch_get, batch_list, batch_results, batch_cancel, batch_events, event_resend, webhooks_test, usage_get, account_get); default all of these. Key and webhook-secret management (keys_list, keys_create, keys_rotate, keys_revoke, webhook_secret_rotate) only when named here, minted from a live key, with ttl_seconds at most 3600: for the dashboard, which holds a token and never the key. */
                     scopes?: string[];
                 };
             };

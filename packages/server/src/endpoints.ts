@@ -24,6 +24,7 @@ export interface EndpointSpec {
 export const ENDPOINTS = {
   verify_email: { auth: 'any', billable: true, planGated: true },
   verify_email_bulk: { auth: 'any', billable: true, planGated: true },
+  verify_email_cache_delete: { auth: 'any', billable: false, planGated: false },
   geo_ip: { auth: 'any', billable: true, planGated: true },
   geo_me: { auth: 'any', billable: true, planGated: true },
   enrich_contact: { auth: 'any', billable: true, planGated: true },

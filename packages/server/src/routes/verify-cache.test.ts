@@ -136,6 +136,39 @@ describe('the result cache behind POST /v2/verify/email', () => {
     expect(response.json().error.message).toContain('fresh');
   });
 
+  it("DELETE /v2/verify/email/cache forgets an address in the caller's namespace only, unbilled", async () => {
+    const s = await start();
+    const a = await s.account('pro', 'a');
+    const b = await s.account('pro', 'b');
+    const forget = (key: string, email: string) =>
+      s.app.inject({
+        method: 'DELETE',
+        url: `/v2/verify/email/cache?email=${encodeURIComponent(email)}`,
+        headers: { 'x-api-key': key },
+      });
+    await verify(a.liveKey.secret, probe);
+    const byB = await forget(b.liveKey.secret, 'alice@good.test');
+    expect(byB.statusCode).toBe(200);
+    expect(byB.json()).toEqual({ object: 'verify_cache_invalidation', email: 'alice@good.test', deleted: 0 });
+    expect((await verify(a.liveKey.secret, probe)).cached_at).toBeDefined();
+
+    expect((await forget(a.liveKey.secret, 'Alice@good.test')).json().deleted).toBe(1);
+    expect(await verify(a.liveKey.secret, probe)).not.toHaveProperty('cached_at');
+    expect(await asked()).toEqual(['alice@good.test', 'alice@good.test']);
+
+    // Test keys have no cache; a string that is not an address is refused; nothing is billed.
+    expect((await forget(a.testKey.secret, 'alice@good.test')).json().deleted).toBe(0);
+    const bad = await forget(a.liveKey.secret, 'not an address');
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().error.code).toBe('unprocessable');
+    const usage = await s.app.inject({
+      method: 'GET',
+      url: '/v2/usage',
+      headers: { 'x-api-key': a.liveKey.secret },
+    });
+    expect(usage.json().total).toEqual({ calls: 3, units: 3 });
+  });
+
   it('shares results across accounts only when the operator says so', async () => {
     const s = await start(true);
     const a = await s.account('pro', 'a');

@@ -10,10 +10,35 @@ import {
 } from '@svc/core';
 import type { Verifier } from '@svc/email-verifier';
 import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { setRequestDeadline } from '../plugins/deadline.js';
 import { assertAllowance } from '../plugins/limits.js';
 import { createSandboxVerifier } from '../sandbox.js';
 import { verifyCacheNamespace } from '../verify-cache.js';
+
+/** The query of DELETE /v2/verify/email/cache. */
+const CacheInvalidationQuerySchema = Type.Object(
+  {
+    email: Type.String({
+      description: 'The address whose cached results to forget',
+      examples: ['alice@example.com'],
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** The answer of DELETE /v2/verify/email/cache. */
+export const CacheInvalidationSchema = Type.Object(
+  {
+    object: Type.Literal('verify_cache_invalidation'),
+    email: Type.String({ description: 'The address as given' }),
+    deleted: Type.Integer({
+      minimum: 0,
+      description: 'Cached results dropped (one per option variant: probe_mailbox, check_disposable)',
+    }),
+  },
+  { description: "Forgotten cached results of an address in the caller's namespace" },
+);
 
 /** Adds up a bulk call's results by state. */
 export function summarize(results: readonly EmailVerificationResult[]): BulkVerifyResult['summary'] {
@@ -88,6 +113,29 @@ export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       request.billableUnits = emails.length;
       const stamped = results.map((result) => ({ ...result, request_id: request.id }));
       return { results: stamped, summary: summarize(stamped) };
+    },
+  );
+
+  app.delete(
+    '/v2/verify/email/cache',
+    {
+      config: { endpoint: 'verify_email_cache_delete' },
+      schema: {
+        operationId: 'deleteVerifyEmailCache',
+        tags: ['verification'],
+        summary: 'Forget the cached results of an address',
+        description:
+          "Drops the result cache's entries for `email` (every option variant) in the caller's namespace (its account's, or the one shared namespace when the operator shares results across accounts), so the next probing verification of it probes again. Not billed. Test keys have no cache: 0. A string that is not an address is 422 `unprocessable`.",
+        querystring: CacheInvalidationQuerySchema,
+        response: { 200: CacheInvalidationSchema, 422: ErrorBodySchema },
+      },
+    },
+    async (request) => {
+      const { email } = request.query;
+      const deleted = await verifierFor(request).invalidateCached(email, {
+        cacheNamespace: cacheNamespace(request),
+      });
+      return { object: 'verify_cache_invalidation' as const, email, deleted };
     },
   );
 };
