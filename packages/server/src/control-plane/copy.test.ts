@@ -15,7 +15,7 @@ import {
 } from './accounts.js';
 import { copyControlPlane } from './copy.js';
 import { createServerSecrets } from './secrets.js';
-import type { ControlPlaneStore } from './store.js';
+import type { ControlPlaneStore, Plan } from './store.js';
 import { createPostgresControlPlaneStore } from './stores/postgres.js';
 import { createSqliteControlPlaneStore } from './stores/sqlite.js';
 
@@ -46,10 +46,8 @@ const MAR = Date.UTC(2026, 2, 3, 9);
 /** A source with what a server accumulates: plans, two accounts, a rotated and a revoked key, usage. */
 async function populated() {
   const from = await sqlite('source');
-  await syncPlans(from, {
-    ...DEFAULT_PLANS,
-    team: { ...DEFAULT_PLANS.free, id: 'team', name: 'Team', burst: 40 },
-  });
+  const free = DEFAULT_PLANS.free as Plan;
+  await syncPlans(from, { ...DEFAULT_PLANS, team: { ...free, id: 'team', name: 'Team', burst: 40 } });
   const deps = { controlPlane: from, secrets, now: () => JAN };
   const acme = await createAccount(deps, { name: 'Acme', planId: 'team', now: JAN });
   const other = await createAccount(deps, { name: 'Other', planId: 'free', now: JAN });
