@@ -47,6 +47,7 @@ beforeAll(async () => {
       SVC_SMTP_PORT: String(mta.port),
       SVC_SMTP_HELO_NAME: 'probe.e2e.test',
       SVC_SMTP_MAIL_FROM: 'bounce@e2e.test',
+      SVC_PROBING_INTERVAL_SECONDS: '21600',
       SVC_PROBING_TEST_HOST: '127.0.0.1',
       SVC_PROBING_PUBLIC_ADDRESS: '203.0.113.5',
       SVC_PROBING_BLOCKLISTS: 'zen.spamhaus.org',

@@ -50,6 +50,9 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
     SVC_PORT: '0',
     SVC_DATA_DIR: dataDir,
     SVC_LOG_LEVEL: 'warn',
+    // The owner's probing self-check would dial gmail-smtp-in.l.google.com:25 when a test reads
+    // /v2/health with the owner's key (the dashboard does): off unless a test points it at the testkit.
+    SVC_PROBING_INTERVAL_SECONDS: '0',
     ...options.env,
   };
   const child = spawn(
