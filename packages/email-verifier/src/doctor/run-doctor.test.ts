@@ -220,11 +220,16 @@ describe('runDoctor against the testkit', () => {
     expect(byId(report, 'blocklist:dead.bl.test')).toMatchObject({
       status: 'warning',
       details: { listed: null, test_query: '2.0.0.127.dead.bl.test' },
-      message: expect.stringMatching(/Can't tell whether 203\.0\.113\.5 is on Dead list: it does not list its RFC 5782 test entry/),
+      message: expect.stringMatching(
+        /Can't tell whether 203\.0\.113\.5 is on Dead list: it does not list its RFC 5782 test entry/,
+      ),
     });
     // A list declared without a test entry is taken at its word.
     const trusted = await runDoctor(options({ blocklists: [{ ...dead, testEntry: false }] }));
-    expect(byId(trusted, 'blocklist:dead.bl.test')).toMatchObject({ status: 'ok', details: { listed: false } });
+    expect(byId(trusted, 'blocklist:dead.bl.test')).toMatchObject({
+      status: 'ok',
+      details: { listed: false },
+    });
   });
 
   it('a closed port: refused, exit-worthy, and what it means', async () => {
@@ -281,7 +286,9 @@ describe('runDoctor against the testkit', () => {
     expect(byId(silent, 'dns_resolver').message).toMatch(/did not answer \(no answer in time\)/);
     // Without a working resolver the DNS-based checks say so instead of guessing.
     expect(byId(silent, 'reverse_dns')).toMatchObject({ status: 'warning', details: { skipped: true } });
-    expect(byId(silent, 'blocklist:zen.bl.test').message).toMatch(/^Not checked: the DNS resolver does not work/);
+    expect(byId(silent, 'blocklist:zen.bl.test').message).toMatch(
+      /^Not checked: the DNS resolver does not work/,
+    );
     const broken = await runDoctor(options({ dnssecTestName: 'broken.test' }));
     expect(byId(broken, 'dns_resolver')).toMatchObject({ status: 'failed', details: { rcode: 'SERVFAIL' } });
     const unsigned = await runDoctor(options({ dnssecTestName: 'unsigned.test' }));
