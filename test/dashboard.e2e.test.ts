@@ -259,7 +259,12 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
     // Revoke the replacement, after confirming; then the API refuses it.
     const active = page.locator(`tr[data-status="active"]`, { hasText: `…${replacement.slice(-4)}` });
     await active.getByRole('button', { name: 'Revoke…' }).click();
-    await active.getByRole('button', { name: 'Yes, revoke' }).click();
+    // Keyboard: the confirmation takes the focus on its safe choice; Shift+Tab, Enter revokes.
+    await expect
+      .poll(() => page.evaluate<string | undefined>('document.activeElement?.textContent'))
+      .toBe('Cancel');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
     await page.locator('tr[data-status="revoked"]', { hasText: `…${replacement.slice(-4)}` }).waitFor();
     const refused = await api.request<{ error: { code: string } }>('GET', '/v2/account', {
       key: replacement,

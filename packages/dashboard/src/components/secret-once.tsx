@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 /**
  * A secret the API shows once (a new key, a rotated webhook secret): a read-only field, a copy
@@ -8,6 +8,8 @@ import { useRef, useState } from 'preact/hooks';
 export function SecretOnce(props: { label: string; secret: string; note?: string; onDone: () => void }) {
   const field = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState<string | null>(null);
+  // Focus (and select) the secret when it appears, so it is announced and ready to copy.
+  useEffect(() => field.current?.focus(), [props.secret]);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(props.secret);

@@ -6,6 +6,17 @@ import { useAction, useLoad } from '../load';
 import { can } from '../session';
 import type { Account, CreatedKey, Key, RotatedKey, RotatedSecret } from '../types';
 
+/**
+ * Moves the keyboard focus into a control that just appeared (a confirmation, a rotation's
+ * choices), once: the button that opened it is gone, and focus would otherwise fall to the page.
+ */
+function focusOnce(element: HTMLElement | null): void {
+  if (element && !element.dataset.focused) {
+    element.dataset.focused = '1';
+    element.focus();
+  }
+}
+
 /** Shown once: the secret of a key just created or rotated, or of a rotated webhook secret. */
 type Shown = { label: string; secret: string; note?: string };
 
@@ -178,7 +189,11 @@ export function KeysPage({ api, session }: PageProps) {
                           <span class="row wrap">
                             <label>
                               Old key keeps working for
-                              <select value={grace} onChange={(e) => setGrace(Number(e.currentTarget.value))}>
+                              <select
+                                ref={focusOnce}
+                                value={grace}
+                                onChange={(e) => setGrace(Number(e.currentTarget.value))}
+                              >
                                 {GRACE_CHOICES.map((s) => (
                                   <option key={s} value={s}>
                                     {s === 0 ? 'no time (stop now)' : duration(s)}
@@ -214,7 +229,12 @@ export function KeysPage({ api, session }: PageProps) {
                             >
                               Yes, revoke
                             </button>
-                            <button type="button" class="secondary" onClick={() => setConfirming(null)}>
+                            <button
+                              type="button"
+                              class="secondary"
+                              ref={focusOnce}
+                              onClick={() => setConfirming(null)}
+                            >
                               Cancel
                             </button>
                           </fieldset>
