@@ -64,6 +64,7 @@ export {
   parseDomainList,
 } from './lists/domain-list-file.js';
 export { createMemoryResultCache, type MemoryResultCacheOptions } from './result-cache/memory.js';
+export { createPostgresResultCache, type PostgresResultCacheOptions } from './result-cache/postgres.js';
 export {
   type CachedResult,
   DEFAULT_RESULT_CACHE_TTLS,
