@@ -107,7 +107,7 @@ const SETTINGS: readonly Setting[] = [
   { path: ['probing', 'testHost'], kind: { type: 'string', check: checkHost } },
   { path: ['probing', 'publicAddress'], kind: { type: 'string', check: checkIp } },
   { path: ['probing', 'blocklists'], kind: { type: 'list', check: checkHostname } },
-  { path: ['verifyCache', 'store'], kind: { type: 'enum', values: ['sqlite', 'memory', 'off'] } },
+  { path: ['verifyCache', 'store'], kind: { type: 'enum', values: ['sqlite', 'postgres', 'memory', 'off'] } },
   { path: ['verifyCache', 'shareAcrossAccounts'], kind: { type: 'boolean' } },
   ...(['deliverable', 'undeliverable', 'risky', 'unknown'] as const).map((state) => ({
     path: ['verifyCache', 'ttlSeconds', state],

@@ -104,10 +104,12 @@ export interface ServerOptions {
   verifyCache?: {
     /**
      * `sqlite`: `<dataDir>/verify-cache.db`, kept across restarts and shared by the API and the
-     * batch runner of this data dir; `memory`: this process only; `off`: every probe request probes.
-     * @default 'sqlite'
+     * batch runner of this data dir; `postgres`: a table in `databaseUrl`'s database (schema
+     * `svc_verify`), shared by every process and machine on it; `memory`: this process only;
+     * `off`: every probe request probes.
+     * @default 'postgres' with databaseUrl, else 'sqlite'
      */
-    store?: 'sqlite' | 'memory' | 'off';
+    store?: VerifyCacheStore;
     /**
      * Serve one account's cached results to another (fewer probes, but an account then gets
      * answers another account's request produced). @default false (a namespace per account)
@@ -140,6 +142,9 @@ export interface ServerOptions {
 
 /** What one `svc serve` process runs (docs/deployment.md). */
 export type ServeRole = 'api' | 'worker' | 'all';
+
+/** Where the verification result cache lives (`verifyCache.store`). */
+export type VerifyCacheStore = 'sqlite' | 'postgres' | 'memory' | 'off';
 
 /** Every option with its default applied. */
 export interface ResolvedServerOptions {
@@ -174,7 +179,7 @@ export interface ResolvedServerOptions {
     blocklists: string[] | null;
   };
   verifyCache: {
-    store: 'sqlite' | 'memory' | 'off';
+    store: VerifyCacheStore;
     shareAcrossAccounts: boolean;
     ttlSeconds: ResultCacheTtls;
   };
@@ -278,7 +283,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
       blocklists: options.probing?.blocklists ?? null,
     },
     verifyCache: {
-      store: options.verifyCache?.store ?? 'sqlite',
+      store: options.verifyCache?.store ?? (options.databaseUrl ? 'postgres' : 'sqlite'),
       shareAcrossAccounts: options.verifyCache?.shareAcrossAccounts ?? false,
       ttlSeconds: { ...DEFAULT_RESULT_CACHE_TTLS, ...options.verifyCache?.ttlSeconds },
     },

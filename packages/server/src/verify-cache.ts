@@ -1,5 +1,10 @@
 import { join } from 'node:path';
-import { createMemoryResultCache, createSqliteResultCache, type ResultCache } from '@svc/email-verifier';
+import {
+  createMemoryResultCache,
+  createPostgresResultCache,
+  createSqliteResultCache,
+  type ResultCache,
+} from '@svc/email-verifier';
 import type { ResolvedServerOptions } from './options.js';
 
 /** The verification result cache's file inside the data dir (`verifyCache.store: sqlite`). */
@@ -7,12 +12,17 @@ export const VERIFY_CACHE_DB_FILE = 'verify-cache.db';
 
 /**
  * The result cache `verifyCache` asks for: a SQLite file in the data dir (every process on this
- * data dir shares it: the API and the batch runner), this process's memory, or none (false).
+ * data dir shares it: the API and the batch runner), a table in `databaseUrl`'s database (every
+ * process and machine on it), this process's memory, or none (false).
  */
 export async function openVerifyCache(options: ResolvedServerOptions): Promise<ResultCache | false> {
   const { store, ttlSeconds } = options.verifyCache;
   if (store === 'off') return false;
   if (store === 'memory') return createMemoryResultCache({ ttlSeconds });
+  if (store === 'postgres') {
+    if (!options.databaseUrl) throw new Error('verifyCache.store postgres needs databaseUrl');
+    return createPostgresResultCache({ connectionString: options.databaseUrl, ttlSeconds });
+  }
   return createSqliteResultCache({ path: join(options.dataDir, VERIFY_CACHE_DB_FILE), ttlSeconds });
 }
 
