@@ -17,6 +17,7 @@ import {
   createServer,
   createServerSecrets,
   createSqliteControlPlaneStore,
+  createWriteBehindUsageStore,
 } from '@svc/server';
 import Fastify, { type FastifyInstance } from 'fastify';
 
@@ -29,8 +30,11 @@ export const UNLIMITED_PLAN = 'bench_unlimited';
 export interface ServerChildConfig {
   /** `ours`: createServer with every plugin; `bare`: Fastify with the two routes and nothing else. */
   variant: 'ours' | 'bare';
-  /** Control-plane store of `ours`: SQLite as `svc serve` uses, or the memory store. */
-  controlPlane: 'sqlite' | 'memory';
+  /**
+   * Control-plane store of `ours`: SQLite as `svc serve` uses, SQLite with usage written behind
+   * (`createWriteBehindUsageStore`), or the memory store.
+   */
+  controlPlane: 'sqlite' | 'sqlite-write-behind' | 'memory';
   /** `host:port` of the fake DNS server the verifier asks. */
   dns: string;
   /** pino level of `ours` (its log goes to the child's stdout, which the parent sends to /dev/null). */
@@ -92,12 +96,16 @@ async function oursServer(
   config: ServerChildConfig,
   services: { verifier: Verifier; geo: GeoResolver },
 ): Promise<{ app: FastifyInstance; keys: ServerChildKeys }> {
+  const sqlite = () =>
+    createSqliteControlPlaneStore({
+      path: join(mkdtempSync(join(tmpdir(), 'bench-server-')), CONTROL_PLANE_DB_FILE),
+    });
   const controlPlane: ControlPlaneStore =
     config.controlPlane === 'sqlite'
-      ? await createSqliteControlPlaneStore({
-          path: join(mkdtempSync(join(tmpdir(), 'bench-server-')), CONTROL_PLANE_DB_FILE),
-        })
-      : createMemoryControlPlaneStore();
+      ? await sqlite()
+      : config.controlPlane === 'sqlite-write-behind'
+        ? createWriteBehindUsageStore(await sqlite())
+        : createMemoryControlPlaneStore();
   const secrets = createServerSecrets(randomBytes(32));
   const app = await createServer({
     ...services,

@@ -46,6 +46,10 @@ const VARIANTS: Variant[] = [
     config: { variant: 'ours', controlPlane: 'sqlite', logLevel: 'info', trustedProxies: [] },
   },
   {
+    name: 'ours, SQLite, usage written behind (250 ms)',
+    config: { variant: 'ours', controlPlane: 'sqlite-write-behind', logLevel: 'info', trustedProxies: [] },
+  },
+  {
     name: 'ours, memory control plane',
     config: { variant: 'ours', controlPlane: 'memory', logLevel: 'info', trustedProxies: [] },
   },

@@ -73,9 +73,11 @@ export type {
   Environment,
   Plan,
   Token,
+  UsageIncrement,
   UsageLine,
   WebhookSecret,
 } from './control-plane/store.js';
+export { MAX_USAGE_INCREMENTS } from './control-plane/store.js';
 export { createMemoryControlPlaneStore } from './control-plane/stores/memory.js';
 export {
   createPostgresControlPlaneStore,
@@ -97,6 +99,11 @@ export {
   MIGRATIONS as CONTROL_PLANE_MIGRATIONS,
   type SqliteControlPlaneStoreOptions,
 } from './control-plane/stores/sqlite.js';
+export {
+  createWriteBehindUsageStore,
+  type WriteBehindUsageOptions,
+  type WriteBehindUsageStore,
+} from './control-plane/write-behind-usage.js';
 export {
   type AuthRequirement,
   ENDPOINT_IDS,

@@ -100,6 +100,23 @@ export interface DailyUsageLine extends UsageLine {
   day: string;
 }
 
+/** Many calls' usage on one line, as a write-behind buffer flushes it (`addUsage`). */
+export interface UsageIncrement {
+  accountId: string;
+  endpoint: string;
+  /** `YYYY-MM` (UTC). */
+  month: string;
+  /** `YYYY-MM-DD` inside `month`: the calls are counted on that day too. */
+  day?: string;
+  /** Billable calls (a positive integer). */
+  calls: number;
+  /** Their units together (a positive integer). */
+  units: number;
+}
+
+/** Lines one `addUsage` call takes at most. */
+export const MAX_USAGE_INCREMENTS = 10_000;
+
 export interface ControlPlaneStore {
   // Plans: seeded from configuration at start (upsert), read on every request through a cache.
   upsertPlan(plan: Plan): Promise<void>;
@@ -153,6 +170,13 @@ export interface ControlPlaneStore {
     units: number,
     day?: string,
   ): Promise<number>;
+  /**
+   * Adds many lines of usage (up to MAX_USAGE_INCREMENTS) in one transaction: all or none, every
+   * line checked before any is added. Returns, in the lines' order, each line's account's units in
+   * its month after all of them. The write-behind usage buffer (`write-behind-usage.ts`) flushes
+   * through it.
+   */
+  addUsage(lines: UsageIncrement[]): Promise<number[]>;
   /** Units used by the account in `month` (`YYYY-MM`), all endpoints: the quota check. */
   usedUnits(accountId: string, month: string): Promise<number>;
   /** The invoice lines of `month`, by endpoint name. */

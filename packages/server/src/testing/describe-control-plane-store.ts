@@ -311,6 +311,54 @@ export function describeControlPlaneStore(name: string, factory: ControlPlaneSto
       await store.close();
     });
 
+    it('adds many lines of usage at once, returning each line’s month total after all of them', async () => {
+      const store = await factory.create();
+      const a = account();
+      const b = account();
+      await store.recordUsage(a.id, 'geo_ip', '2026-11', 1, '2026-11-02');
+      expect(
+        await store.addUsage([
+          { accountId: a.id, endpoint: 'geo_ip', month: '2026-11', day: '2026-11-02', calls: 3, units: 3 },
+          { accountId: b.id, endpoint: 'geo_ip', month: '2026-11', calls: 2, units: 2 },
+          {
+            accountId: a.id,
+            endpoint: 'verify_email_bulk',
+            month: '2026-11',
+            day: '2026-11-03',
+            calls: 2,
+            units: 80,
+          },
+          { accountId: a.id, endpoint: 'geo_ip', month: '2026-12', calls: 1, units: 1 },
+        ]),
+      ).toEqual([84, 2, 84, 1]);
+      expect(await store.usage(a.id, '2026-11')).toEqual([
+        { endpoint: 'geo_ip', calls: 4, units: 4 },
+        { endpoint: 'verify_email_bulk', calls: 2, units: 80 },
+      ]);
+      expect(await store.usageByDay(a.id, '2026-11')).toEqual([
+        { day: '2026-11-02', endpoint: 'geo_ip', calls: 4, units: 4 },
+        { day: '2026-11-03', endpoint: 'verify_email_bulk', calls: 2, units: 80 },
+      ]);
+      // A single call after the batch continues from its total.
+      expect(await store.recordUsage(a.id, 'geo_ip', '2026-11', 1)).toBe(85);
+      expect(await store.addUsage([])).toEqual([]);
+
+      // One bad line refuses the whole batch before anything is added.
+      await expect(
+        store.addUsage([
+          { accountId: b.id, endpoint: 'geo_ip', month: '2026-11', calls: 5, units: 5 },
+          { accountId: b.id, endpoint: 'geo_ip', month: '2026-11', calls: 0, units: 5 },
+        ]),
+      ).rejects.toThrow(/calls must be a positive integer/);
+      await expect(
+        store.addUsage([
+          { accountId: b.id, endpoint: 'geo_ip', month: '2026-11', day: '2026-12-01', calls: 1, units: 1 },
+        ]),
+      ).rejects.toThrow(TypeError);
+      expect(await store.usedUnits(b.id, '2026-11')).toBe(2);
+      await store.close();
+    });
+
     it('refuses a malformed month or units with a TypeError', async () => {
       const store = await factory.create();
       await expect(store.recordUsage('acct_x', 'geo_ip', '2026-13', 1)).rejects.toThrow(

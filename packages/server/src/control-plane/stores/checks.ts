@@ -1,3 +1,5 @@
+import { MAX_USAGE_INCREMENTS, type UsageIncrement } from '../store.js';
+
 // Argument checks and orderings every ControlPlaneStore shares, so the stores cannot drift apart.
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -41,4 +43,20 @@ export function byCreation(
 ): number {
   if (a.created_at !== b.created_at) return a.created_at - b.created_at;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Every line of an `addUsage` batch is checked before any is added (all or none). */
+export function assertIncrements(lines: readonly UsageIncrement[]): void {
+  if (!Array.isArray(lines)) throw new TypeError('addUsage takes an array of usage lines');
+  if (lines.length > MAX_USAGE_INCREMENTS) {
+    throw new TypeError(`addUsage takes at most ${MAX_USAGE_INCREMENTS} lines at once, got ${lines.length}`);
+  }
+  for (const line of lines) {
+    assertMonth(line.month);
+    assertUnits(line.units);
+    if (!Number.isSafeInteger(line.calls) || line.calls < 1) {
+      throw new TypeError(`calls must be a positive integer, got ${line.calls}`);
+    }
+    if (line.day !== undefined) assertDay(line.day, line.month);
+  }
 }

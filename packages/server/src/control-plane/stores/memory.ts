@@ -5,10 +5,18 @@ import type {
   DailyUsageLine,
   Plan,
   Token,
+  UsageIncrement,
   UsageLine,
   WebhookSecret,
 } from '../store.js';
-import { assertDay, assertMonth, assertUnits, byCreation, byDayThenEndpoint } from './checks.js';
+import {
+  assertDay,
+  assertIncrements,
+  assertMonth,
+  assertUnits,
+  byCreation,
+  byDayThenEndpoint,
+} from './checks.js';
 
 /**
  * A ControlPlaneStore in process memory: for tests and for embedding the API in an app that keeps
@@ -34,6 +42,27 @@ export function createMemoryControlPlaneStore(): ControlPlaneStore {
     if (closed) throw new Error('the control-plane store is closed');
   };
   const copy = <T>(value: T): T => structuredClone(value);
+
+  // Adds checked usage to its month (and day); returns the month's units after it.
+  const add = ({ accountId, endpoint, month, day, calls, units }: UsageIncrement): number => {
+    if (day !== undefined) {
+      const days = daily.get(accountId) ?? new Map<string, DailyUsageLine>();
+      daily.set(accountId, days);
+      const line = days.get(`${day} ${endpoint}`) ?? { day, endpoint, calls: 0, units: 0 };
+      line.calls += calls;
+      line.units += units;
+      days.set(`${day} ${endpoint}`, line);
+    }
+    const months = usage.get(accountId) ?? new Map<string, Map<string, UsageLine>>();
+    usage.set(accountId, months);
+    const lines = months.get(month) ?? new Map<string, UsageLine>();
+    months.set(month, lines);
+    const line = lines.get(endpoint) ?? { endpoint, calls: 0, units: 0 };
+    line.calls += calls;
+    line.units += units;
+    lines.set(endpoint, line);
+    return sumUnits(lines);
+  };
 
   return {
     async upsertPlan(plan) {
@@ -165,24 +194,17 @@ export function createMemoryControlPlaneStore(): ControlPlaneStore {
       open();
       assertMonth(month);
       assertUnits(units);
-      if (day !== undefined) {
-        assertDay(day, month);
-        const days = daily.get(accountId) ?? new Map<string, DailyUsageLine>();
-        daily.set(accountId, days);
-        const line = days.get(`${day} ${endpoint}`) ?? { day, endpoint, calls: 0, units: 0 };
-        line.calls += 1;
-        line.units += units;
-        days.set(`${day} ${endpoint}`, line);
-      }
-      const months = usage.get(accountId) ?? new Map<string, Map<string, UsageLine>>();
-      usage.set(accountId, months);
-      const lines = months.get(month) ?? new Map<string, UsageLine>();
-      months.set(month, lines);
-      const line = lines.get(endpoint) ?? { endpoint, calls: 0, units: 0 };
-      line.calls += 1;
-      line.units += units;
-      lines.set(endpoint, line);
-      return sumUnits(lines);
+      if (day !== undefined) assertDay(day, month);
+      return add({ accountId, endpoint, month, day, calls: 1, units });
+    },
+    async addUsage(increments) {
+      open();
+      assertIncrements(increments);
+      for (const increment of increments) add(increment);
+      return increments.map(({ accountId, month }) => {
+        const lines = usage.get(accountId)?.get(month);
+        return lines ? sumUnits(lines) : 0;
+      });
     },
     async usedUnits(accountId, month) {
       open();

@@ -142,6 +142,35 @@ describe.skipIf(!url)('PostgreSQL control-plane store', () => {
     await two.close();
   });
 
+  it('adds batches from two stores at once, in opposite orders, without a deadlock or a lost unit', async () => {
+    const schema = freshSchema();
+    const one = await createPostgresControlPlaneStore({ connectionString, schema, poolSize: 4 });
+    const two = await createPostgresControlPlaneStore({ connectionString, schema, poolSize: 4 });
+    const lines = ['acct_a', 'acct_b', 'acct_c'].flatMap((accountId) =>
+      ['geo_ip', 'verify_email'].map((endpoint) => ({
+        accountId,
+        endpoint,
+        month: '2026-11',
+        day: '2026-11-23',
+        calls: 2,
+        units: 3,
+      })),
+    );
+    const reversed = [...lines].reverse();
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).addUsage(i % 2 ? lines : reversed)),
+    );
+    for (const account of ['acct_a', 'acct_b', 'acct_c']) {
+      expect(await one.usedUnits(account, '2026-11')).toBe(20 * 2 * 3);
+      expect(await two.usage(account, '2026-11')).toEqual([
+        { endpoint: 'geo_ip', calls: 40, units: 60 },
+        { endpoint: 'verify_email', calls: 40, units: 60 },
+      ]);
+    }
+    await one.close();
+    await two.close();
+  });
+
   it('migrates a new schema once when several processes start at once', async () => {
     const schema = freshSchema();
     const results = await Promise.all(

@@ -6,10 +6,11 @@ import type {
   DailyUsageLine,
   Plan,
   Token,
+  UsageIncrement,
   UsageLine,
   WebhookSecret,
 } from '../store.js';
-import { assertDay, assertMonth, assertUnits } from './checks.js';
+import { assertDay, assertIncrements, assertMonth, assertUnits } from './checks.js';
 import { connectClient, migrateOnClient } from './postgres-migrate.js';
 import { checkedSchema, openPool, type PostgresConnectionOptions } from './postgres-pool.js';
 
@@ -102,12 +103,20 @@ const toSecret = (r: SecretRow): WebhookSecret => ({
 // JSONB parameters go in as JSON text: pg would turn a JS array into a Postgres array literal.
 const json = (value: string[] | null): string | null => (value === null ? null : JSON.stringify(value));
 
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const compareIncrements = (a: UsageIncrement, b: UsageIncrement) =>
+  compareText(a.accountId, b.accountId) ||
+  compareText(a.month, b.month) ||
+  compareText(a.endpoint, b.endpoint) ||
+  compareText(a.day ?? '', b.day ?? '');
+
 /**
  * A ControlPlaneStore in PostgreSQL, for several API processes on several machines (issue 13).
- * Migrates its schema on start (see `migratePostgresControlPlane`). Every method is one
- * statement, so one transaction: usage is added and the month's new total read back by one
- * `INSERT … ON CONFLICT DO UPDATE … RETURNING`, the same guarantee as SQLite's write
- * transaction. pg is an optional peer dependency, loaded on first use.
+ * Migrates its schema on start (see `migratePostgresControlPlane`). Every method but `addUsage`
+ * is one statement, so one transaction: usage is added and the month's new total read back by
+ * one `INSERT … ON CONFLICT DO UPDATE … RETURNING`, the same guarantee as SQLite's write
+ * transaction; `addUsage` runs those statements in one explicit transaction. pg is an optional
+ * peer dependency, loaded on first use.
  */
 export async function createPostgresControlPlaneStore(
   options: PostgresControlPlaneStoreOptions,
@@ -153,6 +162,31 @@ export async function createPostgresControlPlaneStore(
       [...set.map(([, value]) => value), ...args],
     );
   };
+
+  // One statement, one transaction: $1 account, $2 month, $3 endpoint, $4 units, $5 calls, $6 day.
+  // The month row is written first and the lines after it (their INSERTs read the month's
+  // RETURNING), so concurrent calls lock in the same order and never deadlock; the month row's
+  // lock makes each call see its own total.
+  const addStatement = (withDay: boolean) => `WITH total AS (
+       INSERT INTO ${s}.usage_months (account_id, month, units) VALUES ($1, $2, $4)
+       ON CONFLICT (account_id, month) DO UPDATE SET units = usage_months.units + excluded.units
+       RETURNING units
+     ), line AS (
+       INSERT INTO ${s}.usage (account_id, month, endpoint, calls, units)
+       SELECT $1, $2, $3::text, $5::bigint, $4 FROM total
+       ON CONFLICT (account_id, month, endpoint)
+       DO UPDATE SET calls = usage.calls + excluded.calls, units = usage.units + excluded.units
+     )${
+       withDay
+         ? `, day_line AS (
+       INSERT INTO ${s}.usage_daily (account_id, day, endpoint, calls, units)
+       SELECT $1, $6::text, $3::text, $5::bigint, $4 FROM total
+       ON CONFLICT (account_id, day, endpoint)
+       DO UPDATE SET calls = usage_daily.calls + excluded.calls, units = usage_daily.units + excluded.units
+     )`
+         : ''
+     }
+     SELECT units FROM total`;
 
   const usedUnits = async (accountId: string, month: string): Promise<number> => {
     const row = await first<{ units: Int8 }>(
@@ -306,33 +340,48 @@ export async function createPostgresControlPlaneStore(
       assertMonth(month);
       assertUnits(units);
       if (day !== undefined) assertDay(day, month);
-      // One statement, one transaction. The month row is written first and the lines after it
-      // (their INSERTs read the month's RETURNING), so concurrent calls lock in the same order
-      // and never deadlock; the month row's lock makes each call see its own total.
-      const daily =
-        day === undefined
-          ? ''
-          : `, day_line AS (
-           INSERT INTO ${s}.usage_daily (account_id, day, endpoint, calls, units)
-           SELECT $1, $5, $3, 1, $4 FROM total
-           ON CONFLICT (account_id, day, endpoint)
-           DO UPDATE SET calls = usage_daily.calls + 1, units = usage_daily.units + excluded.units
-         )`;
-      const row = await first<{ units: Int8 }>(
-        `WITH total AS (
-           INSERT INTO ${s}.usage_months (account_id, month, units) VALUES ($1, $2, $4)
-           ON CONFLICT (account_id, month) DO UPDATE SET units = usage_months.units + excluded.units
-           RETURNING units
-         ), line AS (
-           INSERT INTO ${s}.usage (account_id, month, endpoint, calls, units)
-           SELECT $1, $2, $3, 1, $4 FROM total
-           ON CONFLICT (account_id, month, endpoint)
-           DO UPDATE SET calls = usage.calls + 1, units = usage.units + excluded.units
-         )${daily}
-         SELECT units FROM total`,
-        day === undefined ? [accountId, month, endpoint, units] : [accountId, month, endpoint, units, day],
-      );
+      const row = await first<{ units: Int8 }>(addStatement(day !== undefined), [
+        accountId,
+        month,
+        endpoint,
+        units,
+        1,
+        ...(day === undefined ? [] : [day]),
+      ]);
       return int((row as { units: Int8 }).units);
+    },
+    async addUsage(lines) {
+      assertIncrements(lines);
+      if (closed) throw new Error('the control-plane store is closed');
+      // Lines in one global order (account, month, endpoint, day), so two processes flushing at
+      // once take the month rows' locks in the same order and cannot deadlock.
+      const order = lines
+        .map((line, index) => ({ line, index }))
+        .sort((a, b) => compareIncrements(a.line, b.line));
+      const totals = new Map<string, number>();
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        for (const { line } of order) {
+          const { rows } = await client.query<{ units: Int8 }>(addStatement(line.day !== undefined), [
+            line.accountId,
+            line.month,
+            line.endpoint,
+            line.units,
+            line.calls,
+            ...(line.day === undefined ? [] : [line.day]),
+          ]);
+          // The month row stays locked until COMMIT: its last value is the total after all lines.
+          totals.set(`${line.accountId} ${line.month}`, int((rows[0] as { units: Int8 }).units));
+        }
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+      return lines.map(({ accountId, month }) => totals.get(`${accountId} ${month}`) as number);
     },
     async usedUnits(accountId, month) {
       assertMonth(month);

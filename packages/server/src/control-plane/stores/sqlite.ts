@@ -7,10 +7,11 @@ import type {
   DailyUsageLine,
   Plan,
   Token,
+  UsageIncrement,
   UsageLine,
   WebhookSecret,
 } from '../store.js';
-import { assertDay, assertMonth, assertUnits } from './checks.js';
+import { assertDay, assertIncrements, assertMonth, assertUnits } from './checks.js';
 
 /** Options of the SQLite control-plane store. */
 export interface SqliteControlPlaneStoreOptions {
@@ -204,6 +205,14 @@ export async function createSqliteControlPlaneStore(
     usage: db.prepare<[string, string], UsageLine>(
       'SELECT endpoint, calls, units FROM usage WHERE account_id = ? AND month = ? ORDER BY endpoint',
     ),
+    addUsageCalls: db.prepare(
+      `INSERT INTO usage (account_id, month, endpoint, calls, units) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (account_id, month, endpoint) DO UPDATE SET calls = calls + excluded.calls, units = units + excluded.units`,
+    ),
+    addDailyUsageCalls: db.prepare(
+      `INSERT INTO usage_daily (account_id, day, endpoint, calls, units) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (account_id, day, endpoint) DO UPDATE SET calls = calls + excluded.calls, units = units + excluded.units`,
+    ),
     addDailyUsage: db.prepare(
       `INSERT INTO usage_daily (account_id, day, endpoint, calls, units) VALUES (?, ?, ?, 1, ?)
        ON CONFLICT (account_id, day, endpoint) DO UPDATE SET calls = calls + 1, units = units + excluded.units`,
@@ -222,6 +231,24 @@ export async function createSqliteControlPlaneStore(
       return (statements.usedUnits.get(accountId, month) as { units: number }).units;
     },
   );
+
+  // All lines or none; the totals are read after the last line is added.
+  const addUsage = db.transaction((lines: UsageIncrement[]) => {
+    for (const { accountId, endpoint, month, day, calls, units } of lines) {
+      statements.addUsageCalls.run(accountId, month, endpoint, calls, units);
+      if (day !== undefined) statements.addDailyUsageCalls.run(accountId, day, endpoint, calls, units);
+    }
+    const totals = new Map<string, number>();
+    return lines.map(({ accountId, month }) => {
+      const key = `${accountId} ${month}`;
+      let total = totals.get(key);
+      if (total === undefined) {
+        total = (statements.usedUnits.get(accountId, month) as { units: number }).units;
+        totals.set(key, total);
+      }
+      return total;
+    });
+  });
 
   // A patch with only the given fields: an absent field keeps its value, null is a value.
   const update = (
@@ -324,6 +351,10 @@ export async function createSqliteControlPlaneStore(
       assertUnits(units);
       if (day !== undefined) assertDay(day, month);
       return recordUsage.immediate(accountId, endpoint, month, units, day);
+    },
+    async addUsage(lines) {
+      assertIncrements(lines);
+      return addUsage.immediate(lines);
     },
     async usedUnits(accountId, month) {
       assertMonth(month);

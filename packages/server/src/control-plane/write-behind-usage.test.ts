@@ -1,0 +1,142 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { describeControlPlaneStore } from '../testing/describe-control-plane-store.js';
+import type { ControlPlaneStore } from './store.js';
+import { createMemoryControlPlaneStore } from './stores/memory.js';
+import { createSqliteControlPlaneStore } from './stores/sqlite.js';
+import { createWriteBehindUsageStore } from './write-behind-usage.js';
+
+describeControlPlaneStore('write-behind usage over memory', {
+  create: async () => createWriteBehindUsageStore(createMemoryControlPlaneStore()),
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-write-behind-'));
+let file = 0;
+describeControlPlaneStore('write-behind usage over SQLite', {
+  create: async () =>
+    createWriteBehindUsageStore(
+      await createSqliteControlPlaneStore({ path: join(dir, `store-${++file}.db`) }),
+    ),
+});
+
+/** A real memory store that counts the usage writes reaching it and can be made to fail them. */
+function countingStore() {
+  const inner = createMemoryControlPlaneStore();
+  const writes = { recordUsage: 0, addUsage: 0, failing: false };
+  const store: ControlPlaneStore = {
+    ...inner,
+    recordUsage: (...args) => {
+      writes.recordUsage++;
+      return inner.recordUsage(...args);
+    },
+    addUsage: (lines) => {
+      writes.addUsage++;
+      return writes.failing ? Promise.reject(new Error('disk full')) : inner.addUsage(lines);
+    },
+  };
+  return { inner, store, writes };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('write-behind usage', () => {
+  it('answers exact totals at once and writes the calls in one transaction per interval', async () => {
+    const { inner, store, writes } = countingStore();
+    const usage = createWriteBehindUsageStore(store, { flushIntervalMs: 40 });
+    const totals = [];
+    for (let i = 0; i < 50; i++) {
+      totals.push(
+        await usage.recordUsage('acct_a', i % 2 ? 'geo_ip' : 'verify_email', '2026-11', 1, '2026-11-23'),
+      );
+    }
+    expect(totals).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(await usage.usedUnits('acct_a', '2026-11')).toBe(50);
+    // Nothing reached the store yet.
+    expect(await inner.usedUnits('acct_a', '2026-11')).toBe(0);
+    await sleep(120);
+    expect(writes).toMatchObject({ recordUsage: 0, addUsage: 1 });
+    expect(await inner.usage('acct_a', '2026-11')).toEqual([
+      { endpoint: 'geo_ip', calls: 25, units: 25 },
+      { endpoint: 'verify_email', calls: 25, units: 25 },
+    ]);
+    expect(await inner.usageByDay('acct_a', '2026-11')).toEqual([
+      { day: '2026-11-23', endpoint: 'geo_ip', calls: 25, units: 25 },
+      { day: '2026-11-23', endpoint: 'verify_email', calls: 25, units: 25 },
+    ]);
+    // An idle interval writes nothing.
+    await sleep(100);
+    expect(writes.addUsage).toBe(1);
+    await usage.close();
+  });
+
+  it('writes what is buffered before the invoice is read and on close', async () => {
+    const path = join(dir, 'close.db');
+    const usage = createWriteBehindUsageStore(await createSqliteControlPlaneStore({ path }), {
+      flushIntervalMs: 60_000,
+    });
+    await usage.recordUsage('acct_a', 'geo_ip', '2026-11', 2);
+    expect(await usage.usage('acct_a', '2026-11')).toEqual([{ endpoint: 'geo_ip', calls: 1, units: 2 }]);
+    await usage.recordUsage('acct_a', 'geo_ip', '2026-11', 3);
+    await usage.close();
+    await expect(usage.recordUsage('acct_a', 'geo_ip', '2026-11', 1)).rejects.toThrow('closed');
+    const after = await createSqliteControlPlaneStore({ path });
+    expect(await after.usage('acct_a', '2026-11')).toEqual([{ endpoint: 'geo_ip', calls: 2, units: 5 }]);
+    await after.close();
+  });
+
+  it('keeps the usage of a failed write for the next one, and the totals throughout', async () => {
+    const { inner, store, writes } = countingStore();
+    const errors: Error[] = [];
+    const usage = createWriteBehindUsageStore(store, {
+      flushIntervalMs: 30,
+      onFlushError: (error) => errors.push(error),
+    });
+    writes.failing = true;
+    expect(await usage.recordUsage('acct_a', 'geo_ip', '2026-11', 4)).toBe(4);
+    await sleep(100);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors[0]?.message).toBe(
+      'could not write the buffered usage to the control-plane store: disk full',
+    );
+    expect(await usage.recordUsage('acct_a', 'geo_ip', '2026-11', 1)).toBe(5);
+    await expect(usage.flush()).rejects.toThrow('disk full');
+    writes.failing = false;
+    await usage.flush();
+    expect(await inner.usage('acct_a', '2026-11')).toEqual([{ endpoint: 'geo_ip', calls: 2, units: 5 }]);
+    expect(await usage.usedUnits('acct_a', '2026-11')).toBe(5);
+    await usage.close();
+  });
+
+  it('sees what another process flushed once its total is older than totalMaxAgeMs', async () => {
+    const path = join(dir, 'two-processes.db');
+    const one = createWriteBehindUsageStore(await createSqliteControlPlaneStore({ path }), {
+      flushIntervalMs: 20,
+    });
+    const two = createWriteBehindUsageStore(await createSqliteControlPlaneStore({ path }), {
+      flushIntervalMs: 20,
+      totalMaxAgeMs: 50,
+    });
+    expect(await two.usedUnits('acct_a', '2026-11')).toBe(0);
+    await one.recordUsage('acct_a', 'geo_ip', '2026-11', 7);
+    await sleep(120);
+    expect(await two.usedUnits('acct_a', '2026-11')).toBe(7);
+    expect(await two.recordUsage('acct_a', 'geo_ip', '2026-11', 1)).toBe(8);
+    await two.close();
+    await one.close();
+    const after = await createSqliteControlPlaneStore({ path });
+    expect(await after.usage('acct_a', '2026-11')).toEqual([{ endpoint: 'geo_ip', calls: 2, units: 8 }]);
+    await after.close();
+  });
+
+  it('refuses intervals that cannot work, naming them', () => {
+    const store = createMemoryControlPlaneStore();
+    expect(() => createWriteBehindUsageStore(store, { flushIntervalMs: 0 })).toThrow(
+      'flushIntervalMs must be a whole number ≥ 1, got 0',
+    );
+    expect(() => createWriteBehindUsageStore(store, { totalMaxAgeMs: -1 })).toThrow(
+      'totalMaxAgeMs must be a whole number ≥ 0, got -1',
+    );
+  });
+});
