@@ -105,7 +105,10 @@ describe('loadServerConfig', () => {
 
   it('takes plan settings from the file and from SVC_PLAN_<ID>_<FIELD>, plan ids with underscores included', async () => {
     const file = await configFile({
-      plans: { free: { monthly_allowance: 500 }, team: { name: 'Team', rate_per_second: 10, burst: 40 } },
+      plans: {
+        free: { monthly_allowance: 500 },
+        team: { name: 'Team', rate_per_second: 10, burst: 40, bill_company_misses: true },
+      },
       ownerPlan: 'team',
     });
     const loaded = await loadServerConfig({
@@ -116,18 +119,28 @@ describe('loadServerConfig', () => {
         SVC_PLAN_SELF_HOSTED_MONTHLY_ALLOWANCE: '1000000',
         SVC_PLAN_PRO_ENDPOINTS: 'geo_ip, geo_me',
         SVC_PLAN_TEAM_MONTHLY_ALLOWANCE: 'unlimited',
+        SVC_PLAN_SELF_HOSTED_BILL_COMPANY_MISSES: 'yes',
       },
     });
     expect(loaded.options.plans).toEqual({
       free: { monthly_allowance: 500, rate_per_second: 2 },
-      team: { name: 'Team', rate_per_second: 10, burst: 40, monthly_allowance: null },
-      self_hosted: { monthly_allowance: 1_000_000 },
+      team: {
+        name: 'Team',
+        rate_per_second: 10,
+        burst: 40,
+        monthly_allowance: null,
+        bill_company_misses: true,
+      },
+      self_hosted: { monthly_allowance: 1_000_000, bill_company_misses: true },
       pro: { endpoints: ['geo_ip', 'geo_me'] },
     });
     const resolved = resolveServerOptions(loaded.options);
     expect(resolved.plans.free).toMatchObject({ rate_per_second: 2, burst: 10, monthly_allowance: 500 });
     expect(resolved.plans.self_hosted?.monthly_allowance).toBe(1_000_000);
     expect(resolved.ownerPlan).toBe('team');
+    // Company misses are not billed unless a plan says so (DESIGN §7).
+    expect(resolved.plans.free?.bill_company_misses).toBe(false);
+    expect(resolved.plans.team?.bill_company_misses).toBe(true);
   });
 
   it('warns about an SVC_ variable it does not know (a typo would otherwise do nothing)', async () => {
@@ -167,6 +180,11 @@ describe('bad configuration: the error names the key and the value', () => {
       '"keys_list", which is not an endpoint',
     ],
     [{ SVC_PLAN_PRO_LIMIT: '5' }, 'SVC_PLAN_PRO_LIMIT', 'not a plan setting'],
+    [
+      { SVC_PLAN_PRO_BILL_COMPANY_MISSES: 'sometimes' },
+      'SVC_PLAN_PRO_BILL_COMPANY_MISSES',
+      'SVC_PLAN_PRO_BILL_COMPANY_MISSES="sometimes": plans.pro.bill_company_misses must be true or false',
+    ],
     [{ SVC_OWNER_PLAN: 'gold' }, 'ownerPlan', 'ownerPlan "gold" (SVC_OWNER_PLAN) is not a plan'],
     [
       { SVC_TLS_CERT_FILE: 'c.pem' },

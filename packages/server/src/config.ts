@@ -119,7 +119,14 @@ const SETTINGS: readonly Setting[] = [
   { path: ['role'], kind: { type: 'enum', values: SERVE_ROLES } },
 ];
 
-const PLAN_FIELDS = ['name', 'rate_per_second', 'burst', 'monthly_allowance', 'endpoints'] as const;
+const PLAN_FIELDS = [
+  'name',
+  'rate_per_second',
+  'burst',
+  'monthly_allowance',
+  'endpoints',
+  'bill_company_misses',
+] as const;
 type PlanField = (typeof PLAN_FIELDS)[number];
 
 /** `limits.jsonBodyBytes` → `SVC_LIMITS_JSON_BODY_BYTES`. */
@@ -342,6 +349,8 @@ function checkPlanField(field: PlanField, value: unknown): string | null {
         : `has ${show(bad)}, which is not an endpoint a plan can limit (${PLAN_GATED_ENDPOINTS.join(', ')})`;
     }
   }
+    case 'bill_company_misses':
+      return typeof value === 'boolean' ? null : 'must be true or false';
 }
 
 /** Options set by `SVC_*` variables, checked with the same rules as the file's. */
@@ -396,6 +405,14 @@ export function environmentOverrides(
 }
 
 /** Turns a variable's text into the JSON value the file would hold. */
+/** A variable's boolean: true/false, 1/0, yes/no, on/off (any case); undefined for anything else. */
+function parseBooleanText(text: string): boolean | undefined {
+  const lower = text.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(lower)) return true;
+  if (['false', '0', 'no', 'off'].includes(lower)) return false;
+  return undefined;
+}
+
 function fromText(kind: Kind, text: string, problem: (why: string) => ConfigError): unknown {
   const trimmed = text.trim();
   switch (kind.type) {
@@ -403,10 +420,9 @@ function fromText(kind: Kind, text: string, problem: (why: string) => ConfigErro
       if (!/^\d+$/.test(trimmed)) throw problem('must be a whole number');
       return Number(trimmed);
     case 'boolean': {
-      const lower = trimmed.toLowerCase();
-      if (['true', '1', 'yes', 'on'].includes(lower)) return true;
-      if (['false', '0', 'no', 'off'].includes(lower)) return false;
-      throw problem('must be true or false (or 1/0, yes/no, on/off)');
+      const value = parseBooleanText(trimmed);
+      if (value === undefined) throw problem('must be true or false (or 1/0, yes/no, on/off)');
+      return value;
     }
     case 'list':
     case 'paths':
@@ -441,6 +457,8 @@ function planFieldFromText(field: PlanField, text: string): unknown {
     case 'endpoints':
       return trimmed === 'all' ? null : trimmed === '' ? [] : trimmed.split(',').map((item) => item.trim());
   }
+    case 'bill_company_misses':
+      return parseBooleanText(trimmed) ?? trimmed;
 }
 
 /** Rules between settings, checked after every source is merged. */

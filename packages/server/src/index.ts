@@ -1,3 +1,4 @@
+export { type BatchMissCreditsOptions, batchMissCredits } from './batch-credits.js';
 export {
   ConfigError,
   environmentVariables,
@@ -73,6 +74,7 @@ export type {
   Environment,
   Plan,
   Token,
+  UsageCredit,
   UsageIncrement,
   UsageLine,
   WebhookSecret,

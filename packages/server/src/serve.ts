@@ -26,6 +26,7 @@ import {
   openMmdbBackend,
 } from '@svc/geo-resolver';
 import type { FastifyInstance } from 'fastify';
+import { batchMissCredits } from './batch-credits.js';
 import { maskSecrets } from './config.js';
 import type { GeoDatabaseInfo } from './context.js';
 import { createAccount, webhookSigningSecrets } from './control-plane/accounts.js';
@@ -229,6 +230,12 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       // it cannot know the name clients use, so the path alone.
       resultsUrl: (id) => `${publicBase}${batchResultsPath(id)}`,
       ...(dispatcher ? { dispatcher } : {}),
+      // Company misses billed at submit are credited when the job ends, unless the plan bills them.
+      onJobFinished: batchMissCredits({
+        controlPlane,
+        store: batchStore,
+        onError: (error, job) => warn(`usage credit of ${job.id}: ${error.message}`),
+      }),
       webhooks: {
         // Each account's events are signed with its own active secrets (two during a rotation).
         secretsFor: accountWebhookSecrets(deps),

@@ -27,6 +27,11 @@ export interface Plan {
   monthly_allowance: number | null;
   /** Endpoint ids this plan may call (see `endpoints.ts`); null = all. */
   endpoints: string[] | null;
+  /**
+   * Whether a company enrichment that finds nothing is billed (the route's 204, a batch record
+   * counted `no_match`). DESIGN §7: not by default; contact misses are always billed (the spec).
+   */
+  bill_company_misses: boolean;
 }
 
 export interface Account {
@@ -114,6 +119,28 @@ export interface UsageIncrement {
   units: number;
 }
 
+/**
+ * Billed units given back, once per key: a batch job bills its records at submit, and the
+ * company misses the plan does not bill are credited when the job ends (`batch-credits.ts`).
+ */
+export interface UsageCredit {
+  accountId: string;
+  /** Unique per account (`batch_…`): a second credit with the same key changes nothing. */
+  key: string;
+  /** The line the units were billed to. */
+  endpoint: string;
+  /** `YYYY-MM` (UTC) the units were billed in. */
+  month: string;
+  /** `YYYY-MM-DD` inside `month` they were billed on (the daily line is credited too). */
+  day?: string;
+  /**
+   * Units given back (a positive integer), subtracted from the line (and the day's line) whatever
+   * is on it yet: a small job can end before its submit's billing is recorded, and the two then
+   * net out in either order. Calls are unchanged.
+   */
+  units: number;
+}
+
 /** Lines one `addUsage` call takes at most. */
 export const MAX_USAGE_INCREMENTS = 10_000;
 
@@ -177,6 +204,11 @@ export interface ControlPlaneStore {
    * through it.
    */
   addUsage(lines: UsageIncrement[]): Promise<number[]>;
+  /**
+   * Gives billed units back, in one transaction with a record of its key: true when applied,
+   * false when a credit with that key was applied before (so a retried credit is harmless).
+   */
+  creditUsage(credit: UsageCredit): Promise<boolean>;
   /** Units used by the account in `month` (`YYYY-MM`), all endpoints: the quota check. */
   usedUnits(accountId: string, month: string): Promise<number>;
   /** The invoice lines of `month`, by endpoint name. */

@@ -259,6 +259,15 @@ export function createWriteBehindUsageStore(
       }
       return after;
     },
+    async creditUsage(credit) {
+      open();
+      // The units credited may still be buffered: a credit lowers only what the store holds.
+      await flush();
+      const applied = await store.creditUsage(credit);
+      const total = totals.get(totalKey(credit.accountId, credit.month));
+      if (total) total.syncedAt = Number.NEGATIVE_INFINITY;
+      return applied;
+    },
     async usedUnits(accountId, month) {
       open();
       assertMonth(month);

@@ -67,18 +67,20 @@ afterEach(async () => {
   lookups.length = 0;
 });
 
-async function start(withEnricher = true) {
-  server = await createTestServer(
-    withEnricher
+async function start(withEnricher = true, planId = 'free') {
+  server = await createTestServer({
+    ...(withEnricher
       ? {
           enricher: createEnricher({
             adapters: [people, companies] as EnrichmentAdapter[],
             now: () => server.clock.now, // the server's manual clock
           }),
         }
-      : {},
-  );
-  return server.account('free');
+      : {}),
+    // A plan of the operator's that bills company misses (configured as in svc.json).
+    options: { logLevel: 'silent', plans: { strict: { name: 'Strict', bill_company_misses: true } } },
+  });
+  return server.account(planId);
 }
 
 const post = (url: string, key: string, body: unknown) =>
@@ -159,6 +161,20 @@ describe('POST /v2/enrich/company', () => {
       calls: 1,
       units: 1,
     });
+  });
+
+  it('a plan with bill_company_misses bills the 204 like a 200; contact 204s are billed on every plan', async () => {
+    const { liveKey } = await start(true, 'strict');
+    expect((await post('/v2/enrich/company', liveKey.secret, { domain: 'acme.com' })).statusCode).toBe(200);
+    const missing = await post('/v2/enrich/company', liveKey.secret, { domain: 'nobody-here.com' });
+    expect(missing.statusCode).toBe(204);
+    expect(missing.headers['x-quota-remaining']).toBe('998');
+    const contactMiss = await post('/v2/enrich/contact', liveKey.secret, { email: 'nobody@acme.com' });
+    expect(contactMiss.statusCode).toBe(204);
+    expect((await usage(liveKey.secret)).lines).toEqual([
+      { endpoint: 'enrich_company', calls: 2, units: 2 },
+      { endpoint: 'enrich_contact', calls: 1, units: 1 },
+    ]);
   });
 });
 

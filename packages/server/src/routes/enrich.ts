@@ -16,8 +16,9 @@ import { createSandboxEnricher } from '../sandbox-enricher.js';
  * POST /v2/enrich/contact and POST /v2/enrich/company over `app.svc.enricher` (live keys) or the
  * sandbox enricher (test keys: magic inputs, no network). A match is 200 `{ person }` /
  * `{ company }`; no match is 204 with no body. Billing (live keys): a contact 204 is billed (the
- * spec says so); a company 204 is not (the spec is silent; DESIGN §7 favours the customer). An
- * invalid query is 400 `invalid_request` naming the field (the enricher's own validation).
+ * spec says so); a company 204 is not (the spec is silent; DESIGN §7 favours the customer) unless
+ * the account's plan says `bill_company_misses`. An invalid query is 400 `invalid_request` naming
+ * the field (the enricher's own validation).
  */
 export const enrichRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const sandbox = createSandboxEnricher({ now: () => app.svc.now() });
@@ -65,7 +66,7 @@ export const enrichRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['enrichment'],
         summary: 'Enrich a company by domain',
         description:
-          '`{ domain }`: a domain, or any URL or host on it (reduced to the registrable domain). 200 `{ company }` with name, domain, description, employee count, founding year, industry, location, technologies, social profiles, logo and the source of each field; 204 with no body when nothing matches, not billed by default.',
+          '`{ domain }`: a domain, or any URL or host on it (reduced to the registrable domain). 200 `{ company }` with name, domain, description, employee count, founding year, industry, location, technologies, social profiles, logo and the source of each field; 204 with no body when nothing matches, not billed unless the plan bills company misses.',
         body: CompanyEnrichmentRequestSchema,
         response: { 200: CompanyEnrichmentResultSchema, 204: noContent, 400: ErrorBodySchema },
       },
@@ -75,7 +76,7 @@ export const enrichRoutes: FastifyPluginAsyncTypebox = async (app) => {
         signal: request.deadlineSignal ?? undefined,
       });
       if (!outcome.match) {
-        request.billableUnits = 0;
+        if (!request.auth?.plan.bill_company_misses) request.billableUnits = 0;
         return reply.code(204).send(null);
       }
       return { company: outcome.match };

@@ -26,6 +26,7 @@ const plan = (overrides: Partial<Plan> = {}): Plan => ({
   burst: 100,
   monthly_allowance: 100_000,
   endpoints: null,
+  bill_company_misses: false,
   ...overrides,
 });
 const account = (overrides: Partial<Account> = {}): Account => ({
@@ -86,6 +87,15 @@ export function describeControlPlaneStore(name: string, factory: ControlPlaneSto
         plan({ id: 'pro', rate_per_second: 30, monthly_allowance: null, endpoints: ['geo_ip', 'geo_me'] }),
       );
       expect((await store.listPlans()).map((p) => p.id)).toEqual(['free', 'pro']);
+
+      // Billing company misses round-trips both ways.
+      await store.upsertPlan(plan({ id: 'free', name: 'Free', bill_company_misses: true }));
+      expect(await store.getPlan('free')).toEqual(
+        plan({ id: 'free', name: 'Free', bill_company_misses: true }),
+      );
+      expect((await store.listPlans()).map((p) => p.bill_company_misses)).toEqual([true, false]);
+      await store.upsertPlan(plan({ id: 'free', name: 'Free', bill_company_misses: false }));
+      expect((await store.getPlan('free'))?.bill_company_misses).toBe(false);
       await store.close();
     });
 
@@ -356,6 +366,53 @@ export function describeControlPlaneStore(name: string, factory: ControlPlaneSto
         ]),
       ).rejects.toThrow(TypeError);
       expect(await store.usedUnits(b.id, '2026-11')).toBe(2);
+      await store.close();
+    });
+
+    it('credits billed units once per key, on the month and the day, before or after the billing', async () => {
+      const store = await factory.create();
+      const a = account();
+      const b = account();
+      await store.recordUsage(a.id, 'batch_create', '2026-11', 10, '2026-11-02');
+      await store.recordUsage(a.id, 'geo_ip', '2026-11', 1, '2026-11-02');
+      const credit = {
+        accountId: a.id,
+        key: 'batch_1',
+        endpoint: 'batch_create',
+        month: '2026-11',
+        day: '2026-11-02',
+        units: 3,
+      };
+      expect(await store.creditUsage(credit)).toBe(true);
+      // The same key again (a retried credit) changes nothing.
+      expect(await store.creditUsage(credit)).toBe(false);
+      expect(await store.usedUnits(a.id, '2026-11')).toBe(8);
+      expect(await store.usage(a.id, '2026-11')).toEqual([
+        { endpoint: 'batch_create', calls: 1, units: 7 },
+        { endpoint: 'geo_ip', calls: 1, units: 1 },
+      ]);
+      expect(await store.usageByDay(a.id, '2026-11')).toEqual([
+        { day: '2026-11-02', endpoint: 'batch_create', calls: 1, units: 7 },
+        { day: '2026-11-02', endpoint: 'geo_ip', calls: 1, units: 1 },
+      ]);
+      expect(await store.recordUsage(a.id, 'batch_create', '2026-11', 2)).toBe(10);
+
+      // Keys are per account. A credit that lands before its billing (a job that ended before the
+      // submit's usage was recorded) nets out when the billing comes.
+      expect(await store.creditUsage({ ...credit, accountId: b.id })).toBe(true);
+      expect(await store.usedUnits(b.id, '2026-11')).toBe(-3);
+      expect(await store.recordUsage(b.id, 'batch_create', '2026-11', 10, '2026-11-02')).toBe(7);
+      expect(await store.usage(b.id, '2026-11')).toEqual([{ endpoint: 'batch_create', calls: 1, units: 7 }]);
+      expect(await store.usageByDay(b.id, '2026-11')).toEqual([
+        { day: '2026-11-02', endpoint: 'batch_create', calls: 1, units: 7 },
+      ]);
+
+      await expect(store.creditUsage({ ...credit, key: 'batch_3', units: 0 })).rejects.toThrow(TypeError);
+      await expect(store.creditUsage({ ...credit, key: '' })).rejects.toThrow(/key/);
+      await expect(store.creditUsage({ ...credit, key: 'batch_4', day: '2026-12-01' })).rejects.toThrow(
+        TypeError,
+      );
+      expect(await store.usedUnits(a.id, '2026-11')).toBe(10);
       await store.close();
     });
 

@@ -1,4 +1,4 @@
-import { MAX_USAGE_INCREMENTS, type UsageIncrement } from '../store.js';
+import { MAX_USAGE_INCREMENTS, type UsageCredit, type UsageIncrement } from '../store.js';
 
 // Argument checks and orderings every ControlPlaneStore shares, so the stores cannot drift apart.
 
@@ -59,4 +59,16 @@ export function assertIncrements(lines: readonly UsageIncrement[]): void {
     }
     if (line.day !== undefined) assertDay(line.day, line.month);
   }
+}
+
+/** A credit names its key (at most 200 characters), a month, whole positive units and its day, if any. */
+export function assertCredit(credit: UsageCredit): void {
+  if (typeof credit.key !== 'string' || credit.key === '' || credit.key.length > 200) {
+    throw new TypeError(
+      `a usage credit needs a key of 1 to 200 characters, got ${JSON.stringify(credit.key)}`,
+    );
+  }
+  assertMonth(credit.month);
+  assertUnits(credit.units);
+  if (credit.day !== undefined) assertDay(credit.day, credit.month);
 }

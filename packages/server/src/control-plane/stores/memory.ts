@@ -10,6 +10,7 @@ import type {
   WebhookSecret,
 } from '../store.js';
 import {
+  assertCredit,
   assertDay,
   assertIncrements,
   assertMonth,
@@ -36,6 +37,8 @@ export function createMemoryControlPlaneStore(): ControlPlaneStore {
   const usage = new Map<string, Map<string, Map<string, UsageLine>>>();
   // account id → `day endpoint` → line
   const daily = new Map<string, Map<string, DailyUsageLine>>();
+  // account id → keys of the usage credits applied
+  const credits = new Map<string, Set<string>>();
   let closed = false;
 
   const open = (): void => {
@@ -205,6 +208,18 @@ export function createMemoryControlPlaneStore(): ControlPlaneStore {
         const lines = usage.get(accountId)?.get(month);
         return lines ? sumUnits(lines) : 0;
       });
+    },
+    async creditUsage(credit) {
+      open();
+      assertCredit(credit);
+      const { accountId, key, endpoint, month, day, units } = credit;
+      const applied = credits.get(accountId) ?? new Set<string>();
+      credits.set(accountId, applied);
+      if (applied.has(key)) return false;
+      applied.add(key);
+      // A line of 0 calls and -units when the billing is not recorded yet; it nets out then.
+      add({ accountId, endpoint, month, day, calls: 0, units: -units });
+      return true;
     },
     async usedUnits(accountId, month) {
       open();

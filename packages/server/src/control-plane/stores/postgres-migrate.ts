@@ -56,6 +56,16 @@ export const POSTGRES_MIGRATIONS: readonly ((s: string) => string)[] = [
     PRIMARY KEY (account_id, month)
   );
   `,
+  // 2: whether a plan bills company-enrichment misses (DESIGN §7: not by default), and the usage
+  // credits applied, by key, so a credit is applied once.
+  (s) => `
+  ALTER TABLE ${s}.plans ADD COLUMN bill_company_misses BOOLEAN NOT NULL DEFAULT false;
+  CREATE TABLE ${s}.usage_credits (
+    account_id TEXT COLLATE "C" NOT NULL, key TEXT COLLATE "C" NOT NULL, endpoint TEXT NOT NULL,
+    month TEXT NOT NULL, day TEXT, units BIGINT NOT NULL,
+    PRIMARY KEY (account_id, key)
+  );
+  `,
 ];
 
 /** Options of {@link migratePostgresControlPlane}: where, and in which schema. */

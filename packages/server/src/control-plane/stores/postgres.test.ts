@@ -82,6 +82,7 @@ describe.skipIf(!url)('PostgreSQL control-plane store', () => {
       'schema_migrations',
       'tokens',
       'usage',
+      'usage_credits',
       'usage_daily',
       'usage_months',
       'webhook_secrets',

@@ -10,7 +10,7 @@ import type {
   UsageLine,
   WebhookSecret,
 } from '../store.js';
-import { assertDay, assertIncrements, assertMonth, assertUnits } from './checks.js';
+import { assertCredit, assertDay, assertIncrements, assertMonth, assertUnits } from './checks.js';
 import { connectClient, migrateOnClient } from './postgres-migrate.js';
 import { checkedSchema, openPool, type PostgresConnectionOptions } from './postgres-pool.js';
 
@@ -30,6 +30,7 @@ interface PlanRow {
   burst: number;
   monthly_allowance: Int8 | null;
   endpoints: string[] | null;
+  bill_company_misses: boolean;
 }
 interface AccountRow {
   id: string;
@@ -60,6 +61,7 @@ const toPlan = (r: PlanRow): Plan => ({
   burst: r.burst,
   monthly_allowance: intOrNull(r.monthly_allowance),
   endpoints: r.endpoints,
+  bill_company_misses: r.bill_company_misses,
 });
 const toAccount = (r: AccountRow): Account => ({
   id: r.id,
@@ -199,11 +201,20 @@ export async function createPostgresControlPlaneStore(
   return {
     async upsertPlan(plan) {
       await query(
-        `INSERT INTO ${s}.plans (id, name, rate_per_second, burst, monthly_allowance, endpoints)
-         VALUES ($1, $2, $3, $4, $5, $6)
+        `INSERT INTO ${s}.plans (id, name, rate_per_second, burst, monthly_allowance, endpoints, bill_company_misses)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, rate_per_second = excluded.rate_per_second,
-           burst = excluded.burst, monthly_allowance = excluded.monthly_allowance, endpoints = excluded.endpoints`,
-        [plan.id, plan.name, plan.rate_per_second, plan.burst, plan.monthly_allowance, json(plan.endpoints)],
+           burst = excluded.burst, monthly_allowance = excluded.monthly_allowance, endpoints = excluded.endpoints,
+           bill_company_misses = excluded.bill_company_misses`,
+        [
+          plan.id,
+          plan.name,
+          plan.rate_per_second,
+          plan.burst,
+          plan.monthly_allowance,
+          json(plan.endpoints),
+          plan.bill_company_misses,
+        ],
       );
     },
     async getPlan(id) {
@@ -382,6 +393,40 @@ export async function createPostgresControlPlaneStore(
         client.release();
       }
       return lines.map(({ accountId, month }) => totals.get(`${accountId} ${month}`) as number);
+    },
+    async creditUsage(credit) {
+      assertCredit(credit);
+      if (closed) throw new Error('the control-plane store is closed');
+      const { accountId, key, endpoint, month, day, units } = credit;
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const inserted = await client.query(
+          `INSERT INTO ${s}.usage_credits (account_id, key, endpoint, month, day, units)
+           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (account_id, key) DO NOTHING`,
+          [accountId, key, endpoint, month, day ?? null, units],
+        );
+        if (inserted.rowCount === 0) {
+          await client.query('COMMIT');
+          return false;
+        }
+        // The statement recordUsage uses, with 0 calls and -units: month row first, then the lines.
+        await client.query(addStatement(day !== undefined), [
+          accountId,
+          month,
+          endpoint,
+          -units,
+          0,
+          ...(day === undefined ? [] : [day]),
+        ]);
+        await client.query('COMMIT');
+        return true;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
     },
     async usedUnits(accountId, month) {
       assertMonth(month);

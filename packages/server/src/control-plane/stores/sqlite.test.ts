@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PLANS } from '../../options.js';
 import { authenticate, createAccount, mintToken, rotateWebhookSecret, syncPlans } from '../accounts.js';
 import { createServerSecrets } from '../secrets.js';
+import type { Plan } from '../store.js';
 import { createSqliteControlPlaneStore, MIGRATIONS } from './sqlite.js';
 
 const fresh = () => join(mkdtempSync(join(tmpdir(), 'svc-cp-sqlite-')), 'control-plane.db');
@@ -68,7 +69,16 @@ describe('SQLite control-plane store', () => {
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         .all()
         .map((row) => (row as { name: string }).name),
-    ).toEqual(['accounts', 'api_keys', 'plans', 'tokens', 'usage', 'usage_daily', 'webhook_secrets']);
+    ).toEqual([
+      'accounts',
+      'api_keys',
+      'plans',
+      'tokens',
+      'usage',
+      'usage_credits',
+      'usage_daily',
+      'webhook_secrets',
+    ]);
     raw.close();
     // Reopening applies nothing again (a second CREATE TABLE would throw).
     await (await createSqliteControlPlaneStore({ path })).close();
@@ -88,6 +98,25 @@ describe('SQLite control-plane store', () => {
     expect(await store.usageByDay('acct_x', '2026-11')).toEqual([
       { day: '2026-11-23', endpoint: 'geo_ip', calls: 1, units: 1 },
     ]);
+    await store.close();
+  });
+
+  it('brings a version-2 file forward: its plans bill no company misses until configured to', async () => {
+    const path = fresh();
+    const raw = new Database(path);
+    raw.exec(MIGRATIONS[0] as string);
+    raw.exec(MIGRATIONS[1] as string);
+    raw.pragma('user_version = 2');
+    raw.prepare("INSERT INTO plans VALUES ('pro', 'Pro', 25, 100, 100000, NULL)").run();
+    raw.close();
+    const store = await createSqliteControlPlaneStore({ path });
+    expect(await store.getPlan('pro')).toMatchObject({
+      id: 'pro',
+      monthly_allowance: 100_000,
+      bill_company_misses: false,
+    });
+    await store.upsertPlan({ ...((await store.getPlan('pro')) as Plan), bill_company_misses: true });
+    expect((await store.getPlan('pro'))?.bill_company_misses).toBe(true);
     await store.close();
   });
 

@@ -7,11 +7,12 @@ import type {
   DailyUsageLine,
   Plan,
   Token,
+  UsageCredit,
   UsageIncrement,
   UsageLine,
   WebhookSecret,
 } from '../store.js';
-import { assertDay, assertIncrements, assertMonth, assertUnits } from './checks.js';
+import { assertCredit, assertDay, assertIncrements, assertMonth, assertUnits } from './checks.js';
 
 /** Options of the SQLite control-plane store. */
 export interface SqliteControlPlaneStoreOptions {
@@ -76,9 +77,22 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, day, endpoint)
   ) WITHOUT ROWID;
   `,
+  // 3: whether a plan bills company-enrichment misses (DESIGN §7: not by default), and the usage
+  // credits applied, by key, so a credit is applied once.
+  `
+  ALTER TABLE plans ADD COLUMN bill_company_misses INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE usage_credits (
+    account_id TEXT NOT NULL, key TEXT NOT NULL, endpoint TEXT NOT NULL, month TEXT NOT NULL, day TEXT,
+    units INTEGER NOT NULL,
+    PRIMARY KEY (account_id, key)
+  ) WITHOUT ROWID;
+  `,
 ];
 
-type PlanRow = Omit<Plan, 'endpoints'> & { endpoints: string | null };
+type PlanRow = Omit<Plan, 'endpoints' | 'bill_company_misses'> & {
+  endpoints: string | null;
+  bill_company_misses: 0 | 1;
+};
 type TokenRow = Omit<Token, 'scopes'> & { scopes: string | null };
 
 // Loaded on first use, so apps on the memory store never need the native addon. The cause's
@@ -145,16 +159,23 @@ export async function createSqliteControlPlaneStore(
   }
 
   const toPlan = (row: PlanRow | undefined): Plan | null =>
-    row ? { ...row, endpoints: row.endpoints === null ? null : JSON.parse(row.endpoints) } : null;
+    row
+      ? {
+          ...row,
+          endpoints: row.endpoints === null ? null : JSON.parse(row.endpoints),
+          bill_company_misses: row.bill_company_misses === 1,
+        }
+      : null;
   const toToken = (row: TokenRow | undefined): Token | null =>
     row ? { ...row, scopes: row.scopes === null ? null : JSON.parse(row.scopes) } : null;
 
   const statements = {
     upsertPlan: db.prepare(
-      `INSERT INTO plans (id, name, rate_per_second, burst, monthly_allowance, endpoints)
-       VALUES (@id, @name, @rate_per_second, @burst, @monthly_allowance, @endpoints)
+      `INSERT INTO plans (id, name, rate_per_second, burst, monthly_allowance, endpoints, bill_company_misses)
+       VALUES (@id, @name, @rate_per_second, @burst, @monthly_allowance, @endpoints, @bill_company_misses)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, rate_per_second = excluded.rate_per_second,
-         burst = excluded.burst, monthly_allowance = excluded.monthly_allowance, endpoints = excluded.endpoints`,
+         burst = excluded.burst, monthly_allowance = excluded.monthly_allowance, endpoints = excluded.endpoints,
+         bill_company_misses = excluded.bill_company_misses`,
     ),
     plan: db.prepare<[string], PlanRow>('SELECT * FROM plans WHERE id = ?'),
     plans: db.prepare<[], PlanRow>('SELECT * FROM plans ORDER BY id'),
@@ -201,6 +222,19 @@ export async function createSqliteControlPlaneStore(
     ),
     usedUnits: db.prepare<[string, string], { units: number }>(
       'SELECT COALESCE(SUM(units), 0) AS units FROM usage WHERE account_id = ? AND month = ?',
+    ),
+    insertCredit: db.prepare(
+      `INSERT INTO usage_credits (account_id, key, endpoint, month, day, units) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (account_id, key) DO NOTHING`,
+    ),
+    // A line of 0 calls and -units when the billing is not recorded yet; it nets out then.
+    creditUsage: db.prepare(
+      `INSERT INTO usage (account_id, month, endpoint, calls, units) VALUES (?, ?, ?, 0, -?)
+       ON CONFLICT (account_id, month, endpoint) DO UPDATE SET units = units + excluded.units`,
+    ),
+    creditDailyUsage: db.prepare(
+      `INSERT INTO usage_daily (account_id, day, endpoint, calls, units) VALUES (?, ?, ?, 0, -?)
+       ON CONFLICT (account_id, day, endpoint) DO UPDATE SET units = units + excluded.units`,
     ),
     usage: db.prepare<[string, string], UsageLine>(
       'SELECT endpoint, calls, units FROM usage WHERE account_id = ? AND month = ? ORDER BY endpoint',
@@ -250,6 +284,15 @@ export async function createSqliteControlPlaneStore(
     });
   });
 
+  // The credit's record and the lines it lowers, together: a credit seen before changes nothing.
+  const creditUsage = db.transaction(({ accountId, key, endpoint, month, day, units }: UsageCredit) => {
+    if (statements.insertCredit.run(accountId, key, endpoint, month, day ?? null, units).changes === 0)
+      return false;
+    statements.creditUsage.run(accountId, month, endpoint, units);
+    if (day !== undefined) statements.creditDailyUsage.run(accountId, day, endpoint, units);
+    return true;
+  });
+
   // A patch with only the given fields: an absent field keeps its value, null is a value.
   const update = (
     table: 'accounts' | 'api_keys',
@@ -270,6 +313,7 @@ export async function createSqliteControlPlaneStore(
       statements.upsertPlan.run({
         ...plan,
         endpoints: plan.endpoints === null ? null : JSON.stringify(plan.endpoints),
+        bill_company_misses: plan.bill_company_misses ? 1 : 0,
       });
     },
     async getPlan(id) {
@@ -355,6 +399,10 @@ export async function createSqliteControlPlaneStore(
     async addUsage(lines) {
       assertIncrements(lines);
       return addUsage.immediate(lines);
+    },
+    async creditUsage(credit) {
+      assertCredit(credit);
+      return creditUsage.immediate(credit);
     },
     async usedUnits(accountId, month) {
       assertMonth(month);
