@@ -348,9 +348,9 @@ function checkPlanField(field: PlanField, value: unknown): string | null {
         ? null
         : `has ${show(bad)}, which is not an endpoint a plan can limit (${PLAN_GATED_ENDPOINTS.join(', ')})`;
     }
-  }
     case 'bill_company_misses':
       return typeof value === 'boolean' ? null : 'must be true or false';
+  }
 }
 
 /** Options set by `SVC_*` variables, checked with the same rules as the file's. */
@@ -404,7 +404,6 @@ export function environmentOverrides(
   return { options: out as ServerOptions, sources, warnings };
 }
 
-/** Turns a variable's text into the JSON value the file would hold. */
 /** A variable's boolean: true/false, 1/0, yes/no, on/off (any case); undefined for anything else. */
 function parseBooleanText(text: string): boolean | undefined {
   const lower = text.trim().toLowerCase();
@@ -413,6 +412,7 @@ function parseBooleanText(text: string): boolean | undefined {
   return undefined;
 }
 
+/** Turns a variable's text into the JSON value the file would hold. */
 function fromText(kind: Kind, text: string, problem: (why: string) => ConfigError): unknown {
   const trimmed = text.trim();
   switch (kind.type) {
@@ -456,9 +456,9 @@ function planFieldFromText(field: PlanField, text: string): unknown {
       return trimmed === 'unlimited' ? null : /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
     case 'endpoints':
       return trimmed === 'all' ? null : trimmed === '' ? [] : trimmed.split(',').map((item) => item.trim());
-  }
     case 'bill_company_misses':
       return parseBooleanText(trimmed) ?? trimmed;
+  }
 }
 
 /** Rules between settings, checked after every source is merged. */

@@ -198,40 +198,40 @@ export const DEFAULT_PLANS: Record<string, Plan> = {
     burst: 10,
     monthly_allowance: 1_000,
     endpoints: null,
+    bill_company_misses: false,
   },
   pro: {
     id: 'pro',
     name: 'Pro',
     rate_per_second: 25,
     burst: 100,
-    bill_company_misses: false,
     monthly_allowance: 100_000,
     endpoints: null,
+    bill_company_misses: false,
   },
   enterprise: {
     id: 'enterprise',
     name: 'Enterprise',
     rate_per_second: 200,
     burst: 200,
-    bill_company_misses: false,
     monthly_allowance: 1_000_000,
     endpoints: null,
+    bill_company_misses: false,
   },
   self_hosted: {
     id: 'self_hosted',
     name: 'Self-hosted',
     rate_per_second: 1_000,
     burst: 1_000,
-    bill_company_misses: false,
     monthly_allowance: null,
     endpoints: null,
+    bill_company_misses: false,
   },
 };
 
 /** Applies the defaults (the one place they are decided). */
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
   const plans: Record<string, Plan> = { ...DEFAULT_PLANS };
-    bill_company_misses: false,
   for (const [id, patch] of Object.entries(options.plans ?? {})) {
     const base = plans[id] ?? { ...DEFAULT_PLANS.free, id, name: id };
     plans[id] = { ...base, ...patch, id } as Plan;

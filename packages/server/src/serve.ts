@@ -229,13 +229,13 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       // Absolute when the server listens on one address; bound to every interface (0.0.0.0, ::)
       // it cannot know the name clients use, so the path alone.
       resultsUrl: (id) => `${publicBase}${batchResultsPath(id)}`,
-      ...(dispatcher ? { dispatcher } : {}),
       // Company misses billed at submit are credited when the job ends, unless the plan bills them.
       onJobFinished: batchMissCredits({
         controlPlane,
         store: batchStore,
         onError: (error, job) => warn(`usage credit of ${job.id}: ${error.message}`),
       }),
+      ...(dispatcher ? { dispatcher } : {}),
       webhooks: {
         // Each account's events are signed with its own active secrets (two during a rotation).
         secretsFor: accountWebhookSecrets(deps),
