@@ -60,7 +60,20 @@ describe('scale-out settings', () => {
       redisUrl: null,
       redisPrefix: 'svc',
       role: 'all',
+      limits: { whenRedisUnavailable: 'refuse' },
     });
+  });
+
+  it('limits.whenRedisUnavailable (SVC_LIMITS_WHEN_REDIS_UNAVAILABLE) is refuse or allow', async () => {
+    const loaded = await loadServerConfig({
+      cwd: dir,
+      env: { SVC_DATABASE_URL: PG, SVC_REDIS_URL: REDIS, SVC_LIMITS_WHEN_REDIS_UNAVAILABLE: 'allow' },
+    });
+    expect(resolveServerOptions(loaded.options).limits.whenRedisUnavailable).toBe('allow');
+    const error = await loadError({ cwd: dir, env: { SVC_LIMITS_WHEN_REDIS_UNAVAILABLE: 'open' } });
+    expect(error.message).toBe(
+      'SVC_LIMITS_WHEN_REDIS_UNAVAILABLE="open": limits.whenRedisUnavailable must be one of refuse, allow',
+    );
   });
 
   it('accept a socket directory for PostgreSQL and rediss:// for Redis over TLS', async () => {

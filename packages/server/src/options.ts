@@ -38,6 +38,12 @@ export interface ServerOptions {
     probeRequestTimeoutMs?: number;
     /** Failed authentications allowed per client address per minute before 429. @default 20 */
     authFailuresPerMinute?: number;
+    /**
+     * With `redisUrl`: what a request whose rate-limit bucket cannot be read (Redis down or slow)
+     * gets. `refuse`: 500 `internal_error`, retryable (limits always hold); `allow`: it passes
+     * unlimited (the API stays up; monthly quotas still hold). @default 'refuse'
+     */
+    whenRedisUnavailable?: 'refuse' | 'allow';
   };
   /** The identity of SMTP probes (HELO name, MAIL FROM), and where DNS is asked. */
   smtp?: {
@@ -253,6 +259,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
       requestTimeoutMs: options.limits?.requestTimeoutMs ?? 15_000,
       probeRequestTimeoutMs: options.limits?.probeRequestTimeoutMs ?? 60_000,
       authFailuresPerMinute: options.limits?.authFailuresPerMinute ?? 20,
+      whenRedisUnavailable: options.limits?.whenRedisUnavailable ?? 'refuse',
     },
     smtp: {
       heloName: options.smtp?.heloName ?? null,

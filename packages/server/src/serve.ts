@@ -205,6 +205,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       const shared = await createRedisRateLimiter({
         url: redisUrl,
         prefix: `${options.redisPrefix}:rl:`,
+        whenUnavailable: options.limits.whenRedisUnavailable,
         onUnavailable: (error) => warn(`rate limiter (Redis): ${error.message}`),
       });
       limiter = shared;
