@@ -3,9 +3,10 @@ import type { EmailVerificationResult, VerificationState } from '@svc/core';
 /**
  * The result cache seam: final verification results kept per normalised address, so verifying
  * the same address again within a state's TTL does not probe its mail server again (each probe
- * costs the prober reputation). Implementations: memory (the verifier's default) and SQLite (a
- * file that survives restarts and is shared by the processes that open it); both pass the one
- * conformance suite in `testing/describe-result-cache.ts`.
+ * costs the prober reputation). Implementations: memory (the verifier's default), SQLite (a
+ * file that survives restarts and is shared by the processes that open it) and PostgreSQL (shared
+ * by every process and machine on the database); each passes the one conformance suite in
+ * `testing/describe-result-cache.ts`.
  */
 
 /** Where one result is kept. */
