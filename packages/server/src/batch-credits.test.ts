@@ -10,7 +10,7 @@ import {
 } from '@svc/batch-runner';
 import { type CompanyQuery, createEnricher, type EnrichmentAdapter, type PersonQuery } from '@svc/enricher';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { batchMissCredits } from './batch-credits.js';
+import { batchMissCredits, sweepBatchMissCredits } from './batch-credits.js';
 import { createSqliteControlPlaneStore } from './control-plane/stores/sqlite.js';
 import { batchResultsPath } from './routes/batch.js';
 import { createSandboxEnricher } from './sandbox-enricher.js';
@@ -87,7 +87,7 @@ afterEach(async () => {
 });
 
 /** The server with a SQLite control plane and a running runner wired as `svc serve` wires it. */
-async function setup() {
+async function setup({ hook = true } = {}) {
   const store = createMemoryStore();
   const holder: { runner?: BatchRunner } = {};
   const controlPlane = await createSqliteControlPlaneStore({ path: join(dir, 'control-plane.db') });
@@ -125,11 +125,11 @@ async function setup() {
     pollIntervalMs: 5,
     now: () => clock.now,
     resultsUrl: batchResultsPath,
-    onJobFinished: batchMissCredits({ controlPlane, store }),
+    ...(hook ? { onJobFinished: batchMissCredits({ controlPlane, store }) } : {}),
   });
   holder.runner = runner;
   runner.start();
-  return server;
+  return { server, store, controlPlane };
 }
 
 async function submit(s: TestServer, key: string, body: unknown, headers: Record<string, string> = {}) {
@@ -167,7 +167,7 @@ async function usage(s: TestServer, key: string) {
 
 describe('batch billing of enrichment (DESIGN §7)', () => {
   it('an enrich_company job bills its records at submit and credits its misses when it ends; the quota check still counts every record', async () => {
-    const s = await setup();
+    const { server: s } = await setup();
     const { liveKey, account } = await s.account('roomy');
     const job = await submit(s, liveKey.secret, { type: 'enrich_company', records: DOMAINS });
     expect(job.total).toBe(8);
@@ -223,7 +223,7 @@ describe('batch billing of enrichment (DESIGN §7)', () => {
   });
 
   it('a plan with bill_company_misses keeps them billed; contact misses are billed on every plan; test keys bill nothing', async () => {
-    const s = await setup();
+    const { server: s } = await setup();
     const strict = await s.account('strict');
     const job = await submit(s, strict.liveKey.secret, { type: 'enrich_company', records: DOMAINS });
     expect((await finished(s, strict.liveKey.secret, job.id)).counts).toMatchObject({ no_match: 4 });
@@ -247,5 +247,36 @@ describe('batch billing of enrichment (DESIGN §7)', () => {
     expect((await usage(s, free.liveKey.secret)).lines).toEqual([
       { endpoint: 'batch_create', calls: 1, units: 3 },
     ]);
+  });
+
+  it('the sweep at start applies the credits a killed worker left undone, once, in this month and the last only', async () => {
+    // A runner without the hook stands for a worker killed between the last commit and the credit.
+    const { server: s, store, controlPlane } = await setup({ hook: false });
+    const { liveKey, account } = await s.account('roomy');
+    const job = await submit(s, liveKey.secret, { type: 'enrich_company', records: DOMAINS });
+    await finished(s, liveKey.secret, job.id);
+    const contacts = await submit(s, liveKey.secret, {
+      type: 'enrich_contact',
+      records: ['nobody@acme.com'],
+    });
+    await finished(s, liveKey.secret, contacts.id);
+    expect(await s.store.usedUnits(account.id, '2026-11')).toBe(9);
+
+    const now = () => s.clock.now;
+    expect(await sweepBatchMissCredits({ controlPlane, store, now })).toBe(1);
+    expect((await usage(s, liveKey.secret)).lines).toEqual([
+      { endpoint: 'batch_create', calls: 2, units: 5 },
+    ]);
+    // Run again (the next start): nothing more.
+    expect(await sweepBatchMissCredits({ controlPlane, store, now })).toBe(0);
+    expect(await s.store.usedUnits(account.id, '2026-11')).toBe(5);
+
+    // From January on, a November job is past the window and is not looked at.
+    const later = await submit(s, liveKey.secret, { type: 'enrich_company', records: ['nobody-9.com'] });
+    await finished(s, liveKey.secret, later.id);
+    const january = () => Date.UTC(2027, 0, 2);
+    expect(await sweepBatchMissCredits({ controlPlane, store, now: january })).toBe(0);
+    expect(await sweepBatchMissCredits({ controlPlane, store, now })).toBe(1);
+    expect(await s.store.usedUnits(account.id, '2026-11')).toBe(5);
   });
 });

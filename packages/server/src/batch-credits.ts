@@ -1,5 +1,5 @@
-import type { Store as BatchStore } from '@svc/batch-runner';
-import type { BatchJob } from '@svc/core';
+import type { Store as BatchStore, JobRecord } from '@svc/batch-runner';
+import { type BatchJob, isTerminalBatchStatus } from '@svc/core';
 import type { ControlPlaneStore } from './control-plane/store.js';
 import { usageDay, usageMonth } from './plugins/month.js';
 
@@ -22,33 +22,77 @@ export interface BatchMissCreditsOptions {
  * the month and day the job was created in (where its submit was billed), under the job id as its
  * key, so a runner calling this twice for one job credits once. Test-key (sandbox) jobs and jobs
  * without an owner were never billed and get nothing. The plan read is the account's plan when the
- * job ends.
+ * job ends. `sweepBatchMissCredits` applies what a killed worker left undone.
  */
 export function batchMissCredits(options: BatchMissCreditsOptions): (job: BatchJob) => Promise<void> {
-  const { controlPlane, store } = options;
+  const credit = creditJob(options);
   return async (job) => {
-    if (job.type !== 'enrich_company') return;
+    if (job.type !== 'enrich_company' || (job.counts.no_match ?? 0) <= 0) return;
     try {
-      const misses = job.counts.no_match ?? 0;
-      if (misses <= 0) return;
-      const record = await store.getJob(job.id);
-      if (!record || record.sandbox || record.account_id === null) return;
-      const account = await controlPlane.getAccount(record.account_id);
-      if (!account) return;
-      const plan = await controlPlane.getPlan(account.plan_id);
-      if (plan?.bill_company_misses) return;
-      const createdAt = Date.parse(record.created_at);
-      await controlPlane.creditUsage({
-        accountId: account.id,
-        key: job.id,
-        endpoint: 'batch_create',
-        month: usageMonth(createdAt),
-        day: usageDay(createdAt),
-        units: misses,
-      });
+      const record = await options.store.getJob(job.id);
+      if (record) await credit(record);
     } catch (error) {
       // The runner calls this after the job's last commit: a throw would be taken for a chunk failure.
       options.onError?.(error instanceof Error ? error : new Error(String(error)), job);
     }
+  };
+}
+
+/** Options of {@link sweepBatchMissCredits}. */
+export interface SweepBatchMissCreditsOptions extends Omit<BatchMissCreditsOptions, 'onError'> {
+  /** Clock in ms: jobs created in this month and the one before are looked at. @default Date.now */
+  now?: () => number;
+  /** Jobs looked at, at most, newest first. @default 20000 */
+  maxJobs?: number;
+}
+
+/**
+ * Applies the credits a runner may have missed: a worker killed between a job's last commit and
+ * its `onJobFinished` leaves the job finished and its misses billed. `svc serve` runs this once
+ * at start in every process that runs batch work. It reads the jobs newest first, back to the
+ * start of the previous month (older invoices are left as they are) or `maxJobs`, and credits each
+ * finished `enrich_company` job with misses as `batchMissCredits` does; a job credited before is
+ * not credited again (the job id is the credit's key). Returns how many credits it applied.
+ */
+export async function sweepBatchMissCredits(options: SweepBatchMissCreditsOptions): Promise<number> {
+  const credit = creditJob(options);
+  const now = (options.now ?? Date.now)();
+  const maxJobs = options.maxJobs ?? 20_000;
+  const month = new Date(now);
+  const since = Date.UTC(month.getUTCFullYear(), month.getUTCMonth() - 1, 1);
+  let cursor: string | null = null;
+  let seen = 0;
+  let applied = 0;
+  do {
+    const page = await options.store.listJobs({ cursor, limit: 100 });
+    for (const job of page.data) {
+      if (Date.parse(job.created_at) < since || ++seen > maxJobs) return applied;
+      if (await credit(job)) applied++;
+    }
+    cursor = page.has_more ? page.next_cursor : null;
+  } while (cursor !== null);
+  return applied;
+}
+
+// Credits one stored job's misses when it is a finished live enrich_company job on a plan that
+// does not bill them; true when a credit was applied now.
+function creditJob({ controlPlane }: Pick<BatchMissCreditsOptions, 'controlPlane'>) {
+  return async (job: JobRecord): Promise<boolean> => {
+    const misses = job.counts.no_match ?? 0;
+    if (job.type !== 'enrich_company' || misses <= 0 || !isTerminalBatchStatus(job.status)) return false;
+    if (job.sandbox || job.account_id === null) return false;
+    const account = await controlPlane.getAccount(job.account_id);
+    if (!account) return false;
+    const plan = await controlPlane.getPlan(account.plan_id);
+    if (plan?.bill_company_misses) return false;
+    const createdAt = Date.parse(job.created_at);
+    return controlPlane.creditUsage({
+      accountId: account.id,
+      key: job.id,
+      endpoint: 'batch_create',
+      month: usageMonth(createdAt),
+      day: usageDay(createdAt),
+      units: misses,
+    });
   };
 }

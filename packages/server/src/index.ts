@@ -1,4 +1,9 @@
-export { type BatchMissCreditsOptions, batchMissCredits } from './batch-credits.js';
+export {
+  type BatchMissCreditsOptions,
+  batchMissCredits,
+  type SweepBatchMissCreditsOptions,
+  sweepBatchMissCredits,
+} from './batch-credits.js';
 export {
   ConfigError,
   environmentVariables,

@@ -26,7 +26,7 @@ import {
   openMmdbBackend,
 } from '@svc/geo-resolver';
 import type { FastifyInstance } from 'fastify';
-import { batchMissCredits } from './batch-credits.js';
+import { batchMissCredits, sweepBatchMissCredits } from './batch-credits.js';
 import { maskSecrets } from './config.js';
 import type { GeoDatabaseInfo } from './context.js';
 import { createAccount, webhookSigningSecrets } from './control-plane/accounts.js';
@@ -245,6 +245,15 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     });
     // Closed before the store: it stops claiming and releases what it holds.
     closers.push(() => runner.close({ timeoutMs: input.batchStopTimeoutMs ?? 10_000 }));
+    // Where batch work runs: the credits of company misses a killed worker left undone.
+    const startRunner = () => {
+      runner.start();
+      const sweeping = sweepBatchMissCredits({ controlPlane, store: batchStore, now }).then(
+        () => {},
+        (error: Error) => warn(`usage credits sweep: ${error.message}`),
+      );
+      closers.push(() => sweeping);
+    };
 
     // The API logs through Fastify's logger once it exists; a worker has only stderr.
     let reloadFailed = (error: Error) =>
@@ -280,7 +289,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
         now,
       });
       closers.push(() => health.close());
-      runner.start();
+      startRunner();
       let closing: Promise<void> | undefined;
       const close = () => {
         closing ??= closeAll();
@@ -341,7 +350,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     baseUrl = `${options.tls ? 'https' : 'http'}://${host}:${address.port}`;
     publicBase = address.address === '0.0.0.0' || address.address === '::' ? '' : baseUrl;
     // An api process submits jobs (its dispatcher enqueues them) but leaves the chunks to workers.
-    if (role === 'all') runner.start();
+    if (role === 'all') startRunner();
 
     let closing: Promise<void> | undefined;
     const close = () => {
