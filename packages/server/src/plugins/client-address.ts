@@ -26,6 +26,8 @@ function unmap(ip: string): string {
  * a TypeError naming an entry that is neither.
  */
 export function trustedProxyMatcher(entries: readonly string[]): (ip: string) => boolean {
+  // No proxy trusted (the default): every request would otherwise pay for a BlockList lookup.
+  if (entries.length === 0) return () => false;
   const list = new BlockList();
   for (const entry of entries) {
     const [address = '', prefix, ...rest] = entry.trim().split('/');
