@@ -4060,6 +4060,8 @@ export interface operations {
                             monthly_allowance: number | null;
                             /** @description null = every endpoint */
                             endpoints: string[] | null;
+                            /** @description whether a company enrichment that finds nothing (204, or a batch record counted no_match) is billed; contact misses always are */
+                            bill_company_misses: boolean;
                         };
                         usage: {
                             /** @description YYYY-MM (UTC) */

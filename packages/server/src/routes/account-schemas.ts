@@ -142,6 +142,10 @@ const PlanSchema = Type.Object(
     burst: Type.Integer(),
     monthly_allowance: Type.Union([Type.Integer(), Type.Null()], { description: 'units; null = unlimited' }),
     endpoints: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'null = every endpoint' }),
+    bill_company_misses: Type.Boolean({
+      description:
+        'whether a company enrichment that finds nothing (204, or a batch record counted no_match) is billed; contact misses always are',
+    }),
   },
   { additionalProperties: false },
 );
@@ -290,6 +294,7 @@ export function planView(plan: Plan): Static<typeof PlanSchema> {
     burst: plan.burst,
     monthly_allowance: plan.monthly_allowance,
     endpoints: plan.endpoints,
+    bill_company_misses: plan.bill_company_misses,
   };
 }
 

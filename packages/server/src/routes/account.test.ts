@@ -33,6 +33,7 @@ describe('GET /v2/account, POST /v2/account/webhook-secret/rotate', () => {
         burst: 10,
         monthly_allowance: 1000,
         endpoints: null,
+        bill_company_misses: false,
       },
       usage: { month: '2026-11', units: 40, remaining: 960 },
       webhook_secrets: [
