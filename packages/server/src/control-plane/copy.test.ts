@@ -63,6 +63,16 @@ async function populated() {
   await from.recordUsage(acme.account.id, 'geo_ip', '2026-01', 2, '2026-01-16');
   await from.recordUsage(acme.account.id, 'verify_email', '2026-01', 5);
   await from.recordUsage(acme.account.id, 'batch_create', '2026-03', 1000, '2026-03-02');
+  // A batch of company misses, every unit credited back when it ended: 1 call, 0 units.
+  await from.recordUsage(other.account.id, 'batch_create', '2026-03', 4, '2026-03-03');
+  await from.creditUsage({
+    accountId: other.account.id,
+    key: 'batch_misses',
+    endpoint: 'batch_create',
+    month: '2026-03',
+    day: '2026-03-03',
+    units: 4,
+  });
   return { from, acme, other, rotated };
 }
 
@@ -81,7 +91,7 @@ async function expectSameState(from: ControlPlaneStore, to: ControlPlaneStore, a
 async function copyAndCheck(to: ControlPlaneStore) {
   const { from, acme, other, rotated } = await populated();
   const report = await copyControlPlane({ from, to, now: () => MAR });
-  expect(report).toEqual({ plans: 5, accounts: 2, keys: 5, webhookSecrets: 2, usageLines: 4 });
+  expect(report).toEqual({ plans: 5, accounts: 2, keys: 5, webhookSecrets: 2, usageLines: 5 });
   await expectSameState(from, to, [acme.account.id, other.account.id]);
   // The keys people hold keep working against the new store; the revoked one stays refused.
   const who = await authenticate({ controlPlane: to, now: () => MAR }, rotated.secret);

@@ -115,7 +115,7 @@ export interface UsageIncrement {
   day?: string;
   /** Billable calls (a positive integer). */
   calls: number;
-  /** Their units together (a positive integer). */
+  /** Their units together (a whole number; 0 for calls whose units were all credited back). */
   units: number;
 }
 

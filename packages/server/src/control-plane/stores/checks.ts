@@ -53,7 +53,11 @@ export function assertIncrements(lines: readonly UsageIncrement[]): void {
   }
   for (const line of lines) {
     assertMonth(line.month);
-    assertUnits(line.units);
+    // 0 units is a real line: calls whose units were all credited back (a batch of misses),
+    // which copyControlPlane carries over as they are.
+    if (!Number.isSafeInteger(line.units) || line.units < 0) {
+      throw new TypeError(`units must be a whole number of at least 0, got ${line.units}`);
+    }
     if (!Number.isSafeInteger(line.calls) || line.calls < 1) {
       throw new TypeError(`calls must be a positive integer, got ${line.calls}`);
     }
