@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startWebhookReceiver } from '@svc/testkit';
+import { type FakeDnsServer, startDnsServer, startWebhookReceiver } from '@svc/testkit';
 import { verifyPayload } from '@svc/webhooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,9 @@ const E2E_DIR = fileURLToPath(new URL('.', import.meta.url));
 const CLI = fileURLToPath(new URL('../packages/cli/src/bin.ts', import.meta.url));
 
 let server: ServeChild;
+let dns: FakeDnsServer;
+/** Domains whose DNS answers take 5 s: a verify_email job over them runs long enough to cancel. */
+const SLOW_DOMAINS = Array.from({ length: 60 }, (_, i) => `d${i}.slow.test`);
 let api: ApiClient;
 let browser: Browser;
 /** Every URL any page of the suite asked for: all must be the server's own. */
@@ -25,8 +28,17 @@ const requested = new Set<string>();
 
 beforeAll(async () => {
   if (noChromium) return;
+  dns = await startDnsServer({
+    zones: Object.fromEntries(
+      SLOW_DOMAINS.map((name) => [
+        name,
+        { MX: [{ priority: 10, exchange: 'mx.slow.test' }], delayMs: 5_000 },
+      ]),
+    ),
+  });
   server = await startServe({
     env: {
+      SVC_DNS: dns.address,
       SVC_GEO_DATABASES: GEO_CITY_FIXTURE,
       SVC_WEBHOOKS_ALLOW_PRIVATE_TARGETS: '127.0.0.0/8',
       // A plan whose bucket refills slowly, so a 429 seen by the test is still one for the page.
@@ -41,6 +53,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await dns?.close();
 });
 
 async function open(
@@ -324,6 +337,31 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('cancels a running job from its page', { timeout: 60_000 }, async () => {
+    const submitted = await api.request<{ id: string }>('POST', '/v2/batch', {
+      key: server.liveKey,
+      json: { type: 'verify_email', records: SLOW_DOMAINS.map((domain) => `someone@${domain}`) },
+    });
+    expect(submitted.status).toBe(202);
+    const id = submitted.body.id;
+    const { context, page } = await open();
+    await signIn(page, server.liveKey);
+    await page.goto(`${server.url}/dashboard/#/jobs/${id}`);
+    await page.getByRole('button', { name: 'Cancel job' }).click();
+    await expect.poll(() => page.getByTestId('job-status').textContent()).toBe('cancelled');
+    expect(await page.getByRole('button', { name: 'Cancel job' }).count()).toBe(0);
+    const job = await api.request<{ status: string; processed: number; total: number }>(
+      'GET',
+      `/v2/batch/${id}`,
+      {
+        key: server.liveKey,
+      },
+    );
+    expect(job.body.status).toBe('cancelled');
+    expect(job.body.processed).toBeLessThan(job.body.total);
+    await context.close();
   });
 
   it('uploads a list from the page, and sends a test event', async () => {
