@@ -104,6 +104,33 @@ svc batch run --type geo_ip --file ips.txt --out results.csv --db "$work/user/jo
 rows=$(($(wc -l <results.csv) - 1))
 [ "$rows" -eq 100 ] || { head -n 5 results.csv >&2; fail "results.csv has $rows rows, not 100"; }
 
+step "svc serve serves /dashboard (the page is in @svc/server's tarball)"
+# Every tarball is a global package here, so the CLI resolves the top-level @svc/server, which
+# cannot see better-sqlite3 (a dependency of the CLI, nested under it). `npm i -g @svc/cli` alone
+# nests @svc/server beside it; give this layout the CLI's copy the way a global install of
+# better-sqlite3 would.
+ln -s "$prefix/lib/node_modules/@svc/cli/node_modules/better-sqlite3" "$prefix/lib/node_modules/better-sqlite3"
+svc serve --port 0 >serve.out 2>serve.err &
+serve_pid=$!
+url=
+for _ in $(seq 1 120); do
+  url=$(sed -n 's/^svc serve: listening on \([^ ]*\) .*/\1/p' serve.out | head -n 1)
+  [ -n "$url" ] && break
+  kill -0 "$serve_pid" 2>/dev/null || break
+  sleep 0.5
+done
+[ -n "$url" ] || { kill "$serve_pid" 2>/dev/null || true; cat serve.out serve.err >&2; fail "svc serve did not start"; }
+page=$(node -e 'fetch(process.argv[1]).then(async (r) => console.log(r.status, await r.text()))' "$url/dashboard/" 2>&1) || true
+kill "$serve_pid" 2>/dev/null || true
+wait "$serve_pid" || true
+case "$page" in
+  "200 "*'<div id="app">'*) ;;
+  *)
+    cat serve.err >&2
+    fail "GET $url/dashboard/ did not answer the dashboard: ${page:0:300}"
+    ;;
+esac
+
 step "npm install into an app"
 app=$work/app
 mkdir -p "$app"
@@ -138,4 +165,4 @@ ln -s "$repo/node_modules/@types/node" node_modules/@types/node
 node "$repo/node_modules/typescript/bin/tsc" -p tsconfig.json ||
   fail "the packages' published types do not typecheck in an app"
 
-echo "pack-smoke: ok (${#tarballs[@]} tarballs; svc geo, a 100-record svc batch run and an app's imports and types)"
+echo "pack-smoke: ok (${#tarballs[@]} tarballs; svc geo, a 100-record svc batch run, svc serve's /dashboard and an app's imports and types)"
