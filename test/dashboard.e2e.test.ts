@@ -2,7 +2,13 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type FakeDnsServer, startDnsServer, startWebhookReceiver } from '@svc/testkit';
+import {
+  type FakeDnsServer,
+  type SmtpFleet,
+  startDnsServer,
+  startSmtpServer,
+  startWebhookReceiver,
+} from '@svc/testkit';
 import { verifyPayload } from '@svc/webhooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +25,7 @@ const CLI = fileURLToPath(new URL('../packages/cli/src/bin.ts', import.meta.url)
 
 let server: ServeChild;
 let dns: FakeDnsServer;
+let mta: SmtpFleet;
 /** Domains whose DNS answers take 5 s: a verify_email job over them runs long enough to cancel. */
 const SLOW_DOMAINS = Array.from({ length: 60 }, (_, i) => `d${i}.slow.test`);
 let api: ApiClient;
@@ -28,17 +35,36 @@ const requested = new Set<string>();
 
 beforeAll(async () => {
   if (noChromium) return;
+  // The owner's health page starts the email probing self-check: its every question goes to the
+  // testkit (this DNS server, an MTA on loopback), never to the internet.
   dns = await startDnsServer({
-    zones: Object.fromEntries(
-      SLOW_DOMAINS.map((name) => [
-        name,
-        { MX: [{ priority: 10, exchange: 'mx.slow.test' }], delayMs: 5_000 },
-      ]),
-    ),
+    zones: {
+      ...Object.fromEntries(
+        SLOW_DOMAINS.map((name) => [
+          name,
+          { MX: [{ priority: 10, exchange: 'mx.slow.test' }], delayMs: 5_000 },
+        ]),
+      ),
+      'ietf.org': { A: ['127.0.0.2'], authenticated: true },
+      '5.113.0.203.in-addr.arpa': { PTR: ['probe.dash.test'] },
+      'probe.dash.test': { A: ['203.0.113.5'], TXT: ['v=spf1 ip4:203.0.113.5 -all'] },
+      'dash.test': {
+        MX: [{ priority: 10, exchange: 'probe.dash.test' }],
+        TXT: ['v=spf1 ip4:203.0.113.5 -all'],
+      },
+    },
   });
+  mta = await startSmtpServer({ script: { ehloGreeting: 'mx.test Hello {helo} [{client}]' } });
   server = await startServe({
     env: {
       SVC_DNS: dns.address,
+      SVC_SMTP_PORT: String(mta.port),
+      SVC_SMTP_HELO_NAME: 'probe.dash.test',
+      SVC_SMTP_MAIL_FROM: 'bounce@dash.test',
+      SVC_PROBING_INTERVAL_SECONDS: '21600',
+      SVC_PROBING_TEST_HOST: '127.0.0.1',
+      SVC_PROBING_PUBLIC_ADDRESS: '203.0.113.5',
+      SVC_PROBING_BLOCKLISTS: 'zen.spamhaus.org',
       SVC_GEO_DATABASES: GEO_CITY_FIXTURE,
       SVC_WEBHOOKS_ALLOW_PRIVATE_TARGETS: '127.0.0.0/8',
       // A plan whose bucket refills slowly, so a 429 seen by the test is still one for the page.
@@ -53,7 +79,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await dns?.close();
+  await Promise.all([dns?.close(), mta?.close()]);
 });
 
 async function open(
@@ -213,19 +239,34 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
     await context.close();
   });
 
-  it('shows service health: the geo databases with their build dates and sources', async () => {
+  it("shows service health: the geo databases, and the owner's email probing self-check", async () => {
     const { context, page } = await open();
     await signIn(page, server.testKey);
     await page.getByRole('link', { name: 'Service health' }).click();
     const table = page.getByTestId('geo-databases');
     await table.waitFor();
-    const health = await api.request<{
-      geo: { databases: { id: string; source: string; built_at: string } }[];
-    }>('GET', '/v2/health');
-    expect(health.status).toBe(200);
     const text = await table.textContent();
     expect(text).toContain('GeoIP2-City');
     expect(text).toContain(GEO_CITY_FIXTURE);
+    // The first owner request starts the self-check in the background; reload until it is ready.
+    let shown: string[] = [];
+    for (let i = 0; i < 60 && shown.length === 0; i++) {
+      await page.reload();
+      await page.getByTestId('probing').waitFor();
+      shown = await page
+        .locator('[data-testid="probing"] tr[data-check]')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-check') ?? ''));
+      if (shown.length === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const health = await api.request<{ probing: { report: { checks: { id: string }[] } } }>(
+      'GET',
+      '/v2/health',
+      {
+        key: server.testKey,
+      },
+    );
+    expect(shown).toEqual(health.body.probing.report.checks.map((check) => check.id));
+    expect(shown).toContain('reverse_dns');
     await screenshot(page, 'health');
     await context.close();
   });
