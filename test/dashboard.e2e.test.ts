@@ -183,6 +183,13 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
         'document.documentElement.scrollWidth - window.innerWidth',
       );
       expect(overflow, route).toBeLessThanOrEqual(0);
+      // Every control has an accessible name (an unnamed one shows as a bare role in the tree).
+      const tree = await page.locator('body').ariaSnapshot();
+      expect(tree, route).toMatch(/- (button|textbox|combobox) "/);
+      expect(
+        tree.match(/^\s*- (textbox|combobox|button|checkbox|spinbutton|link)(:|\s*$|\s+\[)/gm),
+        route,
+      ).toBeNull();
       if (route === 'usage') await screenshot(page, 'usage-phone');
     }
     await context.close();
@@ -359,6 +366,14 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
       const fromApi = await api.request('GET', `/v2/batch/${id}/results?format=csv`, { key: server.liveKey });
       expect(await readFile(path, 'utf8')).toBe(fromApi.text);
       expect(fromApi.text.split('\n').filter(Boolean)).toHaveLength(records.length + 1);
+      const [ndjson] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download NDJSON' }).click(),
+      ]);
+      const ndjsonFromApi = await api.request('GET', `/v2/batch/${id}/results?format=ndjson`, {
+        key: server.liveKey,
+      });
+      expect(await readFile(await ndjson.path(), 'utf8')).toBe(ndjsonFromApi.text);
 
       // The completion webhook, delivered once, then resent from the page.
       const event = page.locator('article.event');
