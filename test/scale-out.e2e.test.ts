@@ -44,6 +44,16 @@ interface ResultLine {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Runs `work` beside the test's main line: its failure surfaces where it is awaited, and is not
+ * an unhandled rejection meanwhile (or when the test already failed elsewhere).
+ */
+function inBackground<T>(work: () => Promise<T>): Promise<T> {
+  const running = work();
+  running.catch(() => {});
+  return running;
+}
+
 /** Addresses the City test database locates, and private ones every lookup refuses. */
 const LOCATED = ['81.2.69.142', '2.125.160.216', '89.160.20.112', '216.160.83.56', '175.16.199.1'];
 const REFUSED = ['10.0.0.1', '192.168.1.1', '127.0.0.1'];
@@ -128,7 +138,7 @@ async function runScenario({ cluster, random, receiverUrl, deliveries }: Scenari
 
   // Polled through the other API process until it reports the job finished.
   let finished: Job | undefined;
-  const polling = (async () => {
+  const polling = inBackground(async () => {
     const deadline = Date.now() + 180_000;
     while (Date.now() < deadline) {
       const polled = await pollApi.request<Job>('GET', `/v2/batch/${jobId}`, { key: liveKey });
@@ -140,12 +150,12 @@ async function runScenario({ cluster, random, receiverUrl, deliveries }: Scenari
       await sleep(500);
     }
     throw new Error(`job ${jobId} did not finish in 180 s`);
-  })();
+  });
 
   // Workers killed at random (which, and when, from the seed), each restarted at once.
   const workerKills: { name: string; at: number }[] = [];
   const wantedKills = 5 + Math.floor(random() * 3);
-  const chaos = (async () => {
+  const chaos = inBackground(async () => {
     const restarts: Promise<unknown>[] = [];
     while (workerKills.length < wantedKills) {
       await sleep(500 + random() * 1500);
@@ -154,10 +164,10 @@ async function runScenario({ cluster, random, receiverUrl, deliveries }: Scenari
       if (name === undefined) continue;
       await cluster.kill(name);
       workerKills.push({ name, at: Date.now() });
-      restarts.push(cluster.restart(name));
+      restarts.push(inBackground(() => cluster.restart(name)));
     }
     await Promise.all(restarts);
-  })();
+  });
 
   // Meanwhile the Free account hammers both APIs; then the submitting API is killed once.
   const hammer = await hammerBothApis(cluster, freeKey);

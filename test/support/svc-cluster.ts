@@ -63,6 +63,9 @@ export class SvcCluster {
   /** Output of ended incarnations, oldest first, so a killed process's last words stay visible. */
   private readonly history: string[] = [];
   private root: string | null = null;
+  /** Starts under way, so close() can wait for them instead of leaving a process behind. */
+  private readonly launching = new Set<Promise<unknown>>();
+  private closed = false;
 
   constructor(private readonly options: SvcClusterOptions) {
     if (!existsSync(BUILT_CLI))
@@ -120,8 +123,13 @@ export class SvcCluster {
     return [...this.history, ...current].join('\n');
   }
 
-  /** Stops every process (SIGTERM, then SIGKILL after 10 s) and removes the data dirs. */
+  /**
+   * Stops every process (SIGTERM, then SIGKILL after 10 s) and removes the data dirs; starts
+   * under way finish first, and later ones are refused.
+   */
   async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.launching]);
     await Promise.all(
       [...this.running.values()].map(async (entry) => {
         if (entry.ended()) return;
@@ -135,7 +143,16 @@ export class SvcCluster {
     this.root = null;
   }
 
-  private async launch(spec: Spec): Promise<SvcProcess> {
+  private launch(spec: Spec): Promise<SvcProcess> {
+    if (this.closed) return Promise.reject(new Error(`the cluster is closed; not starting ${spec.name}`));
+    const launched = this.spawnReady(spec);
+    this.launching.add(launched);
+    const forget = () => this.launching.delete(launched);
+    launched.then(forget, forget);
+    return launched;
+  }
+
+  private async spawnReady(spec: Spec): Promise<SvcProcess> {
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',
       HOME: spec.dataDir,
