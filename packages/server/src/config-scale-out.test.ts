@@ -76,6 +76,18 @@ describe('scale-out settings', () => {
     );
   });
 
+  it('limits.usageFlushMs (SVC_LIMITS_USAGE_FLUSH_MS) is 250 by default, 0 writes each call at once, and refuses other values', async () => {
+    expect(
+      resolveServerOptions((await loadServerConfig({ cwd: dir, env: {} })).options).limits.usageFlushMs,
+    ).toBe(250);
+    const off = await loadServerConfig({ cwd: dir, env: { SVC_LIMITS_USAGE_FLUSH_MS: '0' } });
+    expect(resolveServerOptions(off.options).limits.usageFlushMs).toBe(0);
+    const negative = await loadError({ cwd: dir, env: { SVC_LIMITS_USAGE_FLUSH_MS: '-5' } });
+    expect(negative.message).toMatch(/^SVC_LIMITS_USAGE_FLUSH_MS="-5": limits\.usageFlushMs must be/);
+    const huge = await loadError({ cwd: dir, env: { SVC_LIMITS_USAGE_FLUSH_MS: '600000' } });
+    expect(huge.message).toMatch(/limits\.usageFlushMs must be .*60000/);
+  });
+
   it('accept a socket directory for PostgreSQL and rediss:// for Redis over TLS', async () => {
     const loaded = await loadServerConfig({
       cwd: dir,

@@ -44,6 +44,13 @@ export interface ServerOptions {
      * unlimited (the API stays up; monthly quotas still hold). @default 'refuse'
      */
     whenRedisUnavailable?: 'refuse' | 'allow';
+    /**
+     * `svc serve` writes billable calls to the control-plane store in one transaction every this
+     * many ms instead of one per call (`createWriteBehindUsageStore`); 0 writes each call at once.
+     * A crash loses at most this interval's usage (served, not billed); several API processes
+     * see each other's usage this much later. @default 250
+     */
+    usageFlushMs?: number;
   };
   /** The identity of SMTP probes (HELO name, MAIL FROM), and where DNS is asked. */
   smtp?: {
@@ -260,6 +267,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
       probeRequestTimeoutMs: options.limits?.probeRequestTimeoutMs ?? 60_000,
       authFailuresPerMinute: options.limits?.authFailuresPerMinute ?? 20,
       whenRedisUnavailable: options.limits?.whenRedisUnavailable ?? 'refuse',
+      usageFlushMs: options.limits?.usageFlushMs ?? 250,
     },
     smtp: {
       heloName: options.smtp?.heloName ?? null,

@@ -35,6 +35,7 @@ import { loadServerKey } from './control-plane/server-key.js';
 import type { ControlPlaneStore } from './control-plane/store.js';
 import { createPostgresControlPlaneStore } from './control-plane/stores/postgres.js';
 import { CONTROL_PLANE_DB_FILE, createSqliteControlPlaneStore } from './control-plane/stores/sqlite.js';
+import { createWriteBehindUsageStore } from './control-plane/write-behind-usage.js';
 import type { RateLimiter } from './limiter/limiter.js';
 import { createRedisRateLimiter } from './limiter/redis.js';
 import { type ResolvedServerOptions, resolveServerOptions, type ServerOptions } from './options.js';
@@ -156,9 +157,22 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
   try {
     const serverKey = loadServerKey({ dataDir, env });
     const secrets = createServerSecrets(serverKey.key);
-    const controlPlane: ControlPlaneStore = databaseUrl
+    const stored: ControlPlaneStore = databaseUrl
       ? await createPostgresControlPlaneStore({ connectionString: databaseUrl })
       : await createSqliteControlPlaneStore({ path: join(dataDir, CONTROL_PLANE_DB_FILE) });
+    // One usage transaction per flush, not per billable call: the largest cost of a cheap call
+    // (a geo lookup) was its own write. Closing flushes what is buffered.
+    const flushMs = options.limits.usageFlushMs;
+    const controlPlane: ControlPlaneStore =
+      flushMs > 0
+        ? createWriteBehindUsageStore(stored, {
+            flushIntervalMs: flushMs,
+            onFlushError: (error) =>
+              stderr.write(
+                `svc serve: usage write failed, kept for the next one: ${String(maskSecrets(error.message))}\n`,
+              ),
+          })
+        : stored;
     closers.push(() => controlPlane.close());
     const now = input.now ?? Date.now;
     const deps = { controlPlane, secrets, now };
