@@ -447,6 +447,9 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
       );
       expect(job.body.total).toBe(2);
 
+      // A test key's session sees jobs and usage, not keys.
+      await page.getByRole('navigation').getByRole('link', { name: 'Keys' }).click();
+      expect(await page.getByTestId('keys-need-live').textContent()).toMatch(/needs a live key/);
       await page.getByRole('navigation').getByRole('link', { name: 'Batch jobs' }).click();
       await page.getByLabel('Webhook URL', { exact: true }).fill(`${receiver.url}/test`);
       await page.getByRole('button', { name: 'Send test event' }).click();
