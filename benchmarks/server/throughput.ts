@@ -42,11 +42,11 @@ const VARIANTS: Variant[] = [
     config: { variant: 'bare', controlPlane: 'memory', logLevel: 'silent', trustedProxies: [] },
   },
   {
-    name: 'ours, SQLite control plane (as svc serve)',
+    name: 'ours, SQLite, one usage write per call (usageFlushMs 0)',
     config: { variant: 'ours', controlPlane: 'sqlite', logLevel: 'info', trustedProxies: [] },
   },
   {
-    name: 'ours, SQLite, usage written behind (250 ms)',
+    name: 'ours, SQLite, usage written behind (as svc serve, 250 ms)',
     config: { variant: 'ours', controlPlane: 'sqlite-write-behind', logLevel: 'info', trustedProxies: [] },
   },
   {
