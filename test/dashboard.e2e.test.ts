@@ -32,6 +32,8 @@ let api: ApiClient;
 let browser: Browser;
 /** Every URL any page of the suite asked for: all must be the server's own. */
 const requested = new Set<string>();
+/** Console messages about the page's Content-Security-Policy: the page must need no exception. */
+const cspViolations: string[] = [];
 
 beforeAll(async () => {
   if (noChromium) return;
@@ -91,6 +93,9 @@ async function open(
   });
   const page = await context.newPage();
   page.on('request', (request) => requested.add(request.url()));
+  page.on('console', (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
   return { context, page };
 }
 
@@ -495,11 +500,12 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
     }
   });
 
-  it('loads nothing from outside the server', () => {
+  it('loads nothing from outside the server, and breaks none of its own Content-Security-Policy', () => {
     expect(requested.size).toBeGreaterThan(0);
     const outside = [...requested].filter(
       (url) => !url.startsWith(`${server.url}/`) && !/^(data|blob):/.test(url),
     );
     expect(outside).toEqual([]);
+    expect(cspViolations).toEqual([]);
   });
 });
