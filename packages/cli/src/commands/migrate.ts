@@ -50,7 +50,8 @@ the version before and after. A schema written by a newer svc is refused: exit 1
     }
     const schema = values.schema as string | undefined;
     // Loaded here: the command table must not load pg or the server for every other command.
-    // The CLI's own pg goes to the batch store (an optional peer there, see sqlite-driver.ts).
+    // The CLI's own pg goes to both stores (an optional peer of @svc/batch-runner, which opens
+    // their pools; see sqlite-driver.ts).
     const [{ migratePostgresStore }, { migratePostgresControlPlane }, pg] = await Promise.all([
       import('@svc/batch-runner'),
       import('@svc/server'),
@@ -78,7 +79,7 @@ the version before and after. A schema written by a newer svc is refused: exit 1
       });
       done({
         store: 'control plane',
-        ...(await migratePostgresControlPlane({ connectionString: url, schema })),
+        ...(await migratePostgresControlPlane({ connectionString: url, schema, driver: pg })),
       });
     } catch (error) {
       // A bad --schema is a usage mistake; the stores say so with a TypeError before connecting.

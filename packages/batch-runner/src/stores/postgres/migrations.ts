@@ -1,18 +1,12 @@
 import { ServiceError } from '@svc/core';
 import type { PoolClient } from 'pg';
 import {
-  checkedSchema,
-  connectClient,
-  type OpenedPool,
-  openPool,
-  type PostgresStoreOptions,
-} from './connect.js';
-
-/** One version of the store's schema. `s` is the quoted schema name. */
-interface Migration {
-  name: string;
-  sql: (s: string) => string;
-}
+  type PostgresMigration,
+  type PostgresMigrationOutcome,
+  runPostgresMigrations,
+} from '../../postgres/migrate.js';
+import { connectPostgresClient, type OpenedPostgresPool } from '../../postgres/pool.js';
+import { checkedSchema, openPool, type PostgresStoreOptions } from './connect.js';
 
 /**
  * The schema, one entry per version (`batch_schema_migrations` lists those applied). Never edit
@@ -21,7 +15,7 @@ interface Migration {
  * `json` keeps the text as written, so results and counts keep their key order (exports and
  * API answers look the same as on SQLite).
  */
-export const POSTGRES_STORE_MIGRATIONS: readonly Migration[] = [
+export const POSTGRES_STORE_MIGRATIONS: readonly PostgresMigration[] = [
   {
     name: 'jobs, chunks, results and the webhook outbox',
     sql: (s) => `
@@ -81,62 +75,25 @@ export type MigratePostgresStoreOptions = Pick<
 >;
 
 /** What a migration did: the schema's version before and after, and the versions applied. */
-export interface PostgresStoreMigrationResult {
-  schema: string;
-  fromVersion: number;
-  toVersion: number;
-  /** The names of the versions applied now, oldest first (empty when it was up to date). */
-  applied: string[];
-}
+export type PostgresStoreMigrationResult = PostgresMigrationOutcome;
 
-// Any constant shared by every process that migrates this store (the control plane's differs);
-// the second key is the schema's hash, so different schemas migrate independently.
-const LOCK_CLASS = 0x5_ba_7c;
+// The table listing the versions applied, in the store's schema.
+const TABLE = 'batch_schema_migrations';
 
 /**
- * Brings the schema to the newest version in one transaction under an advisory lock, so two
- * processes starting at once apply each version once (the second waits, then finds nothing to
- * do). A schema written by a newer @svc/batch-runner is refused with both versions named.
+ * Brings the schema to the newest version (see runPostgresMigrations). A schema written by a
+ * newer @svc/batch-runner is refused with both versions named.
  */
-export async function migrateOnClient(
-  client: PoolClient,
-  schema: string,
-): Promise<PostgresStoreMigrationResult> {
-  const s = `"${schema}"`;
-  await client.query('BEGIN');
-  try {
-    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, schema]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${s}.batch_schema_migrations (
-        version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
-    );
-    const { rows } = await client.query<{ version: number | null }>(
-      `SELECT max(version) AS version FROM ${s}.batch_schema_migrations`,
-    );
-    const fromVersion = rows[0]?.version ?? 0;
-    const newest = POSTGRES_STORE_MIGRATIONS.length;
-    if (fromVersion > newest) {
-      throw new Error(
-        `schema ${schema} has batch store version ${fromVersion}, newer than this @svc/batch-runner knows (${newest}); upgrade @svc/batch-runner`,
-      );
-    }
-    const applied: string[] = [];
-    for (let next = fromVersion; next < newest; next++) {
-      const migration = POSTGRES_STORE_MIGRATIONS[next] as Migration;
-      await client.query(migration.sql(s));
-      await client.query(`INSERT INTO ${s}.batch_schema_migrations (version, name) VALUES ($1, $2)`, [
-        next + 1,
-        migration.name,
-      ]);
-      applied.push(migration.name);
-    }
-    await client.query('COMMIT');
-    return { schema, fromVersion, toVersion: newest, applied };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  }
+export function migrateOnClient(client: PoolClient, schema: string): Promise<PostgresStoreMigrationResult> {
+  return runPostgresMigrations(client, {
+    schema,
+    migrations: POSTGRES_STORE_MIGRATIONS,
+    table: TABLE,
+    // Any constant shared by every process that migrates this store (the control plane's differs).
+    lockKey: 0x5_ba_7c,
+    versionOf: 'batch store version',
+    packageName: '@svc/batch-runner',
+  });
 }
 
 /**
@@ -144,21 +101,21 @@ export async function migrateOnClient(
  * the pool; a database error names the database and the schema.
  */
 export async function prepareSchema(
-  opened: OpenedPool,
+  opened: OpenedPostgresPool,
   schema: string,
   migrate: boolean,
 ): Promise<PostgresStoreMigrationResult> {
-  const client = await connectClient(opened);
+  const client = await connectPostgresClient(opened);
   try {
     if (migrate) return await migrateOnClient(client, schema);
     const { rows } = await client.query<{ version: number | null }>(
       `SELECT CASE WHEN to_regclass($1) IS NULL THEN 0 END AS version`,
-      [`"${schema}".batch_schema_migrations`],
+      [`"${schema}".${TABLE}`],
     );
     let version = rows[0]?.version ?? null;
     if (version === null) {
       const applied = await client.query<{ version: number | null }>(
-        `SELECT max(version) AS version FROM "${schema}".batch_schema_migrations`,
+        `SELECT max(version) AS version FROM "${schema}".${TABLE}`,
       );
       version = applied.rows[0]?.version ?? 0;
     }

@@ -1,5 +1,6 @@
-import type { Pool, PoolClient } from 'pg';
-import { checkedSchema, connectError, openPool, type PostgresConnectionOptions } from './postgres-pool.js';
+import { connectPostgresClient, type PostgresMigration, runPostgresMigrations } from '@svc/batch-runner';
+import type { PoolClient } from 'pg';
+import { checkedSchema, openPool, type PostgresConnectionOptions } from './postgres-pool.js';
 
 /**
  * The Postgres schema, one entry per version (the `schema_migrations` table lists the versions
@@ -7,10 +8,10 @@ import { checkedSchema, connectError, openPool, type PostgresConnectionOptions }
  * Text keys use the "C" collation so ids and endpoints sort byte-wise, as in SQLite and memory,
  * whatever the database's locale.
  */
-export const POSTGRES_MIGRATIONS: readonly ((s: string) => string)[] = [
-  // 1: accounts, plans, keys and tokens (hashes), sealed webhook secrets, usage (per month with
-  // its totals, and per day).
-  (s) => `
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  {
+    name: 'accounts, plans, keys and tokens (hashes), sealed webhook secrets, usage per month (with its totals) and per day',
+    sql: (s) => `
   CREATE TABLE ${s}.plans (
     id TEXT COLLATE "C" PRIMARY KEY, name TEXT NOT NULL, rate_per_second DOUBLE PRECISION NOT NULL,
     burst DOUBLE PRECISION NOT NULL, monthly_allowance BIGINT, endpoints JSONB
@@ -56,9 +57,11 @@ export const POSTGRES_MIGRATIONS: readonly ((s: string) => string)[] = [
     PRIMARY KEY (account_id, month)
   );
   `,
-  // 2: whether a plan bills company-enrichment misses (DESIGN §7: not by default), and the usage
-  // credits applied, by key, so a credit is applied once.
-  (s) => `
+  },
+  {
+    // DESIGN §7: misses are not billed by default; a credit is applied once per key.
+    name: 'whether a plan bills company-enrichment misses, and the usage credits applied',
+    sql: (s) => `
   ALTER TABLE ${s}.plans ADD COLUMN bill_company_misses BOOLEAN NOT NULL DEFAULT false;
   CREATE TABLE ${s}.usage_credits (
     account_id TEXT COLLATE "C" NOT NULL, key TEXT COLLATE "C" NOT NULL, endpoint TEXT NOT NULL,
@@ -66,12 +69,13 @@ export const POSTGRES_MIGRATIONS: readonly ((s: string) => string)[] = [
     PRIMARY KEY (account_id, key)
   );
   `,
+  },
 ];
 
 /** Options of {@link migratePostgresControlPlane}: where, and in which schema. */
 export type MigratePostgresControlPlaneOptions = Pick<
   PostgresConnectionOptions,
-  'connectionString' | 'pool' | 'schema' | 'connectTimeoutMs'
+  'connectionString' | 'pool' | 'schema' | 'connectTimeoutMs' | 'driver'
 >;
 
 /** What a migration did: the schema's version before and after. */
@@ -81,52 +85,23 @@ export interface PostgresMigrationResult {
   toVersion: number;
 }
 
-// Any constant shared by every process that migrates this store; the second key is the schema's
-// hash, so different schemas migrate independently.
-const LOCK_CLASS = 0x5_3c_70;
-
 /**
- * Brings the schema to the newest version in one transaction, under an advisory lock, so two
- * processes starting at once apply each version once (the second waits, then finds nothing to
- * do). A schema written by a newer @svc/server is refused with both versions named.
+ * Brings the schema to the newest version (see runPostgresMigrations in @svc/batch-runner). A
+ * schema written by a newer @svc/server is refused with both versions named.
  */
 export async function migrateOnClient(client: PoolClient, schema: string): Promise<PostgresMigrationResult> {
-  const s = `"${schema}"`;
-  await client.query('BEGIN');
-  try {
-    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, schema]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
-    );
-    const { rows } = await client.query<{ version: number | null }>(
-      `SELECT max(version) AS version FROM ${s}.schema_migrations`,
-    );
-    const fromVersion = rows[0]?.version ?? 0;
-    if (fromVersion > POSTGRES_MIGRATIONS.length) {
-      throw new Error(
-        `schema ${schema} has control-plane schema version ${fromVersion}, newer than this @svc/server knows (${POSTGRES_MIGRATIONS.length}); upgrade @svc/server`,
-      );
-    }
-    for (let next = fromVersion; next < POSTGRES_MIGRATIONS.length; next++) {
-      await client.query((POSTGRES_MIGRATIONS[next] as (s: string) => string)(s));
-      await client.query(`INSERT INTO ${s}.schema_migrations (version) VALUES ($1)`, [next + 1]);
-    }
-    await client.query('COMMIT');
-    return { schema, fromVersion, toVersion: POSTGRES_MIGRATIONS.length };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  }
-}
-
-/** Connects a client, naming the database when that fails. */
-export async function connectClient(pool: Pool, where: string): Promise<PoolClient> {
-  try {
-    return await pool.connect();
-  } catch (error) {
-    throw connectError(where, error);
-  }
+  const { fromVersion, toVersion } = await runPostgresMigrations(client, {
+    schema,
+    migrations: POSTGRES_MIGRATIONS,
+    // Created before versions had names: it keeps only the numbers.
+    table: 'schema_migrations',
+    recordNames: false,
+    // Any constant shared by every process that migrates this store (the batch store's differs).
+    lockKey: 0x5_3c_70,
+    versionOf: 'control-plane schema version',
+    packageName: '@svc/server',
+  });
+  return { schema, fromVersion, toVersion };
 }
 
 /**
@@ -139,7 +114,7 @@ export async function migratePostgresControlPlane(
   const schema = checkedSchema(options.schema);
   const opened = await openPool({ ...options, poolSize: 1 });
   try {
-    const client = await connectClient(opened.pool, opened.where);
+    const client = await connectPostgresClient(opened);
     try {
       return await migrateOnClient(client, schema);
     } finally {

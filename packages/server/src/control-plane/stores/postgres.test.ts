@@ -218,6 +218,10 @@ describe.skipIf(!url)('PostgreSQL control-plane store', () => {
         schema: freshSchema(),
       }),
     ).rejects.toThrow(`cannot use the control-plane database at postgres://svc:***@127.0.0.1:${port}/svc: `);
+    // A ServiceError, as the batch store's: the API answers it as internal_error, never with the URL.
+    await expect(
+      createPostgresControlPlaneStore({ connectionString: `postgres://svc:hunter2@127.0.0.1:${port}/svc` }),
+    ).rejects.toMatchObject({ code: 'internal_error' });
   });
 
   it('refuses options that cannot work, naming them', async () => {
@@ -229,6 +233,12 @@ describe.skipIf(!url)('PostgreSQL control-plane store', () => {
     );
     await expect(createPostgresControlPlaneStore({ connectionString, poolSize: 0 })).rejects.toThrow(
       'poolSize must be a positive integer, got 0',
+    );
+    // Checked before pg is loaded, as for the batch store (the pool plumbing is shared).
+    await expect(
+      createPostgresControlPlaneStore({ connectionString: 'mysql://db.example.test/x' }),
+    ).rejects.toThrow(
+      'connectionString must be a postgres:// or postgresql:// URL, got one starting "mysql:"',
     );
   });
 });

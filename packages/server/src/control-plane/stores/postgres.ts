@@ -1,3 +1,4 @@
+import { connectPostgresClient } from '@svc/batch-runner';
 import type { QueryResultRow } from 'pg';
 import type {
   Account,
@@ -11,7 +12,7 @@ import type {
   WebhookSecret,
 } from '../store.js';
 import { assertCredit, assertDay, assertIncrements, assertMonth, assertUnits } from './checks.js';
-import { connectClient, migrateOnClient } from './postgres-migrate.js';
+import { migrateOnClient } from './postgres-migrate.js';
 import { checkedSchema, openPool, type PostgresConnectionOptions } from './postgres-pool.js';
 
 /** Options of the PostgreSQL control-plane store. */
@@ -127,7 +128,7 @@ export async function createPostgresControlPlaneStore(
   const opened = await openPool(options);
   const { pool } = opened;
   try {
-    const client = await connectClient(pool, opened.where);
+    const client = await connectPostgresClient(opened);
     try {
       await migrateOnClient(client, schema);
     } finally {

@@ -1,0 +1,149 @@
+import { ServiceError } from '@svc/core';
+import type { Pool, PoolClient } from 'pg';
+
+/**
+ * How a Postgres-backed store reaches its database: a URL (a pool is opened from it, and ended
+ * by the store) or a pool of the caller's. Shared by the batch store and the server's
+ * control-plane store, whose options extend it.
+ */
+export interface PostgresPoolOptions {
+  /**
+   * `postgres://user:password@host:5432/database` (or `postgresql://`); one of this and `pool`
+   * is required. A pool is opened from it and ended by `close()`.
+   */
+  connectionString?: string;
+  /** A `pg.Pool` the caller owns: used as it is and left open by `close()`. */
+  pool?: Pool;
+  /** Connections of the pool opened from `connectionString` (ignored with `pool`). @default 10 */
+  poolSize?: number;
+  /** Milliseconds to wait for a new connection before giving up (ignored with `pool`). @default 10000 */
+  connectTimeoutMs?: number;
+  /**
+   * The `pg` module, for an app that depends on pg itself: pass `await import('pg')`. Needed
+   * where this package cannot see the app's copy (an optional peer resolves from this package's
+   * folder; a global npm install puts the app's pg under the app). Ignored with `pool`.
+   * @default the pg @svc/batch-runner resolves, loaded on first use
+   */
+  driver?: { Pool: typeof Pool };
+}
+
+/** What the errors of {@link openPostgresPool} and {@link connectPostgresClient} call things. */
+export interface PostgresStoreNames {
+  /** The store, in errors about its options: e.g. `'the PostgreSQL batch store'`. */
+  store: string;
+  /** Its database, in errors connecting: e.g. `'the batch job database'`. */
+  database: string;
+}
+
+/** A pool to use, whether we opened it (and so must end it), and what to call it in errors. */
+export interface OpenedPostgresPool {
+  pool: Pool;
+  owned: boolean;
+  /** The database in messages: the URL without its password, or "the given pg.Pool". */
+  where: string;
+  /** What the database is, in errors connecting (from {@link PostgresStoreNames}). */
+  database: string;
+}
+
+const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * The schema name (`fallback` when none is given), checked: it is spliced into SQL (quoted), so
+ * only plain identifiers pass.
+ */
+export function checkedPostgresSchema(schema: string | undefined, fallback: string): string {
+  const name = schema ?? fallback;
+  if (typeof name !== 'string' || !SCHEMA.test(name)) {
+    throw new TypeError(
+      `schema must be lowercase letters, digits and _ (starting with a letter or _, at most 63 characters), got ${JSON.stringify(name)}`,
+    );
+  }
+  return name;
+}
+
+/** The URL without its password, for messages: a connection string's password is never shown. */
+export function redactedPostgresUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an unparsable connection string)';
+  }
+}
+
+// Loaded on first use: apps on memory or SQLite never need pg installed.
+async function loadPg(store: string): Promise<{ Pool: typeof Pool }> {
+  try {
+    return await import('pg');
+  } catch (error) {
+    const cause = String((error as Error).message ?? error).split('\n')[0];
+    throw new Error(
+      `${store} needs pg (npm install pg@8) where @svc/batch-runner resolves it, or passed as the \`driver\` option, or a pg.Pool as \`pool\` (${cause})`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Opens a pool from the options (or takes the caller's), after checking them; errors name the
+ * store as `names.store` says.
+ */
+export async function openPostgresPool(
+  options: PostgresPoolOptions,
+  names: PostgresStoreNames,
+): Promise<OpenedPostgresPool> {
+  const { database } = names;
+  if (options.pool) return { pool: options.pool, owned: false, where: 'the given pg.Pool', database };
+  const url = options.connectionString;
+  if (typeof url !== 'string' || url === '') {
+    throw new TypeError(`${names.store} needs \`connectionString\` (postgres://…) or \`pool\``);
+  }
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    throw new TypeError(
+      'connectionString is not a URL: expected postgres://user:password@host:5432/database',
+    );
+  }
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+    throw new TypeError(
+      `connectionString must be a postgres:// or postgresql:// URL, got one starting ${JSON.stringify(protocol)}`,
+    );
+  }
+  const max = options.poolSize ?? 10;
+  if (!Number.isInteger(max) || max < 1)
+    throw new TypeError(`poolSize must be a positive integer, got ${max}`);
+  const timeout = options.connectTimeoutMs ?? 10_000;
+  if (!Number.isInteger(timeout) || timeout < 1) {
+    throw new TypeError(`connectTimeoutMs must be a positive integer, got ${timeout}`);
+  }
+  const { Pool } = options.driver ?? (await loadPg(names.store));
+  const pool = new Pool({ connectionString: url, max, connectionTimeoutMillis: timeout });
+  // An idle connection the server drops emits 'error' on the pool, which would crash the process
+  // if nobody listened; pg discards that connection and the next query opens a fresh one.
+  pool.on('error', () => {});
+  return { pool, owned: true, where: redactedPostgresUrl(url), database };
+}
+
+/** The first contact failed: name the database (never its password) and the cause. */
+export function postgresConnectError(opened: OpenedPostgresPool, error: unknown): ServiceError {
+  const cause = error as { message?: string; code?: string; errors?: Array<{ message?: string }> };
+  // A host with several addresses (localhost: ::1 and 127.0.0.1) fails with an AggregateError
+  // whose own message is empty.
+  const reason =
+    cause.message || cause.errors?.map((inner) => inner.message).join('; ') || cause.code || String(error);
+  return new ServiceError('internal_error', `cannot use ${opened.database} at ${opened.where}: ${reason}`, {
+    cause: error,
+  });
+}
+
+/** A client from the pool, naming the database when connecting fails. */
+export async function connectPostgresClient(opened: OpenedPostgresPool): Promise<PoolClient> {
+  try {
+    return await opened.pool.connect();
+  } catch (error) {
+    throw postgresConnectError(opened, error);
+  }
+}
