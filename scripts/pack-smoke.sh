@@ -105,11 +105,9 @@ rows=$(($(wc -l <results.csv) - 1))
 [ "$rows" -eq 100 ] || { head -n 5 results.csv >&2; fail "results.csv has $rows rows, not 100"; }
 
 step "svc serve serves /dashboard (the page is in @svc/server's tarball)"
-# Every tarball is a global package here, so the CLI resolves the top-level @svc/server, which
-# cannot see better-sqlite3 (a dependency of the CLI, nested under it). `npm i -g @svc/cli` alone
-# nests @svc/server beside it; give this layout the CLI's copy the way a global install of
-# better-sqlite3 would.
-ln -s "$prefix/lib/node_modules/@svc/cli/node_modules/better-sqlite3" "$prefix/lib/node_modules/better-sqlite3"
+# Every tarball is a global package here (as the root README installs them), so the CLI resolves
+# the top-level @svc/server, which cannot see better-sqlite3 (a dependency of the CLI, nested
+# under it): svc serve hands the server the CLI's copy (serve's sqliteDriver), which this checks.
 svc serve --port 0 >serve.out 2>serve.err &
 serve_pid=$!
 url=

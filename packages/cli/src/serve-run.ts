@@ -4,6 +4,7 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import { openCliGeoResolver } from './geo-data.js';
 import { installedCityPath, UPDATE_SOURCES } from './geo-update.js';
 import type { CliIo } from './io.js';
+import { cliSqliteDriver } from './sqlite-driver.js';
 
 /**
  * Starts the server and returns once it listens; the process then lives on the open server
@@ -20,7 +21,7 @@ export async function runServer(
 }
 
 /** What runServer starts, returned (tests pass `{ handleSignals: false }` and close it). */
-export function startServer(
+export async function startServer(
   io: CliIo,
   loaded: LoadedConfig,
   resolved: ResolvedServerOptions,
@@ -28,6 +29,7 @@ export function startServer(
 ): Promise<RunningServer> {
   const databases = resolved.geo.databases;
   return serve({
+    sqliteDriver: await cliSqliteDriver(),
     options: { ...loaded.options, dataDir: resolved.dataDir },
     env: io.env,
     cwd: io.cwd,

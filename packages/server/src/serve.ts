@@ -25,6 +25,7 @@ import {
   type GeoResolver,
   openMmdbBackend,
 } from '@svc/geo-resolver';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { batchMissCredits, sweepBatchMissCredits } from './batch-credits.js';
 import { maskSecrets } from './config.js';
@@ -78,6 +79,13 @@ export interface ServeOptions {
   openGeo?: () => Promise<GeoResolver | OpenedGeo>;
   /** Files whose change means new geo data (the files `svc geo update` installs). @default geo.databases */
   geoStampFiles?: string[];
+  /**
+   * better-sqlite3 as the caller resolves it, for every SQLite file serve opens (control plane,
+   * batch jobs, result cache, enrichment). The CLI passes its own: in a global install of every
+   * tarball, @svc/server is a top-level package that cannot see the copy installed under the CLI.
+   * @default the better-sqlite3 @svc/server resolves, loaded on first use
+   */
+  sqliteDriver?: typeof BetterSqlite3;
   /** Stop on SIGTERM/SIGINT (and exit), reload geo on SIGHUP. @default true */
   handleSignals?: boolean;
   /**
@@ -134,6 +142,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
   const env = input.env ?? process.env;
   const stdout = input.stdout ?? process.stdout;
   const stderr = input.stderr ?? process.stderr;
+  const sqliteDriver = input.sqliteDriver ? { driver: input.sqliteDriver } : {};
   const cwd = input.cwd ?? process.cwd();
   const given = resolveServerOptions(input.options);
   const dataDir = resolve(cwd, given.dataDir);
@@ -159,7 +168,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     const secrets = createServerSecrets(serverKey.key);
     const stored: ControlPlaneStore = databaseUrl
       ? await createPostgresControlPlaneStore({ connectionString: databaseUrl })
-      : await createSqliteControlPlaneStore({ path: join(dataDir, CONTROL_PLANE_DB_FILE) });
+      : await createSqliteControlPlaneStore({ path: join(dataDir, CONTROL_PLANE_DB_FILE), ...sqliteDriver });
     // One usage transaction per flush, not per billable call: the largest cost of a cheap call
     // (a geo lookup) was its own write. Closing flushes what is buffered.
     const flushMs = options.limits.usageFlushMs;
@@ -178,7 +187,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     const deps = { controlPlane, secrets, now };
     if (databaseUrl) await checkSharedServerKey(deps, serverKey.source);
 
-    const resultCache = await openVerifyCache(options);
+    const resultCache = await openVerifyCache(options, input.sqliteDriver);
     if (resultCache) closers.push(() => resultCache.close());
     const verifier = createVerifier({ ...verifierOptions(options, stderr), resultCache });
     const openGeo = input.openGeo ?? (() => openConfiguredGeo(options));
@@ -195,11 +204,11 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       close: () => geo.close(),
     };
 
-    const enrich = await openServeEnricher({ dataDir, env });
+    const enrich = await openServeEnricher({ dataDir, env, ...sqliteDriver });
     closers.push(() => enrich.close());
     const batchStore: BatchStore = databaseUrl
       ? await createPostgresStore({ connectionString: databaseUrl })
-      : await createSqliteStore({ path: join(dataDir, BATCH_DB_FILE) });
+      : await createSqliteStore({ path: join(dataDir, BATCH_DB_FILE), ...sqliteDriver });
     closers.push(() => batchStore.close());
     const warn = throttledWarnings(stderr);
     let dispatcher: ChunkDispatcher | undefined;

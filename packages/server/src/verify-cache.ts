@@ -5,6 +5,7 @@ import {
   createSqliteResultCache,
   type ResultCache,
 } from '@svc/email-verifier';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { ResolvedServerOptions } from './options.js';
 
 /** The verification result cache's file inside the data dir (`verifyCache.store: sqlite`). */
@@ -15,7 +16,10 @@ export const VERIFY_CACHE_DB_FILE = 'verify-cache.db';
  * data dir shares it: the API and the batch runner), a table in `databaseUrl`'s database (every
  * process and machine on it), this process's memory, or none (false).
  */
-export async function openVerifyCache(options: ResolvedServerOptions): Promise<ResultCache | false> {
+export async function openVerifyCache(
+  options: ResolvedServerOptions,
+  sqliteDriver?: typeof BetterSqlite3,
+): Promise<ResultCache | false> {
   const { store, ttlSeconds } = options.verifyCache;
   if (store === 'off') return false;
   if (store === 'memory') return createMemoryResultCache({ ttlSeconds });
@@ -23,7 +27,11 @@ export async function openVerifyCache(options: ResolvedServerOptions): Promise<R
     if (!options.databaseUrl) throw new Error('verifyCache.store postgres needs databaseUrl');
     return createPostgresResultCache({ connectionString: options.databaseUrl, ttlSeconds });
   }
-  return createSqliteResultCache({ path: join(options.dataDir, VERIFY_CACHE_DB_FILE), ttlSeconds });
+  return createSqliteResultCache({
+    path: join(options.dataDir, VERIFY_CACHE_DB_FILE),
+    ttlSeconds,
+    ...(sqliteDriver ? { driver: sqliteDriver } : {}),
+  });
 }
 
 /**
