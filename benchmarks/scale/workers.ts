@@ -111,7 +111,10 @@ export async function runWorkerScaling(databaseUrl: string, redisUrl: string): P
     const floor = (SCALE_RECORDS * WAIT_PER_RECORD_MS) / 1000;
     console.log(
       `\nSpeed-up from ${WORKER_COUNTS[0]} to ${WORKER_COUNTS.at(-1)} workers: ${speedup.toFixed(2)}× ` +
-        `(goal: at least ${GOAL_SPEEDUP}×: ${speedup >= GOAL_SPEEDUP ? 'met' : 'NOT met'}). ` +
+        // The goal is about 1 → 4 workers; other SCALE_WORKERS lists get the ratio alone.
+        (WORKER_COUNTS[0] === 1 && WORKER_COUNTS.at(-1) === 4
+          ? `(goal: at least ${GOAL_SPEEDUP}×: ${speedup >= GOAL_SPEEDUP ? 'met' : 'NOT met'}). `
+          : '. ') +
         `The waits alone take ${floor.toFixed(0)} s of one chunk stream; ${first.name} took ${first.seconds.toFixed(1)} s.`,
     );
   }
