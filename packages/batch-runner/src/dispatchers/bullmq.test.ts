@@ -259,6 +259,28 @@ describe.skipIf(!redisUrl)('createBullMqDispatcher (real Redis)', () => {
     expect(errors.join('\n')).toMatch(/ECONNREFUSED|took over 200 ms/);
   });
 
+  it('a job whose messages were lost is drained from the store once found, not one chunk per fallback poll', async () => {
+    newPrefix();
+    const store = createMemoryStore();
+    const seen: number[] = [];
+    // Submitted with no dispatcher: its 20 chunks have no message (as when Redis lost them).
+    const api = runner(store, { processors: [countingProcessor(seen)], chunkSize: 1 });
+    const job = await api.submit({ type: 'verify_email', records: records(20) });
+    const worker = runner(store, {
+      dispatcher: dispatcher(store, { fallbackPollMs: 1_000 }),
+      processors: [countingProcessor(seen)],
+      pollIntervalMs: 1_000,
+    });
+    const started = Date.now();
+    worker.start();
+    await expect
+      .poll(async () => (await worker.get(job.id)).status, { timeout: 10_000, interval: 50 })
+      .toBe('completed');
+    // One chunk per poll would take about 20 s; draining takes one poll at most.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index));
+  });
+
   it('refuses bad options with a message', () => {
     const store = createMemoryStore();
     expect(() => createBullMqDispatcher({ store, connection: 'redis://x', queueName: 'a:b' })).toThrow(

@@ -290,7 +290,12 @@ export function createBullMqDispatcher(options: BullMqDispatcherOptions): BullMq
       // message was lost). Such a lease holds no message; its chunk is found again by the poll.
       if (degraded || Date.now() >= nextFallbackAt) {
         nextFallbackAt = Date.now() + fallbackPollMs;
-        return store.claimChunk(owner, now, leaseMs, types);
+        const lease = await store.claimChunk(owner, now, leaseMs, types);
+        // Work found without a message (a job submitted while Redis was away, messages lost with
+        // a Redis restart) is drained from the store, not taken one chunk per poll: a 200-chunk
+        // job would otherwise take 200 polls. The poll pace returns once the store has none.
+        if (lease) nextFallbackAt = 0;
+        return lease;
       }
       return null;
     },
