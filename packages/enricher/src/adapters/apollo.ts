@@ -38,6 +38,7 @@ import {
   linkedinProfile,
   type ProviderOptions,
   type ProviderResponse,
+  providerAdapterBasics,
   providerMessage,
   providerRequest,
   resolveProviderOptions,
@@ -62,13 +63,7 @@ export function createApolloAdapters(options: ApolloOptions): {
 } {
   const resolved = resolveProviderOptions(ID, options, DEFAULT_BASE_URL);
   const headers = { 'x-api-key': resolved.apiKey };
-  const common = {
-    id: ID,
-    cost: resolved.cost,
-    billsMisses: false,
-    ttl: resolved.ttl,
-    concurrency: resolved.concurrency,
-  };
+  const common = providerAdapterBasics(ID, resolved);
 
   const person: EnrichmentAdapter<'person'> = {
     ...common,

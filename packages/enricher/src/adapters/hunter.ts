@@ -37,6 +37,7 @@ import {
   linkedinSlug,
   type ProviderOptions,
   type ProviderResponse,
+  providerAdapterBasics,
   providerRequest,
   resolveProviderOptions,
   type StatusMeaning,
@@ -60,13 +61,7 @@ export function createHunterAdapters(options: HunterOptions): {
 } {
   const resolved = resolveProviderOptions(ID, options, DEFAULT_BASE_URL);
   const headers = { 'x-api-key': resolved.apiKey };
-  const common = {
-    id: ID,
-    cost: resolved.cost,
-    billsMisses: false,
-    ttl: resolved.ttl,
-    concurrency: resolved.concurrency,
-  };
+  const common = providerAdapterBasics(ID, resolved);
   const get = (path: string, params: Record<string, string>, context: AdapterContext) =>
     providerRequest(
       ID,

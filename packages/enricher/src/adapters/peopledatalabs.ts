@@ -35,6 +35,7 @@ import {
   linkedinProfile,
   type ProviderOptions,
   type ProviderResponse,
+  providerAdapterBasics,
   providerRequest,
   resolveProviderOptions,
   type StatusMeaning,
@@ -61,13 +62,7 @@ export function createPeopleDataLabsAdapters(options: PeopleDataLabsOptions): {
     throw new TypeError(`${ID}: minLikelihood must be an integer 1..10`);
   }
   const headers = { 'x-api-key': resolved.apiKey };
-  const common = {
-    id: ID,
-    cost: resolved.cost,
-    billsMisses: false,
-    ttl: resolved.ttl,
-    concurrency: resolved.concurrency,
-  };
+  const common = providerAdapterBasics(ID, resolved);
 
   async function call(path: string, params: URLSearchParams, context: AdapterContext) {
     params.set('min_likelihood', String(minLikelihood));

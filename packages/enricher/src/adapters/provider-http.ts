@@ -85,6 +85,21 @@ export function resolveProviderOptions(
   return { apiKey: options.apiKey, baseUrl: baseUrl.replace(/\/+$/, ''), timeoutMs, concurrency, cost, ttl };
 }
 
+/**
+ * What the person and company adapters of one paid provider share: the id, and cost, cache TTLs
+ * and concurrency from the options. Misses are unbilled: People Data Labs, Hunter and Apollo all
+ * charge per match only.
+ */
+export function providerAdapterBasics(id: string, resolved: ResolvedProviderOptions) {
+  return {
+    id,
+    cost: resolved.cost,
+    billsMisses: false,
+    ttl: resolved.ttl,
+    concurrency: resolved.concurrency,
+  };
+}
+
 /** A provider's HTTP answer with its body parsed (null when empty or not JSON). */
 export interface ProviderResponse {
   status: number;
