@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdapterContext } from '../adapter.js';
-import { createGuardedFetch } from '../fetch/guarded-fetch.js';
 import { describeAdapter } from '../testing/describe-adapter.js';
-import { type FakeProvider, fixture, isRecordLike, startFakeProvider } from '../testing/fake-provider.js';
+import {
+  emailQuery,
+  type FakeProvider,
+  fixture,
+  isRecordLike,
+  loopbackFetch,
+  providerContext,
+  startFakeProvider,
+} from '../testing/fake-provider.js';
 import { createApolloAdapters } from './apollo.js';
 
 const KEY = 'apollo-test-key';
@@ -33,46 +39,37 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const loopback = () => ({ fetch: createGuardedFetch({ isAllowedAddress: (ip) => ip === '127.0.0.1' }) });
 const adapters = (apiKey = KEY) => createApolloAdapters({ apiKey, baseUrl: api.url });
-const context = (): AdapterContext => ({
-  signal: new AbortController().signal,
-  dns: { resolveMx: async () => [], resolveTxt: async () => [] },
-  now: () => Date.parse('2026-11-23T12:00:00Z'),
-  ...loopback(),
-});
-const byEmail = (address: string) => ({
-  by: 'email' as const,
-  email: address,
-  domain: address.split('@')[1] ?? '',
-});
 
 describeAdapter('apollo (person)', {
   create: () => adapters().person,
   hits: [
-    byEmail('dana.whitfield@example.com'),
+    emailQuery('dana.whitfield@example.com'),
     { by: 'profile_url', profile_url: 'https://www.linkedin.com/in/dana-whitfield' },
     { by: 'domain_name', domain: 'example.org', full_name: 'Lee Park' },
   ],
   misses: [
-    byEmail('nobody@example.com'),
+    emailQuery('nobody@example.com'),
     { by: 'domain_name', domain: 'example.com', full_name: 'Nobody Known' },
   ],
-  context: loopback,
-  upstreamFailure: { query: byEmail('broken@example.com'), context: loopback, kind: 'upstream' },
+  context: loopbackFetch,
+  upstreamFailure: { query: emailQuery('broken@example.com'), context: loopbackFetch, kind: 'upstream' },
 });
 
 describeAdapter('apollo (company)', {
   create: () => adapters().company,
   hits: [{ by: 'domain', domain: 'example.com' }],
   misses: [{ by: 'domain', domain: 'example.net' }],
-  context: loopback,
+  context: loopbackFetch,
 });
 
 describe('apollo: requests and documented answers', () => {
   it('People Enrichment: a JSON POST with the key in x-api-key, no paid reveals, the person mapped', async () => {
     const before = api.requests().length;
-    const outcome = await adapters().person.lookup(byEmail('dana.whitfield@example.com'), context());
+    const outcome = await adapters().person.lookup(
+      emailQuery('dana.whitfield@example.com'),
+      providerContext(),
+    );
     const request = api.requests()[before];
     expect(request?.method).toBe('POST');
     expect(request?.headers['content-type']).toBe('application/json');
@@ -110,7 +107,7 @@ describe('apollo: requests and documented answers', () => {
     const before = api.requests().length;
     const outcome = await adapters().person.lookup(
       { by: 'domain_name', domain: 'example.org', full_name: 'Lee Park' },
-      context(),
+      providerContext(),
     );
     expect(api.requests()[before]?.json).toMatchObject({ name: 'Lee Park', domain: 'example.org' });
     expect(outcome.type).toBe('hit');
@@ -121,14 +118,17 @@ describe('apollo: requests and documented answers', () => {
   });
 
   it('a 200 with person null is an unbilled miss', async () => {
-    expect(await adapters().person.lookup(byEmail('nobody@example.com'), context())).toEqual({
+    expect(await adapters().person.lookup(emailQuery('nobody@example.com'), providerContext())).toEqual({
       type: 'miss',
       cost: 0,
     });
   });
 
   it('Organization Enrichment: technologies from both lists without repeats; an empty 200 is a miss', async () => {
-    const outcome = await adapters().company.lookup({ by: 'domain', domain: 'example.com' }, context());
+    const outcome = await adapters().company.lookup(
+      { by: 'domain', domain: 'example.com' },
+      providerContext(),
+    );
     expect(api.requests().at(-1)?.url.searchParams.get('domain')).toBe('example.com');
     expect(outcome).toEqual({
       type: 'hit',
@@ -155,7 +155,9 @@ describe('apollo: requests and documented answers', () => {
         },
       ],
     });
-    expect(await adapters().company.lookup({ by: 'domain', domain: 'example.net' }, context())).toEqual({
+    expect(
+      await adapters().company.lookup({ by: 'domain', domain: 'example.net' }, providerContext()),
+    ).toEqual({
       type: 'miss',
       cost: 0,
     });
@@ -163,7 +165,7 @@ describe('apollo: requests and documented answers', () => {
 
   it('401 and 403 (not in the plan) are auth, a 422 about credits is quota, 429 carries Retry-After, 5xx upstream', async () => {
     const lookup = (address: string, apiKey = KEY) =>
-      adapters(apiKey).person.lookup(byEmail(address), context());
+      adapters(apiKey).person.lookup(emailQuery(address), providerContext());
     expect(await lookup('dana.whitfield@example.com', 'bad')).toMatchObject({
       type: 'error',
       cost: 0,

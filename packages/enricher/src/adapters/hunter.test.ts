@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdapterContext } from '../adapter.js';
-import { createGuardedFetch } from '../fetch/guarded-fetch.js';
 import { describeAdapter } from '../testing/describe-adapter.js';
-import { type FakeProvider, fixture, startFakeProvider } from '../testing/fake-provider.js';
+import {
+  emailQuery,
+  type FakeProvider,
+  fixture,
+  loopbackFetch,
+  providerContext,
+  startFakeProvider,
+} from '../testing/fake-provider.js';
 import { createHunterAdapters } from './hunter.js';
 
 const KEY = 'hunter-test-key';
@@ -36,46 +41,37 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const loopback = () => ({ fetch: createGuardedFetch({ isAllowedAddress: (ip) => ip === '127.0.0.1' }) });
 const adapters = (apiKey = KEY) => createHunterAdapters({ apiKey, baseUrl: api.url });
-const context = (): AdapterContext => ({
-  signal: new AbortController().signal,
-  dns: { resolveMx: async () => [], resolveTxt: async () => [] },
-  now: () => Date.parse('2026-11-23T12:00:00Z'),
-  ...loopback(),
-});
-const byEmail = (address: string) => ({
-  by: 'email' as const,
-  email: address,
-  domain: address.split('@')[1] ?? '',
-});
 
 describeAdapter('hunter (person)', {
   create: () => adapters().person,
   hits: [
-    byEmail('dana.whitfield@example.com'),
+    emailQuery('dana.whitfield@example.com'),
     { by: 'profile_url', profile_url: 'https://www.linkedin.com/in/dana-whitfield' },
     { by: 'domain_name', domain: 'example.com', full_name: 'Dana Whitfield' },
   ],
   misses: [
-    byEmail('nobody@example.com'),
+    emailQuery('nobody@example.com'),
     { by: 'domain_name', domain: 'example.com', full_name: 'Nobody Known' },
   ],
-  context: loopback,
-  upstreamFailure: { query: byEmail('broken@example.com'), context: loopback, kind: 'upstream' },
+  context: loopbackFetch,
+  upstreamFailure: { query: emailQuery('broken@example.com'), context: loopbackFetch, kind: 'upstream' },
 });
 
 describeAdapter('hunter (company)', {
   create: () => adapters().company,
   hits: [{ by: 'domain', domain: 'example.com' }],
   misses: [{ by: 'domain', domain: 'example.net' }],
-  context: loopback,
+  context: loopbackFetch,
 });
 
 describe('hunter: requests and documented answers', () => {
   it('Email Enrichment by address: the key in X-API-KEY, the person mapped', async () => {
     const before = api.requests().length;
-    const outcome = await adapters().person.lookup(byEmail('dana.whitfield@example.com'), context());
+    const outcome = await adapters().person.lookup(
+      emailQuery('dana.whitfield@example.com'),
+      providerContext(),
+    );
     const request = api.requests()[before];
     expect(request?.url.pathname).toBe('/v2/people/find');
     expect(request?.url.searchParams.get('email')).toBe('dana.whitfield@example.com');
@@ -107,7 +103,7 @@ describe('hunter: requests and documented answers', () => {
     const before = api.requests().length;
     await adapters().person.lookup(
       { by: 'profile_url', profile_url: 'https://www.linkedin.com/in/dana-whitfield' },
-      context(),
+      providerContext(),
     );
     expect(api.requests()[before]?.url.searchParams.get('linkedin_handle')).toBe('dana-whitfield');
   });
@@ -116,7 +112,7 @@ describe('hunter: requests and documented answers', () => {
     const before = api.requests().length;
     const hit = await adapters().person.lookup(
       { by: 'domain_name', domain: 'example.com', full_name: 'Dana Whitfield' },
-      context(),
+      providerContext(),
     );
     const params = api.requests()[before]?.url.searchParams;
     expect(params?.get('domain')).toBe('example.com');
@@ -137,13 +133,16 @@ describe('hunter: requests and documented answers', () => {
     });
     const miss = await adapters().person.lookup(
       { by: 'domain_name', domain: 'example.com', full_name: 'Nobody Known' },
-      context(),
+      providerContext(),
     );
     expect(miss).toEqual({ type: 'miss', cost: 0 });
   });
 
   it('maps Company Enrichment; a head-count range is not an employee count', async () => {
-    const outcome = await adapters().company.lookup({ by: 'domain', domain: 'example.com' }, context());
+    const outcome = await adapters().company.lookup(
+      { by: 'domain', domain: 'example.com' },
+      providerContext(),
+    );
     expect(outcome).toEqual({
       type: 'hit',
       cost: 1,
@@ -171,7 +170,7 @@ describe('hunter: requests and documented answers', () => {
   });
 
   it('451 claimed_email is a miss (the owner asked to stop processing): nothing kept, nothing billed', async () => {
-    expect(await adapters().person.lookup(byEmail('claimed@example.com'), context())).toEqual({
+    expect(await adapters().person.lookup(emailQuery('claimed@example.com'), providerContext())).toEqual({
       type: 'miss',
       cost: 0,
     });
@@ -179,7 +178,7 @@ describe('hunter: requests and documented answers', () => {
 
   it("Hunter's own status meanings: 401 auth, 403 rate limit, 429 monthly quota, 400/5xx upstream", async () => {
     const lookup = (address: string, apiKey = KEY) =>
-      adapters(apiKey).person.lookup(byEmail(address), context());
+      adapters(apiKey).person.lookup(emailQuery(address), providerContext());
     expect(await lookup('dana.whitfield@example.com', 'bad')).toMatchObject({
       type: 'error',
       cost: 0,
@@ -194,7 +193,7 @@ describe('hunter: requests and documented answers', () => {
     });
     const invalid = await adapters().person.lookup(
       { by: 'domain_name', domain: 'nomx.example', full_name: 'Dana Whitfield' },
-      context(),
+      providerContext(),
     );
     expect(invalid).toMatchObject({
       error: {

@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdapterContext } from '../adapter.js';
-import { createGuardedFetch } from '../fetch/guarded-fetch.js';
 import { describeAdapter } from '../testing/describe-adapter.js';
-import { type FakeProvider, fixture, startFakeProvider } from '../testing/fake-provider.js';
+import {
+  type FakeProvider,
+  fixture,
+  loopbackFetch,
+  PROVIDER_TEST_NOW,
+  providerContext,
+  startFakeProvider,
+} from '../testing/fake-provider.js';
 import { createPeopleDataLabsAdapters } from './peopledatalabs.js';
 
 const KEY = 'pdl-test-key';
-const NOW = Date.parse('2026-11-23T12:00:00Z');
 let api: FakeProvider;
 
 beforeAll(async () => {
@@ -23,7 +27,9 @@ beforeAll(async () => {
       if (q.get('email') === 'too-fast@example.com')
         return fixture('peopledatalabs', '429', 429, { 'retry-after': '30' });
       if (q.get('email') === 'reset@example.com')
-        return fixture('peopledatalabs', '429', 429, { 'x-ratelimit-reset': String(NOW / 1000 + 42) });
+        return fixture('peopledatalabs', '429', 429, {
+          'x-ratelimit-reset': String(PROVIDER_TEST_NOW / 1000 + 42),
+        });
       if (q.get('email') === 'broken@example.com') return fixture('peopledatalabs', '500', 500);
       if (q.get('email') === 'bad@example.com') return fixture('peopledatalabs', '400', 400);
       if (q.get('email') === 'slow@example.com') return 'hang';
@@ -37,17 +43,10 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const loopback = () => ({
-  fetch: createGuardedFetch({ isAllowedAddress: (ip) => ip === '127.0.0.1' }),
-  now: () => NOW,
-});
+// describeAdapter's contexts need the clock too: the 429 fixture's reset is relative to it.
+const loopback = () => ({ ...loopbackFetch(), now: () => PROVIDER_TEST_NOW });
 const adapters = (options: { timeoutMs?: number; apiKey?: string } = {}) =>
   createPeopleDataLabsAdapters({ apiKey: KEY, baseUrl: api.url, ...options });
-const context = (): AdapterContext => ({
-  signal: new AbortController().signal,
-  dns: { resolveMx: async () => [], resolveTxt: async () => [] },
-  ...loopback(),
-});
 
 describeAdapter('peopledatalabs (person)', {
   create: () => adapters().person,
@@ -80,7 +79,7 @@ describe('people data labs: requests and documented answers', () => {
     const before = api.requests().length;
     const outcome = await adapters().person.lookup(
       { by: 'email', email: 'dana.whitfield@example.com', domain: 'example.com' },
-      context(),
+      providerContext(),
     );
     const request = api.requests()[before];
     expect(request?.method).toBe('GET');
@@ -118,7 +117,7 @@ describe('people data labs: requests and documented answers', () => {
     const before = api.requests().length;
     const outcome = await adapters().person.lookup(
       { by: 'domain_name', domain: 'example.org', full_name: 'Lee Park' },
-      context(),
+      providerContext(),
     );
     const params = api.requests()[before]?.url.searchParams;
     expect(params?.get('name')).toBe('Lee Park');
@@ -134,7 +133,10 @@ describe('people data labs: requests and documented answers', () => {
   });
 
   it('maps the company record (top level, not under data)', async () => {
-    const outcome = await adapters().company.lookup({ by: 'domain', domain: 'example.com' }, context());
+    const outcome = await adapters().company.lookup(
+      { by: 'domain', domain: 'example.com' },
+      providerContext(),
+    );
     expect(api.requests().at(-1)?.url.searchParams.get('website')).toBe('example.com');
     expect(outcome).toEqual({
       type: 'hit',
@@ -166,14 +168,17 @@ describe('people data labs: requests and documented answers', () => {
     expect(person.billsMisses).toBe(false);
     const outcome = await person.lookup(
       { by: 'email', email: 'nobody@example.com', domain: 'example.com' },
-      context(),
+      providerContext(),
     );
     expect(outcome).toEqual({ type: 'miss', cost: 0 });
   });
 
   it('maps 401, 402, 429 (Retry-After or x-ratelimit-reset), 400 and 5xx to typed errors, none billed', async () => {
     const lookup = (address: string, apiKey = KEY) =>
-      adapters({ apiKey }).person.lookup({ by: 'email', email: address, domain: 'example.com' }, context());
+      adapters({ apiKey }).person.lookup(
+        { by: 'email', email: address, domain: 'example.com' },
+        providerContext(),
+      );
     expect(await lookup('dana.whitfield@example.com', 'wrong-key')).toMatchObject({
       type: 'error',
       cost: 0,
@@ -202,7 +207,7 @@ describe('people data labs: requests and documented answers', () => {
     const started = Date.now();
     const outcome = await adapters({ timeoutMs: 150 }).person.lookup(
       { by: 'email', email: 'slow@example.com', domain: 'example.com' },
-      context(),
+      providerContext(),
     );
     expect(outcome).toMatchObject({ type: 'error', error: { kind: 'timeout' } });
     expect(Date.now() - started).toBeLessThan(2000);

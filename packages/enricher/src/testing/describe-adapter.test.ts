@@ -1,8 +1,8 @@
 import { type StaticSite, startStaticSite } from '@svc/testkit';
 import { afterAll, beforeAll } from 'vitest';
 import type { CompanyQuery, EnrichmentAdapter, LookupOutcome } from '../adapter.js';
-import { createGuardedFetch } from '../fetch/guarded-fetch.js';
 import { describeAdapter } from './describe-adapter.js';
+import { loopbackFetch } from './fake-provider.js';
 
 // A small adapter that implements the real contract over HTTP: GET /companies/<domain>.json on a
 // loopback site. It shows the suite passing an adapter that fetches through the context.
@@ -56,12 +56,14 @@ function httpCompanies(): EnrichmentAdapter<'company'> {
   };
 }
 
-const loopback = () => ({ fetch: createGuardedFetch({ isAllowedAddress: (ip) => ip === '127.0.0.1' }) });
-
 describeAdapter('test_http', {
   create: httpCompanies,
   hits: [{ by: 'domain', domain: 'acme.com' }],
   misses: [{ by: 'domain', domain: 'unknown.org' }],
-  context: loopback,
-  upstreamFailure: { query: { by: 'domain', domain: 'broken.com' }, context: loopback, kind: 'upstream' },
+  context: loopbackFetch,
+  upstreamFailure: {
+    query: { by: 'domain', domain: 'broken.com' },
+    context: loopbackFetch,
+    kind: 'upstream',
+  },
 });

@@ -13,6 +13,8 @@ import {
   type WebhookReceiver,
   type WebhookRequest,
 } from '@svc/testkit';
+import type { AdapterContext, PersonQuery } from '../adapter.js';
+import { createGuardedFetch } from '../fetch/guarded-fetch.js';
 
 const FIXTURES = fileURLToPath(new URL('../../test-data/providers/', import.meta.url));
 
@@ -90,4 +92,27 @@ export async function startFakeProvider(routes: Record<string, ProviderHandler>)
 /** Narrows a parsed JSON body to an object for route handlers. */
 export function isRecordLike(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** When the provider tests' lookups happen (their fixtures' rate-limit resets are relative to it). */
+export const PROVIDER_TEST_NOW = Date.parse('2026-11-23T12:00:00Z');
+
+/** The guarded fetch, allowed to reach the fake provider on loopback (the SSRF guard refuses it otherwise). */
+export function loopbackFetch(): Pick<AdapterContext, 'fetch'> {
+  return { fetch: createGuardedFetch({ isAllowedAddress: (ip) => ip === '127.0.0.1' }) };
+}
+
+/** A lookup context for a fake provider: loopback fetch, no DNS answers, the fixed clock. */
+export function providerContext(): AdapterContext {
+  return {
+    signal: new AbortController().signal,
+    dns: { resolveMx: async () => [], resolveTxt: async () => [] },
+    now: () => PROVIDER_TEST_NOW,
+    ...loopbackFetch(),
+  };
+}
+
+/** The person query of an address. */
+export function emailQuery(address: string): Extract<PersonQuery, { by: 'email' }> {
+  return { by: 'email', email: address, domain: address.split('@')[1] ?? '' };
 }
