@@ -109,6 +109,7 @@ export {
 } from './syntax/parse-address.js';
 export { SYNTAX_PROBLEMS, type SyntaxFailure, type SyntaxProblem } from './syntax/problems.js';
 export {
+  checkBulkAddresses,
   createVerifier,
   MAX_BULK_ADDRESSES,
   type ProgressListener,

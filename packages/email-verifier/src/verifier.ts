@@ -60,6 +60,21 @@ export type ProgressListener = (done: number, total: number) => void;
 /** The most addresses one verifyMany call takes (the bulk endpoint's limit). */
 export const MAX_BULK_ADDRESSES = 10_000;
 
+/**
+ * Refuses what verifyMany cannot take (not an array, more than MAX_BULK_ADDRESSES), with the
+ * messages the bulk endpoint answers; every Verifier (the sandbox's too) checks with this.
+ */
+export function checkBulkAddresses(emails: unknown): asserts emails is readonly unknown[] {
+  if (!Array.isArray(emails))
+    throw new ServiceError('invalid_request', '"emails" must be an array of strings');
+  if (emails.length > MAX_BULK_ADDRESSES) {
+    throw new ServiceError(
+      'invalid_request',
+      `at most ${MAX_BULK_ADDRESSES} addresses per call, got ${emails.length}`,
+    );
+  }
+}
+
 export interface Verifier {
   /**
    * Verifies one address. Throws ServiceError `unprocessable` for a string that is not an address
@@ -312,14 +327,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
 
     async verifyMany(emails, options, events = {}) {
       const checks = checkOptions(options);
-      if (!Array.isArray(emails))
-        throw new ServiceError('invalid_request', '"emails" must be an array of strings');
-      if (emails.length > MAX_BULK_ADDRESSES) {
-        throw new ServiceError(
-          'invalid_request',
-          `at most ${MAX_BULK_ADDRESSES} addresses per call, got ${emails.length}`,
-        );
-      }
+      checkBulkAddresses(emails);
       // Duplicates (same normalized address) are verified once and share the result.
       const unique = new Map<string, Prepared>();
       const keys = emails.map((input) => {

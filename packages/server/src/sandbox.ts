@@ -1,11 +1,11 @@
 import { createId, ServiceError, type VerifyEmailOptions } from '@svc/core';
 import {
+  checkBulkAddresses,
   classify,
   createLists,
   type DomainStatus,
   type EmailLists,
   type ListsOptions,
-  MAX_BULK_ADDRESSES,
   type ParsedAddress,
   type ProbeVerdict,
   parseAddress,
@@ -180,14 +180,7 @@ export function createSandboxVerifier(options: SandboxVerifierOptions = {}): Ver
     },
     async verifyMany(emails, verifyOptions, events = {}) {
       const checks = checkOptions(verifyOptions);
-      if (!Array.isArray(emails))
-        throw new ServiceError('invalid_request', '"emails" must be an array of strings');
-      if (emails.length > MAX_BULK_ADDRESSES) {
-        throw new ServiceError(
-          'invalid_request',
-          `at most ${MAX_BULK_ADDRESSES} addresses per call, got ${emails.length}`,
-        );
-      }
+      checkBulkAddresses(emails);
       events.signal?.throwIfAborted();
       const results = emails.map((email) => result(String(email), checks));
       events.onProgress?.(results.length, results.length);
