@@ -88,13 +88,15 @@ describe('the sandbox verifier', () => {
     expect(plain?.checked_at).toBe('2026-11-23T12:00:00.000Z');
   });
 
-  it('refuses a bulk call it cannot take with the live verifier's messages', async () => {
+  it('refuses a bulk call it cannot take with the live verifier messages', async () => {
     const sandbox = createSandboxVerifier({ clock });
     await expect(sandbox.verifyMany('a@example.com' as never)).rejects.toMatchObject({
       code: 'invalid_request',
       message: '"emails" must be an array of strings',
     });
-    await expect(sandbox.verifyMany(Array.from({ length: 10_001 }, () => 'a@example.com'))).rejects.toMatchObject({
+    await expect(
+      sandbox.verifyMany(Array.from({ length: 10_001 }, () => 'a@example.com')),
+    ).rejects.toMatchObject({
       code: 'invalid_request',
       message: 'at most 10000 addresses per call, got 10001',
     });
