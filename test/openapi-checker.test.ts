@@ -98,4 +98,18 @@ describe('OpenApiChecker', () => {
       checker.check({ ...base, url: '/v1/geo/1.1.1.1', status: 404, body: { message: 'Not Found' } }),
     ).toThrow(/body does not match/);
   });
+
+  it('refuses a property the document does not declare (answers are not filtered by a serializer)', async () => {
+    const checker = await OpenApiChecker.create(DOCUMENT);
+    const base = { method: 'GET', contentType: 'application/json', url: '/v2/geo/8.8.8.8', status: 200 };
+    expect(() =>
+      checker.check({ ...base, body: { ip: '8.8.8.8', country: 'DE', key_hash: 'ab12' } }),
+    ).toThrow(/must NOT have unevaluated properties/);
+    const error = { code: 'not_found', message: 'm', request_id: 'req_1', stack: 'at x' };
+    expect(() => checker.check({ ...base, url: '/v1/geo/1.1.1.1', status: 404, body: { error } })).toThrow(
+      /body does not match/,
+    );
+    // A schema that declares no properties stays open.
+    checker.check({ ...base, url: '/v2/health', body: { anything: 1 } });
+  });
 });

@@ -38,7 +38,7 @@ export class OpenApiChecker {
     addFormats(this.#ajv);
     // The document is registered whole (not checked as a JSON Schema: it is not one) so that its
     // own `#/components/schemas/…` references resolve inside it.
-    this.#ajv.addSchema(document, 'openapi.json', undefined, false);
+    this.#ajv.addSchema(closedObjects(document), 'openapi.json', undefined, false);
     this.#templates = Object.keys((document.paths ?? {}) as Json).map((template) => ({
       template,
       pattern: new RegExp(
@@ -155,6 +155,25 @@ export class OpenApiChecker {
       );
     }
   }
+}
+
+/**
+ * A copy of the document in which every object schema that lists its properties and says
+ * nothing about others refuses undeclared ones (`unevaluatedProperties: false`). The server
+ * serializes answers with JSON.stringify, which, unlike a schema-driven serializer, would pass on
+ * a field a handler returned by mistake: here such a field fails the suite instead.
+ */
+export function closedObjects<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(closedObjects) as T;
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy: Json = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = closedObjects(value);
+  const open = ['additionalProperties', 'unevaluatedProperties', 'patternProperties'].some((key) =>
+    Object.hasOwn(copy, key),
+  );
+  if (copy.type === 'object' && typeof copy.properties === 'object' && !open)
+    copy.unevaluatedProperties = false;
+  return copy as T;
 }
 
 function escapePointer(segment: string): string {

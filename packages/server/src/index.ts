@@ -180,6 +180,7 @@ export {
   sandboxMagicOf,
 } from './sandbox.js';
 export { createSandboxEnricher, SANDBOX_PERSON_NAME } from './sandbox-enricher.js';
+export { serializerCompiler, validatorCompiler } from './schema-compilers.js';
 export { BATCH_DB_FILE, type OpenedGeo, type RunningServer, type ServeOptions, serve } from './serve.js';
 export {
   type CreateServerOptions,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { BatchRunner, Store as BatchStore } from '@svc/batch-runner';
 import { createMemoryStore } from '@svc/batch-runner';
 import { ServiceError } from '@svc/core';
@@ -37,6 +37,7 @@ import { keyRoutes } from './routes/keys.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { usageRoutes } from './routes/usage.js';
 import { verifyRoutes } from './routes/verify.js';
+import { serializerCompiler, validatorCompiler } from './schema-compilers.js';
 
 /** What `createServer` needs besides the settings: the stores and the capability libraries. */
 export interface ServerServices {
@@ -152,7 +153,8 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
       );
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   app.decorate('svc', svc);
 
   await app.register(errorsPlugin);
