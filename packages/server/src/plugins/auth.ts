@@ -6,6 +6,7 @@ import { parseSecret } from '../control-plane/secrets.js';
 import { ENDPOINTS, type EndpointId } from '../endpoints.js';
 import type { RateDecision } from '../limiter/limiter.js';
 import { globalPlugin } from './global-plugin.js';
+import { routeConfigOf } from './route-config.js';
 
 /** Sets the `X-RateLimit-*` headers from a bucket's decision. */
 export function setRateLimitHeaders(reply: FastifyReply, decision: RateDecision): void {
@@ -16,7 +17,7 @@ export function setRateLimitHeaders(reply: FastifyReply, decision: RateDecision)
 
 /** The endpoint a request's route declared (`config.endpoint`), if any. */
 export function endpointOf(request: FastifyRequest): EndpointId | undefined {
-  return request.routeOptions.config?.endpoint;
+  return routeConfigOf(request)?.endpoint;
 }
 
 const refused = (message: string) => new ServiceError('invalid_api_key', message);

@@ -2,6 +2,7 @@ import { ServiceError } from '@svc/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './errors.js';
 import { globalPlugin } from './global-plugin.js';
+import { routeConfigOf } from './route-config.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -97,7 +98,7 @@ export const deadlinePlugin = globalPlugin('svc-deadline', async (app) => {
     state(request)[REPLY] = reply;
     setRequestDeadline(
       request,
-      request.routeOptions.config?.probes ? limits.probeRequestTimeoutMs : limits.requestTimeoutMs,
+      routeConfigOf(request)?.probes ? limits.probeRequestTimeoutMs : limits.requestTimeoutMs,
     );
   });
   app.addHook('onSend', async (request) => {

@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { endpointOf } from './auth.js';
 import { globalPlugin } from './global-plugin.js';
 
 /**
@@ -28,7 +29,7 @@ export const metricsPlugin = globalPlugin('svc-metrics', async (app) => {
   app.addHook('onResponse', async (request, reply) => {
     const labels = {
       method: request.method,
-      endpoint: request.routeOptions.config?.endpoint ?? (request.is404 ? 'not_found' : 'other'),
+      endpoint: endpointOf(request) ?? (request.is404 ? 'not_found' : 'other'),
       status: String(reply.statusCode),
     };
     requests.inc(labels);

@@ -1,3 +1,4 @@
+import { endpointOf } from './auth.js';
 import { globalPlugin } from './global-plugin.js';
 
 /**
@@ -7,12 +8,14 @@ import { globalPlugin } from './global-plugin.js';
  */
 export const requestLogPlugin = globalPlugin('svc-request-log', async (app) => {
   app.addHook('onResponse', async (request, reply) => {
+    const url = request.raw.url ?? '';
+    const query = url.indexOf('?');
     request.log.info(
       {
         method: request.method,
-        path: (request.raw.url ?? '').split('?')[0],
+        path: query < 0 ? url : url.slice(0, query),
         status: reply.statusCode,
-        endpoint: request.routeOptions.config?.endpoint ?? null,
+        endpoint: endpointOf(request) ?? null,
         account_id: request.auth?.account.id ?? null,
         ms: Math.round(reply.elapsedTime * 10) / 10,
       },
