@@ -477,6 +477,7 @@ export async function webhookSigningSecrets(
 export async function authenticate(
   deps: Pick<AccountDeps, 'controlPlane' | 'now'>,
   presented: unknown,
+  options: AuthenticateOptions = {},
 ): Promise<AuthContext | null> {
   const shape = parseSecret(presented);
   if (!shape) return null;
@@ -486,6 +487,7 @@ export async function authenticate(
   const cache = credentialsOf(store);
   const hit = cache.entries.get(hash);
   if (hit && hit.until > now) return finish(store, cache, hash, hit, now);
+  await options.beforeStoreRead?.();
   const generation = cache.generation;
   let key: ApiKey | null;
   let token: Token | null = null;
@@ -512,6 +514,16 @@ export async function authenticate(
     cache.entries.set(hash, entry);
   }
   return finish(store, cache, hash, entry, now);
+}
+
+/** Options of `authenticate`. */
+export interface AuthenticateOptions {
+  /**
+   * Runs before a credential that is not cached costs a store read; throwing stops it. The auth
+   * plugin checks the client address's failed attempts here: guesses (never cached) are limited,
+   * while a credential verified moments ago is not held up by other clients' failures.
+   */
+  beforeStoreRead?: () => Promise<unknown>;
 }
 
 /** The checks against the clock every request makes, cached or not, then the plan and the touch. */

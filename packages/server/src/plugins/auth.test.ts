@@ -91,7 +91,7 @@ describe('auth plugin', () => {
     expect(response.json()).toMatchObject({ status: 'ok', version: '2.3.1' });
   });
 
-  it('failed attempts are limited per client address: past the limit 429 with Retry-After, even for a good key', async () => {
+  it('failed attempts are limited per client address: past the limit 429 with Retry-After, even for a good key not verified moments ago', async () => {
     await start(3);
     const { liveKey } = await server.account();
     for (let i = 0; i < 3; i++) {
@@ -115,6 +115,9 @@ describe('auth plugin', () => {
       remoteAddress: '203.0.113.9',
     });
     expect(elsewhere.statusCode).toBe(200);
+    // Verified a moment ago (cached): the locked address may use it; guesses stay locked out.
+    expect((await get('/test/verify_email', liveKey.secret)).statusCode).toBe(200);
+    expect((await get('/test/verify_email', `sk_live_${'9'.repeat(40)}`)).statusCode).toBe(429);
     server.clock.now += 20_000;
     expect((await get('/test/verify_email', liveKey.secret)).statusCode).toBe(200);
   });

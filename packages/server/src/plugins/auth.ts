@@ -48,8 +48,10 @@ function credentialProblem(auth: AuthContext, endpoint: EndpointId): string | nu
  * Missing, malformed, unknown, revoked or expired → 401 `invalid_api_key`; so is a token on an
  * endpoint that needs a key, a test key where a live key is needed, and a token outside its
  * scopes. Unknown credentials are counted per client address (`limits.authFailuresPerMinute`):
- * past the limit that address gets 429 `rate_limited` with `Retry-After` before its key is even
- * looked at, so keys cannot be guessed at speed. Runs at onRequest, before the body is read.
+ * past the limit that address gets 429 `rate_limited` with `Retry-After` before a credential it
+ * sends is even looked up, so keys cannot be guessed at speed; only a credential verified in
+ * the last seconds (CREDENTIAL_CACHE_MS) still passes, as a guess never is. Runs at onRequest,
+ * before the body is read.
  */
 export const authPlugin = globalPlugin('svc-auth', async (app) => {
   const svc = app.svc;
@@ -65,19 +67,27 @@ export const authPlugin = globalPlugin('svc-auth', async (app) => {
     if (!endpoint || ENDPOINTS[endpoint].auth === 'none') return;
     const bucket = `auth-failures:${request.clientAddress?.ip ?? request.ip}`;
     const now = svc.now();
-    const look = await svc.limiter.take(bucket, failureBucket, now, 0);
-    if (!look.allowed) {
-      setRateLimitHeaders(reply, look);
-      throw new ServiceError(
-        'rate_limited',
-        `too many failed authentications from this address; retry in ${look.retryAfterSeconds} s`,
-        { retryAfterSeconds: look.retryAfterSeconds },
-      );
-    }
+    // The address's failed attempts, looked at once: before a credential costs a store read, and
+    // before any refusal; past the limit, 429 instead. A cached credential skips the look (no
+    // guess is ever cached), which also spares a Redis limiter a round trip per request.
+    let look: RateDecision | undefined;
+    const guard = async (): Promise<RateDecision> => {
+      look ??= await svc.limiter.take(bucket, failureBucket, now, 0);
+      if (!look.allowed) {
+        setRateLimitHeaders(reply, look);
+        throw new ServiceError(
+          'rate_limited',
+          `too many failed authentications from this address; retry in ${look.retryAfterSeconds} s`,
+          { retryAfterSeconds: look.retryAfterSeconds },
+        );
+      }
+      return look;
+    };
     const header = request.headers['x-api-key'];
     const presented = Array.isArray(header) ? undefined : header;
-    const auth = presented ? await authenticate(svc, presented) : null;
+    const auth = presented ? await authenticate(svc, presented, { beforeStoreRead: guard }) : null;
     if (!auth) {
+      await guard();
       const counted = await svc.limiter.take(bucket, failureBucket, now, 1);
       setRateLimitHeaders(reply, counted);
       if (!presented)
@@ -90,7 +100,7 @@ export const authPlugin = globalPlugin('svc-auth', async (app) => {
     }
     const problem = credentialProblem(auth, endpoint);
     if (problem) {
-      setRateLimitHeaders(reply, look);
+      setRateLimitHeaders(reply, await guard());
       throw refused(problem);
     }
     request.auth = auth;
