@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { createVerifier } from '@svc/email-verifier';
 import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,6 +25,15 @@ import {
 
 const big: FastifyPluginAsync = async (app) => {
   app.get('/test/big', { config: { endpoint: 'health' } }, async () => ({ data: 'x'.repeat(5000) }));
+};
+
+// A route of an endpoint whose answers are small (see SMALL_ANSWERS), answering big all the same,
+// and a POST route that echoes its body.
+const declaredSmall: FastifyPluginAsync = async (app) => {
+  app.get('/test/declared-small', { config: { endpoint: 'geo_ip' } }, async () => ({
+    data: 'x'.repeat(5000),
+  }));
+  app.post('/test/echo', { config: { endpoint: 'health' } }, async (request) => request.body);
 };
 
 describe('createServer', () => {
@@ -94,6 +103,26 @@ describe('createServer', () => {
       headers: { 'accept-encoding': 'gzip' },
     });
     expect(small.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('small-answer endpoints get no compression hooks; POST bodies sent gzipped are still decompressed', async () => {
+    server = await createTestServer({ routes: [big, declaredSmall] });
+    const { liveKey } = await server.account();
+    const declared = await server.app.inject({
+      method: 'GET',
+      url: '/test/declared-small',
+      headers: { 'accept-encoding': 'gzip', 'x-api-key': liveKey.secret },
+    });
+    expect(declared.statusCode).toBe(200);
+    expect(declared.headers['content-encoding']).toBeUndefined();
+    const echoed = await server.app.inject({
+      method: 'POST',
+      url: '/test/echo',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: gzipSync(JSON.stringify({ hello: 'world' })),
+    });
+    expect(echoed.statusCode).toBe(200);
+    expect(echoed.json()).toEqual({ hello: 'world' });
   });
 
   it('CORS: none by default; configured origins get the headers a browser needs', async () => {
