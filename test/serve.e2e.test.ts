@@ -575,7 +575,10 @@ describe('the log', () => {
     });
     const response = await api.request('GET', '/v2/geo/81.2.69.142', { key: minted.body.token });
     const requestId = response.headers.get('x-request-id') as string;
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the child's stdout is a pipe
+    // The log reaches stdout through a buffer flushed at least every 250 ms (LOG_FLUSH_MS).
+    const deadline = Date.now() + 3_000;
+    while (!server.stdout().includes(requestId) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const log = server.stdout();
     const line = log.split('\n').find((entry) => entry.includes(requestId));
     expect(line && JSON.parse(line)).toMatchObject({

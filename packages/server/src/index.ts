@@ -186,6 +186,7 @@ export {
   type CreateServerOptions,
   createServer,
   createServerContext,
+  LOG_FLUSH_MS,
   REDACTED_LOG_PATHS,
   type ServerServices,
 } from './server.js';

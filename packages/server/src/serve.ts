@@ -350,7 +350,9 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       batch: { store: batchStore, runner },
       ...(limiter ? { limiter } : {}),
       geoDatabases: () => geoDatabases ?? geo.databases().map(describedByResolver),
-      logStream: stdout,
+      // A stream of the caller's gets the log; stdout itself gets createServer's buffered writer
+      // on fd 1 (process.stdout makes a system call per line).
+      ...(stdout !== process.stdout ? { logStream: stdout } : {}),
       now,
     });
     reloadFailed = (error) =>
