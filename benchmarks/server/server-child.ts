@@ -177,10 +177,10 @@ async function main(): Promise<void> {
     if (request.op === 'track') {
       // Peak RSS of the next run: sampled here, where the memory is.
       clearInterval(sampler);
-      peak = process.memoryUsage().rss;
+      peak = process.memoryUsage.rss();
       cpuAtTrack = process.cpuUsage();
       sampler = setInterval(() => {
-        peak = Math.max(peak, process.memoryUsage().rss);
+        peak = Math.max(peak, process.memoryUsage.rss());
       }, 10);
       reply({ id: request.id });
     } else if (request.op === 'memory') {

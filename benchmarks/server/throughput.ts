@@ -204,6 +204,6 @@ export function printThroughput(rows: ThroughputRow[]): void {
     );
   }
   console.log(
-    '\nGoal: ours ≥ 0.7× the bare route. Ours = every plugin of createServer (auth by a live key on an unlimited plan, limits, usage recorded per call, X-Request-Id, the request log at info to /dev/null, response schemas); RSS = the server process’s peak during the run; CPU = the server process’s user + system time per answered request (bare/ours CPU is the throughput ratio a server-bound run would show, and moves little when other processes share the cores).',
+    '\nGoal: ours ≥ 0.7× the bare route. Ours = every plugin of createServer (auth by a live key on an unlimited plan, limits, usage recorded per call, X-Request-Id, the request log at info to /dev/null through its buffer; the built packages, as svc serve runs them); RSS = the server process’s peak during the run; CPU = the server process’s user + system time per answered request (bare/ours CPU is the throughput ratio a server-bound run would show, and moves little when other processes share the cores).',
   );
 }
