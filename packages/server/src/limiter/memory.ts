@@ -40,25 +40,30 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
   // Map order = least recently touched first (a touched bucket is re-inserted at the end).
   const buckets = new Map<string, Bucket>();
 
+  const takeSync = (key: string, spec: BucketSpec, now: number, cost = 1): RateDecision => {
+    check(spec, cost);
+    const previous = buckets.get(key);
+    let tokens = spec.burst;
+    if (previous) {
+      const elapsed = Math.max(0, now - previous.at) / 1000;
+      tokens = Math.min(spec.burst, previous.tokens + elapsed * spec.ratePerSecond);
+      buckets.delete(key);
+    }
+    // cost 0 is a look: allowed only when a whole request would be.
+    const allowed = cost === 0 ? tokens >= 1 : tokens >= cost;
+    if (allowed) tokens -= cost;
+    buckets.set(key, { tokens, at: Math.max(now, previous?.at ?? now) });
+    if (buckets.size > maxBuckets) {
+      const oldest = buckets.keys().next().value;
+      if (oldest !== undefined) buckets.delete(oldest);
+    }
+    return decide(allowed, tokens, spec, cost);
+  };
+
   return {
-    async take(key, spec, now, cost = 1) {
-      check(spec, cost);
-      const previous = buckets.get(key);
-      let tokens = spec.burst;
-      if (previous) {
-        const elapsed = Math.max(0, now - previous.at) / 1000;
-        tokens = Math.min(spec.burst, previous.tokens + elapsed * spec.ratePerSecond);
-        buckets.delete(key);
-      }
-      // cost 0 is a look: allowed only when a whole request would be.
-      const allowed = cost === 0 ? tokens >= 1 : tokens >= cost;
-      if (allowed) tokens -= cost;
-      buckets.set(key, { tokens, at: Math.max(now, previous?.at ?? now) });
-      if (buckets.size > maxBuckets) {
-        const oldest = buckets.keys().next().value;
-        if (oldest !== undefined) buckets.delete(oldest);
-      }
-      return decide(allowed, tokens, spec, cost);
+    takeSync,
+    async take(key, spec, now, cost) {
+      return takeSync(key, spec, now, cost);
     },
     async close() {
       buckets.clear();

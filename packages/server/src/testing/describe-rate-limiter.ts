@@ -91,6 +91,21 @@ export function describeRateLimiter(name: string, create: () => RateLimiter | Pr
       await limiter.close();
     });
 
+    it('takeSync, where a limiter has it, answers as take does from the same buckets', async () => {
+      const limiter = await create();
+      const takeSync = limiter.takeSync?.bind(limiter);
+      if (takeSync) {
+        for (let i = 0; i < 5; i++) await limiter.take('acct_a', free, t0);
+        expect(takeSync('acct_a', free, t0)).toMatchObject({ allowed: true, remaining: 4 });
+        expect(takeSync('acct_a', free, t0, 0)).toMatchObject({ allowed: true, remaining: 4 });
+        for (let i = 0; i < 4; i++) takeSync('acct_a', free, t0);
+        expect(await limiter.take('acct_a', free, t0)).toEqual(takeSync('acct_a', free, t0));
+        expect(takeSync('acct_a', free, t0 + 1000)).toMatchObject({ allowed: true, remaining: 0 });
+        expect(() => takeSync('k', { ratePerSecond: 0, burst: 1 }, t0)).toThrow(/ratePerSecond/);
+      }
+      await limiter.close();
+    });
+
     it('refuses a bucket shape or cost that cannot work, naming it', async () => {
       const limiter = await create();
       await expect(limiter.take('k', { ratePerSecond: 0, burst: 1 }, t0)).rejects.toThrow(/ratePerSecond/);
