@@ -88,8 +88,9 @@ export const clientAddressPlugin = globalPlugin(
   async (app, options: ClientAddressPluginOptions) => {
     const isTrusted = trustedProxyMatcher(options.trustedProxies ?? app.svc.options.trustedProxies);
     app.decorateRequest('clientAddress', null as unknown as ClientAddress);
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', (request, _reply, done) => {
       request.clientAddress = clientAddressOf(request, isTrusted);
+      done();
     });
   },
 );

@@ -94,15 +94,17 @@ export const deadlinePlugin = globalPlugin('svc-deadline', async (app) => {
       return signalOf(this);
     },
   });
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     state(request)[REPLY] = reply;
     setRequestDeadline(
       request,
       routeConfigOf(request)?.probes ? limits.probeRequestTimeoutMs : limits.requestTimeoutMs,
     );
+    done();
   });
-  app.addHook('onSend', async (request) => {
+  app.addHook('onSend', (request, _reply, payload, done) => {
     clear(request);
+    done(null, payload);
   });
   app.addHook('onRequestAbort', async (request) => {
     end(request, new Error('the client closed the connection'));

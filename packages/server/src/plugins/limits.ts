@@ -1,7 +1,8 @@
 import { ServiceError } from '@svc/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext, ServerContext } from '../context.js';
-import { ENDPOINTS } from '../endpoints.js';
+import { ENDPOINTS, type EndpointId } from '../endpoints.js';
+import type { RateDecision } from '../limiter/limiter.js';
 import { endpointOf, setRateLimitHeaders } from './auth.js';
 import { globalPlugin } from './global-plugin.js';
 import { usageMonth } from './month.js';
@@ -58,22 +59,17 @@ export async function assertAllowance(
  */
 export const limitsPlugin = globalPlugin('svc-limits', async (app) => {
   const svc = app.svc;
-  app.addHook('onRequest', async (request, reply) => {
-    const auth = request.auth;
-    const endpoint = endpointOf(request);
-    if (!auth || !endpoint) return;
+
+  /** Sets the headers from the decision and the month's usage, and refuses what is over a limit. */
+  const enforce = (
+    auth: AuthContext,
+    endpoint: EndpointId,
+    reply: FastifyReply,
+    decision: RateDecision,
+    used: number,
+  ): void => {
     const { plan } = auth;
-    const now = svc.now();
-    const decision = await svc.limiter.take(
-      accountBucketKey(auth.account.id),
-      { ratePerSecond: plan.rate_per_second, burst: plan.burst },
-      now,
-    );
     setRateLimitHeaders(reply, decision);
-    const used =
-      plan.monthly_allowance === null
-        ? 0
-        : await svc.controlPlane.usedUnits(auth.account.id, usageMonth(now));
     setQuotaHeaders(reply, plan.monthly_allowance, used);
     if (!decision.allowed) {
       throw new ServiceError(
@@ -97,5 +93,44 @@ export const limitsPlugin = globalPlugin('svc-limits', async (app) => {
     ) {
       throw quotaError(auth, used, 1);
     }
+  };
+
+  /** With a limiter or a month's usage that must be asked for. */
+  const limit = async (auth: AuthContext, endpoint: EndpointId, reply: FastifyReply, now: number) => {
+    const { plan } = auth;
+    const decision = await svc.limiter.take(
+      accountBucketKey(auth.account.id),
+      { ratePerSecond: plan.rate_per_second, burst: plan.burst },
+      now,
+    );
+    const used =
+      plan.monthly_allowance === null
+        ? 0
+        : await svc.controlPlane.usedUnits(auth.account.id, usageMonth(now));
+    enforce(auth, endpoint, reply, decision, used);
+  };
+
+  // A callback hook (see global-plugin.ts): on a plan without an allowance and a limiter that
+  // answers at once (the memory one), nothing here waits.
+  app.addHook('onRequest', (request, reply, done) => {
+    const auth = request.auth;
+    const endpoint = endpointOf(request);
+    if (!auth || !endpoint) {
+      done();
+      return;
+    }
+    const now = svc.now();
+    const { plan } = auth;
+    if (plan.monthly_allowance === null && svc.limiter.takeSync) {
+      const decision = svc.limiter.takeSync(
+        accountBucketKey(auth.account.id),
+        { ratePerSecond: plan.rate_per_second, burst: plan.burst },
+        now,
+      );
+      enforce(auth, endpoint, reply, decision, 0);
+      done();
+      return;
+    }
+    limit(auth, endpoint, reply, now).then(() => done(), done);
   });
 });

@@ -26,7 +26,7 @@ export const metricsPlugin = globalPlugin('svc-metrics', async (app) => {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60],
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const labels = {
       method: request.method,
       endpoint: endpointOf(request) ?? (request.is404 ? 'not_found' : 'other'),
@@ -34,6 +34,7 @@ export const metricsPlugin = globalPlugin('svc-metrics', async (app) => {
     };
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
   // Not an endpoint of the API: no `config.endpoint` (no key) and left out of the OpenAPI document.
   app.get(path, { schema: { hide: true } as Record<string, unknown> }, async (_request, reply) => {

@@ -12,8 +12,9 @@ export function generateRequestId(): string {
  * server of your own that does not, the id is replaced here so it always has the `req_` form.
  */
 export const requestIdPlugin = globalPlugin('svc-request-id', async (app) => {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     if (!request.id.startsWith('req_')) request.id = generateRequestId();
     reply.header('X-Request-Id', request.id);
+    done();
   });
 });

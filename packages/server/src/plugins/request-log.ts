@@ -7,7 +7,7 @@ import { globalPlugin } from './global-plugin.js';
  * so neither keys nor tokens can reach the log this way.
  */
 export const requestLogPlugin = globalPlugin('svc-request-log', async (app) => {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const url = request.raw.url ?? '';
     const query = url.indexOf('?');
     request.log.info(
@@ -21,5 +21,6 @@ export const requestLogPlugin = globalPlugin('svc-request-log', async (app) => {
       },
       'request',
     );
+    done();
   });
 });

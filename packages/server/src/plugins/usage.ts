@@ -15,22 +15,30 @@ import { usageDay, usageMonth } from './month.js';
 export const usagePlugin = globalPlugin('svc-usage', async (app) => {
   const svc = app.svc;
   app.decorateRequest('billableUnits', undefined);
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook (see global-plugin.ts): only a billable answer waits, for its record.
+  app.addHook('onSend', (request, reply, payload, done) => {
     const endpoint = endpointOf(request);
     const auth = request.auth;
-    if (!endpoint || !auth || auth.environment !== 'live' || !ENDPOINTS[endpoint].billable) return payload;
-    if (reply.statusCode < 200 || reply.statusCode >= 300) return payload;
     const units = request.billableUnits ?? 1;
-    if (units <= 0) return payload;
+    if (
+      !endpoint ||
+      !auth ||
+      auth.environment !== 'live' ||
+      !ENDPOINTS[endpoint].billable ||
+      reply.statusCode < 200 ||
+      reply.statusCode >= 300 ||
+      units <= 0
+    ) {
+      done(null, payload);
+      return;
+    }
     const now = svc.now();
-    const used = await svc.controlPlane.recordUsage(
-      auth.account.id,
-      endpoint,
-      usageMonth(now),
-      units,
-      usageDay(now),
+    svc.controlPlane.recordUsage(auth.account.id, endpoint, usageMonth(now), units, usageDay(now)).then(
+      (used) => {
+        setQuotaHeaders(reply, auth.plan.monthly_allowance, used);
+        done(null, payload);
+      },
+      (error: Error) => done(error),
     );
-    setQuotaHeaders(reply, auth.plan.monthly_allowance, used);
-    return payload;
   });
 });
