@@ -121,14 +121,23 @@ const planCache = new WeakMap<ControlPlaneStore, Map<string, { plan: Plan; until
 
 /** The plan, read through a short cache: it is needed on every request and almost never changes. */
 async function cachedPlan(store: ControlPlaneStore, planId: string, now: number): Promise<Plan | null> {
-  const plans = planCache.get(store) ?? new Map<string, { plan: Plan; until: number }>();
-  planCache.set(store, plans);
-  const hit = plans.get(planId);
-  if (hit && hit.until > now) return hit.plan;
+  const hit = planInCache(store, planId, now);
+  if (hit) return hit;
+  let plans = planCache.get(store);
+  if (!plans) {
+    plans = new Map();
+    planCache.set(store, plans);
+  }
   const plan = await store.getPlan(planId);
   if (plan) plans.set(planId, { plan, until: now + PLAN_CACHE_MS });
   else plans.delete(planId);
   return plan;
+}
+
+/** The plan when the plan cache holds it fresh; undefined otherwise. */
+function planInCache(store: ControlPlaneStore, planId: string, now: number): Plan | undefined {
+  const hit = planCache.get(store)?.get(planId);
+  return hit && hit.until > now ? hit.plan : undefined;
 }
 
 /**
@@ -526,6 +535,44 @@ export interface AuthenticateOptions {
   beforeStoreRead?: () => Promise<unknown>;
 }
 
+/**
+ * What `authenticate` would answer, when it can tell at once: the credential authenticated in
+ * the last CREDENTIAL_CACHE_MS, is still usable by the clock, its plan is cached and its key
+ * needs no `last_used_at` touch. Otherwise undefined: ask `authenticate`, which reads the store
+ * (and refuses what is refused). The auth plugin answers almost every request this way, without
+ * a promise; nothing is ever refused here, so a guess always takes the limited path.
+ */
+export function cachedCredential(
+  deps: Pick<AccountDeps, 'controlPlane' | 'now'>,
+  presented: string,
+): AuthContext | undefined {
+  const store = deps.controlPlane;
+  const entry = credentialCache.get(store)?.entries.get(hashSecret(presented));
+  const now = deps.now();
+  if (!entry || entry.until <= now || !usableNow(entry, now) || needsTouch(entry.key, now)) return undefined;
+  const plan = planInCache(store, entry.account.plan_id, now);
+  if (!plan) return undefined;
+  return {
+    account: entry.account,
+    plan,
+    environment: entry.key.environment,
+    key: entry.key,
+    token: entry.token,
+  };
+}
+
+/** The checks against the clock every request makes, cached or not: expiry, revocation, disable. */
+function usableNow({ key, token, account }: CachedCredential, now: number): boolean {
+  if (token && token.expires_at <= now) return false;
+  if (!isKeyUsable(key, now)) return false;
+  return account.disabled_at === null || account.disabled_at > now;
+}
+
+/** Whether a request now should record the key's `last_used_at` (at most every TOUCH_INTERVAL_MS). */
+function needsTouch(key: ApiKey, now: number): boolean {
+  return key.last_used_at === null || now - key.last_used_at >= TOUCH_INTERVAL_MS;
+}
+
 /** The checks against the clock every request makes, cached or not, then the plan and the touch. */
 async function finish(
   store: ControlPlaneStore,
@@ -534,11 +581,9 @@ async function finish(
   entry: CachedCredential,
   now: number,
 ): Promise<AuthContext | null> {
-  const { token, account } = entry;
+  const { account } = entry;
   let key = entry.key;
-  if (token && token.expires_at <= now) return null;
-  if (!isKeyUsable(key, now)) return null;
-  if (account.disabled_at !== null && account.disabled_at <= now) return null;
+  if (!usableNow(entry, now)) return null;
   const plan = await cachedPlan(store, account.plan_id, now);
   // A plan removed from the configuration while accounts use it is the operator's error: a 500
   // that names it, rather than a 401 that would send the customer looking at their key.
@@ -546,11 +591,11 @@ async function finish(
     throw new Error(
       `account ${account.id} is on plan ${JSON.stringify(account.plan_id)}, which is not configured`,
     );
-  if (key.last_used_at === null || now - key.last_used_at >= TOUCH_INTERVAL_MS) {
+  if (needsTouch(key, now)) {
     await store.touchKey(key.id, now);
     key = { ...key, last_used_at: now };
     // The cached record too, or every request would touch the key until the entry expired.
     if (cache.entries.get(hash) === entry) entry.key = key;
   }
-  return { account, plan, environment: key.environment, key, token };
+  return { account, plan, environment: key.environment, key, token: entry.token };
 }

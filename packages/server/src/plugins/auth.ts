@@ -1,7 +1,7 @@
 import { ServiceError } from '@svc/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../context.js';
-import { authenticate } from '../control-plane/accounts.js';
+import { authenticate, cachedCredential } from '../control-plane/accounts.js';
 import { parseSecret } from '../control-plane/secrets.js';
 import { ENDPOINTS, type EndpointId } from '../endpoints.js';
 import type { RateDecision } from '../limiter/limiter.js';
@@ -62,9 +62,13 @@ export const authPlugin = globalPlugin('svc-auth', async (app) => {
   const failureBucket = { ratePerSecond: perMinute / 60, burst: perMinute };
   app.decorateRequest('auth', null);
 
-  app.addHook('onRequest', async (request, reply) => {
-    const endpoint = endpointOf(request);
-    if (!endpoint || ENDPOINTS[endpoint].auth === 'none') return;
+  /** The path of a credential not answered from the cache: the failed-attempts guard, the store, the refusals. */
+  const check = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    endpoint: EndpointId,
+    presented: string | undefined,
+  ): Promise<void> => {
     const bucket = `auth-failures:${request.clientAddress?.ip ?? request.ip}`;
     const now = svc.now();
     // The address's failed attempts, looked at once: before a credential costs a store read, and
@@ -83,8 +87,6 @@ export const authPlugin = globalPlugin('svc-auth', async (app) => {
       }
       return look;
     };
-    const header = request.headers['x-api-key'];
-    const presented = Array.isArray(header) ? undefined : header;
     const auth = presented ? await authenticate(svc, presented, { beforeStoreRead: guard }) : null;
     if (!auth) {
       await guard();
@@ -104,5 +106,24 @@ export const authPlugin = globalPlugin('svc-auth', async (app) => {
       throw refused(problem);
     }
     request.auth = auth;
+  };
+
+  // A callback hook, not an async one (see global-plugin.ts): a credential verified in the last
+  // seconds is answered at once; anything else takes `check`, a promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    const endpoint = endpointOf(request);
+    if (!endpoint || ENDPOINTS[endpoint].auth === 'none') {
+      done();
+      return;
+    }
+    const header = request.headers['x-api-key'];
+    const presented = Array.isArray(header) ? undefined : header;
+    const known = presented ? cachedCredential(svc, presented) : undefined;
+    if (known && credentialProblem(known, endpoint) === null) {
+      request.auth = known;
+      done();
+      return;
+    }
+    check(request, reply, endpoint, presented).then(() => done(), done);
   });
 });
