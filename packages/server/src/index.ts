@@ -123,6 +123,7 @@ export {
 export type { BucketSpec, RateDecision, RateLimiter } from './limiter/limiter.js';
 export { createMemoryRateLimiter, type MemoryRateLimiterOptions } from './limiter/memory.js';
 export { createRedisRateLimiter, type RedisRateLimiterOptions } from './limiter/redis.js';
+export { type BufferedLogDestination, bufferedLogDestination, LOG_FLUSH_MS } from './log-destination.js';
 export {
   DEFAULT_PLANS,
   type ResolvedServerOptions,
@@ -186,7 +187,6 @@ export {
   type CreateServerOptions,
   createServer,
   createServerContext,
-  LOG_FLUSH_MS,
   REDACTED_LOG_PATHS,
   type ServerServices,
 } from './server.js';

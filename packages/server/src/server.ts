@@ -7,13 +7,13 @@ import type { Verifier } from '@svc/email-verifier';
 import type { Enricher } from '@svc/enricher';
 import type { GeoResolver } from '@svc/geo-resolver';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import pino, { type DestinationStream } from 'pino';
 import type { GeoDatabaseInfo, ServerContext } from './context.js';
 import { syncPlans } from './control-plane/accounts.js';
 import type { ServerSecrets } from './control-plane/secrets.js';
 import type { ControlPlaneStore } from './control-plane/store.js';
 import type { RateLimiter } from './limiter/limiter.js';
 import { createMemoryRateLimiter } from './limiter/memory.js';
+import { bufferedLogDestination } from './log-destination.js';
 import { resolveServerOptions, type ServerOptions } from './options.js';
 import { authPlugin } from './plugins/auth.js';
 import { clientAddressPlugin } from './plugins/client-address.js';
@@ -59,8 +59,8 @@ export interface ServerServices {
   /** The owner's probing self-check in GET /v2/health. @default runDoctor with `smtp`/`dns`, at most every 6 h */
   probingHealth?: ProbingHealth;
   /**
-   * Where the pino log lines go. @default stdout (fd 1) through a buffer (see `bufferedStdout`):
-   * a system call per few KiB of log instead of one per request
+   * Where the pino log lines go. @default stdout (fd 1) through a buffer
+   * (`bufferedLogDestination`): a system call per few KiB of log instead of one per request
    */
   logStream?: { write(line: string): void };
 }
@@ -85,27 +85,6 @@ export const REDACTED_LOG_PATHS = [
   'err.api_key',
   'err.key_secret',
 ];
-
-/** How long a log line may wait in the buffer of `bufferedStdout`. */
-export const LOG_FLUSH_MS = 250;
-
-/**
- * The default log destination: stdout (fd 1) through a 4 KiB buffer, written when it fills and
- * at least every LOG_FLUSH_MS, instead of a system call per line. pino writes what is pending
- * when the process exits; `close` writes it too.
- */
-function bufferedStdout(): { stream: DestinationStream; close(done: () => void): void } {
-  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  const timer = setInterval(() => stream.flush(), LOG_FLUSH_MS);
-  timer.unref();
-  return {
-    stream,
-    close(done) {
-      clearInterval(timer);
-      stream.flush(() => done());
-    },
-  };
-}
 
 /** The context the plugins share as `app.svc`. */
 export function createServerContext(input: CreateServerOptions): ServerContext {
@@ -142,7 +121,7 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
   const https = options.tls
     ? { https: { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) } }
     : {};
-  const ownLog = input.logStream === undefined ? bufferedStdout() : undefined;
+  const ownLog = input.logStream === undefined ? bufferedLogDestination() : undefined;
   const app = Fastify({
     ...https,
     logger: {
@@ -181,7 +160,11 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
       );
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  if (ownLog) app.addHook('onClose', (_instance, done) => ownLog.close(done));
+  if (ownLog)
+    app.addHook('onClose', (_instance, done) => {
+      ownLog.close();
+      done();
+    });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('svc', svc);
