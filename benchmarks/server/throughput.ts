@@ -50,6 +50,12 @@ const VARIANTS: Variant[] = [
     config: { variant: 'ours', controlPlane: 'sqlite-write-behind', logLevel: 'info', trustedProxies: [] },
   },
   {
+    // The comparison names auth, limits, usage and request ids; this row shows what the
+    // request log (pino, one JSON line per request) adds on top of them.
+    name: 'ours, usage written behind, request log off (level warn)',
+    config: { variant: 'ours', controlPlane: 'sqlite-write-behind', logLevel: 'warn', trustedProxies: [] },
+  },
+  {
     name: 'ours, memory control plane',
     config: { variant: 'ours', controlPlane: 'memory', logLevel: 'info', trustedProxies: [] },
   },
