@@ -16,6 +16,7 @@ export type { AuthContext, GeoDatabaseInfo, ServerContext } from './context.js';
 export {
   type AccountDeps,
   authenticate,
+  cachedCredential,
   CREDENTIAL_CACHE_MS,
   type CreateAccountInput,
   type CreateKeyInput,
