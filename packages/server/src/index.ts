@@ -16,10 +16,10 @@ export type { AuthContext, GeoDatabaseInfo, ServerContext } from './context.js';
 export {
   type AccountDeps,
   authenticate,
-  cachedCredential,
   CREDENTIAL_CACHE_MS,
   type CreateAccountInput,
   type CreateKeyInput,
+  cachedCredential,
   createAccount,
   createKey,
   DEFAULT_TOKEN_TTL_SECONDS,
