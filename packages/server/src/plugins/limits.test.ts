@@ -13,6 +13,13 @@ describe('limits plugin', () => {
       routes: [probeRoutes],
       options: {
         plans: {
+          tight: {
+            name: 'Tight',
+            rate_per_second: 1,
+            burst: 2,
+            monthly_allowance: null,
+            endpoints: ['geo_ip'],
+          },
           small: {
             name: 'Small',
             rate_per_second: 1,
@@ -146,6 +153,28 @@ describe('limits plugin', () => {
     const refused = await get('/test/geo_ip?need=9', liveKey.secret);
     expect(refused.statusCode).toBe(402);
     expect(refused.headers).toMatchObject({ 'x-ratelimit-remaining': '98', 'x-quota-remaining': '3' });
+  });
+
+  it('a plan without an allowance (decided without waiting, by the memory limiter) refuses the same: 429 past the burst, 403 outside the plan', async () => {
+    await start();
+    const { liveKey } = await server.account('tight');
+    for (let i = 0; i < 2; i++) expect((await get('/test/geo_ip', liveKey.secret)).statusCode).toBe(200);
+    const refused = await get('/test/geo_ip', liveKey.secret);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.message).toBe(
+      'the Tight plan allows 1 requests per second (burst 2); retry in 1 s',
+    );
+    expect(refused.headers).toMatchObject({
+      'retry-after': '1',
+      'x-ratelimit-limit': '2',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': '2',
+    });
+    server.clock.now += 1000;
+    const outside = await get('/test/verify_email_bulk', liveKey.secret);
+    expect(outside.statusCode).toBe(403);
+    expect(outside.json().error.code).toBe('endpoint_not_in_plan');
+    expect(outside.headers['x-ratelimit-remaining']).toBe('0');
   });
 
   it('unlimited plans send no X-Quota headers', async () => {
