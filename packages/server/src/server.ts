@@ -121,7 +121,9 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
   const https = options.tls
     ? { https: { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) } }
     : {};
-  const ownLog = input.logStream === undefined ? bufferedLogDestination() : undefined;
+  // At level silent nothing is written: no buffer, timer or exit listener (test servers by the hundred).
+  const ownLog =
+    input.logStream === undefined && options.logLevel !== 'silent' ? bufferedLogDestination() : undefined;
   const app = Fastify({
     ...https,
     logger: {
