@@ -1,7 +1,7 @@
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type BufferedLogDestination, bufferedLogDestination } from './log-destination.js';
 
 let fd: number | undefined;
@@ -53,5 +53,26 @@ describe('bufferedLogDestination', () => {
     expect(readFileSync(path, 'utf8')).toBe(line(1));
     log.close();
     expect(process.listeners('exit')).not.toContain(added[0]);
+  });
+
+  it('a log that cannot be written drops its lines and says so once on stderr; writing goes on', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'svc-log-')), 'read-only.log');
+    closeSync(openSync(path, 'w'));
+    fd = openSync(path, 'r'); // writes fail with EBADF, as a closed pipe fails with EPIPE
+    const told = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      destination = bufferedLogDestination(fd, 60_000);
+      for (let i = 0; i < 100; i++) destination.stream.write(line(i));
+      destination.close();
+      destination = undefined;
+      const messages = told.mock.calls
+        .map(([text]) => String(text))
+        .filter((text) => text.includes('svc: the log'));
+      expect(messages).toEqual([
+        expect.stringMatching(/^svc: the log cannot be written \(.*EBADF.*\); log lines are dropped\n$/),
+      ]);
+    } finally {
+      told.mockRestore();
+    }
   });
 });

@@ -22,10 +22,19 @@ export interface BufferedLogDestination {
  * buffer (`minLength`) measures the whole pending string on every line, and its asynchronous
  * mode pays a thread-pool round trip per write: together about 3 µs a request, against about
  * 0.3 µs here. Like pino's default, a log reader that stops reading holds the server up once the
- * pipe is full, rather than the log growing without bound in memory.
+ * pipe is full, rather than the log growing without bound in memory; one that cannot be written
+ * at all costs the log, never a request.
  */
 export function bufferedLogDestination(fd = 1, flushMs = LOG_FLUSH_MS): BufferedLogDestination {
   const out = pino.destination({ dest: fd, sync: true });
+  // A log that cannot be written (the reader went away: EPIPE) must not fail the requests that
+  // log: its lines are dropped, and stderr says so once.
+  let told = false;
+  out.on('error', (error: Error) => {
+    if (told) return;
+    told = true;
+    process.stderr.write(`svc: the log cannot be written (${error.message}); log lines are dropped\n`);
+  });
   let lines: string[] = [];
   let bytes = 0;
   const flush = () => {
