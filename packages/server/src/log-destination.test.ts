@@ -62,7 +62,8 @@ describe('bufferedLogDestination', () => {
     const told = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       destination = bufferedLogDestination(fd, 60_000);
-      for (let i = 0; i < 100; i++) destination.stream.write(line(i));
+      // Far more than the 1 MiB that may wait behind the failed write: dropped, not kept.
+      for (let i = 0; i < 20_000; i++) destination.stream.write(line(i));
       destination.close();
       destination = undefined;
       const messages = told.mock.calls

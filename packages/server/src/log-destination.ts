@@ -26,7 +26,8 @@ export interface BufferedLogDestination {
  * at all costs the log, never a request.
  */
 export function bufferedLogDestination(fd = 1, flushMs = LOG_FLUSH_MS): BufferedLogDestination {
-  const out = pino.destination({ dest: fd, sync: true });
+  // At most 1 MiB may wait behind a write that failed; beyond it lines are dropped, not kept.
+  const out = pino.destination({ dest: fd, sync: true, maxLength: 1 << 20 });
   // A log that cannot be written (the reader went away: EPIPE) must not fail the requests that
   // log: its lines are dropped, and stderr says so once.
   let told = false;
