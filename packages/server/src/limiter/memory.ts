@@ -37,22 +37,33 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
   if (!Number.isInteger(maxBuckets) || maxBuckets < 1) {
     throw new TypeError(`maxBuckets must be a positive integer, got ${maxBuckets}`);
   }
-  // Map order = least recently touched first (a touched bucket is re-inserted at the end).
+  // Map order = least recently touched first (a touched bucket is moved to the end).
   const buckets = new Map<string, Bucket>();
+  // The bucket touched last is at the end already: a busy account's calls in a row skip the move
+  // (a delete and a set of the Map per call).
+  let newest: string | undefined;
 
   const takeSync = (key: string, spec: BucketSpec, now: number, cost = 1): RateDecision => {
     check(spec, cost);
-    const previous = buckets.get(key);
+    let bucket = buckets.get(key);
     let tokens = spec.burst;
-    if (previous) {
-      const elapsed = Math.max(0, now - previous.at) / 1000;
-      tokens = Math.min(spec.burst, previous.tokens + elapsed * spec.ratePerSecond);
-      buckets.delete(key);
+    if (bucket) {
+      const elapsed = Math.max(0, now - bucket.at) / 1000;
+      tokens = Math.min(spec.burst, bucket.tokens + elapsed * spec.ratePerSecond);
+      if (key !== newest) {
+        buckets.delete(key);
+        buckets.set(key, bucket);
+      }
+    } else {
+      bucket = { tokens, at: now };
+      buckets.set(key, bucket);
     }
+    newest = key;
     // cost 0 is a look: allowed only when a whole request would be.
     const allowed = cost === 0 ? tokens >= 1 : tokens >= cost;
     if (allowed) tokens -= cost;
-    buckets.set(key, { tokens, at: Math.max(now, previous?.at ?? now) });
+    bucket.tokens = tokens;
+    bucket.at = Math.max(now, bucket.at);
     if (buckets.size > maxBuckets) {
       const oldest = buckets.keys().next().value;
       if (oldest !== undefined) buckets.delete(oldest);
@@ -67,6 +78,7 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
     },
     async close() {
       buckets.clear();
+      newest = undefined;
     },
   };
 }
