@@ -71,6 +71,29 @@ describe('write-behind usage', () => {
     await usage.close();
   });
 
+  it('answers recordUsageSync at once while the month total is known, and undefined (recording nothing) when it must be read', async () => {
+    const { inner, store } = countingStore();
+    await inner.recordUsage('acct_a', 'geo_ip', '2026-11', 10);
+    const usage = createWriteBehindUsageStore(store, { flushIntervalMs: 60_000, totalMaxAgeMs: 50 });
+    // Never read: the caller must go through recordUsage, which reads the store's 10 first.
+    expect(usage.recordUsageSync('acct_a', 'geo_ip', '2026-11', 1)).toBeUndefined();
+    expect(await usage.recordUsage('acct_a', 'geo_ip', '2026-11', 1)).toBe(11);
+    expect(usage.recordUsageSync('acct_a', 'geo_ip', '2026-11', 2, '2026-11-23')).toBe(13);
+    expect(usage.recordUsageSync('acct_a', 'verify_email', '2026-11', 1, '2026-11-23')).toBe(14);
+    // Another process adds 100 to the store: once our figure is older than totalMaxAgeMs, it is
+    // read again, so the quick path steps aside.
+    await inner.recordUsage('acct_a', 'geo_ip', '2026-11', 100);
+    await sleep(80);
+    expect(usage.recordUsageSync('acct_a', 'geo_ip', '2026-11', 1)).toBeUndefined();
+    expect(await usage.recordUsage('acct_a', 'geo_ip', '2026-11', 1)).toBe(115);
+    await usage.flush();
+    expect(await inner.usage('acct_a', '2026-11')).toEqual([
+      { endpoint: 'geo_ip', calls: 5, units: 114 },
+      { endpoint: 'verify_email', calls: 1, units: 1 },
+    ]);
+    await usage.close();
+  });
+
   it('writes what is buffered before the invoice is read and on close', async () => {
     const path = join(dir, 'close.db');
     const usage = createWriteBehindUsageStore(await createSqliteControlPlaneStore({ path }), {

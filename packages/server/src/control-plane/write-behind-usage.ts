@@ -174,6 +174,19 @@ export function createWriteBehindUsageStore(
     }
   };
 
+  /** Adds a billable call to the buffer and to its month's total. */
+  const add = (
+    total: Total,
+    accountId: string,
+    endpoint: string,
+    month: string,
+    units: number,
+    day?: string,
+  ) => {
+    buffer({ accountId, endpoint, month, day, calls: 1, units });
+    total.pending += units;
+  };
+
   /** Adds a line to the buffer (not to the totals). */
   const buffer = (line: UsageIncrement) => {
     const key = lineKey(line);
@@ -200,6 +213,23 @@ export function createWriteBehindUsageStore(
         totals.delete(key);
       }
     }
+  };
+
+  const recordUsageSync = (
+    accountId: string,
+    endpoint: string,
+    month: string,
+    units: number,
+    day?: string,
+  ): number | undefined => {
+    open();
+    assertMonth(month);
+    assertUnits(units);
+    if (day !== undefined) assertDay(day, month);
+    const total = cached(totalKey(accountId, month), Date.now());
+    if (!total) return undefined;
+    add(total, accountId, endpoint, month, units, day);
+    return sum(total);
   };
 
   const timer = setInterval(() => {
@@ -232,19 +262,14 @@ export function createWriteBehindUsageStore(
     expireWebhookSecrets: (accountId, keepId, expiresAt) =>
       store.expireWebhookSecrets(accountId, keepId, expiresAt),
 
+    recordUsageSync,
     async recordUsage(accountId, endpoint, month, units, day) {
+      const now = recordUsageSync(accountId, endpoint, month, units, day);
+      if (now !== undefined) return now;
+      const total = await fresh(accountId, month);
       open();
-      assertMonth(month);
-      assertUnits(units);
-      if (day !== undefined) assertDay(day, month);
-      let total = cached(totalKey(accountId, month), Date.now());
-      if (!total) {
-        total = await fresh(accountId, month);
-        open();
-      }
       // From here to the return nothing awaits: each call sees its own running total.
-      buffer({ accountId, endpoint, month, day, calls: 1, units });
-      total.pending += units;
+      add(total, accountId, endpoint, month, units, day);
       return sum(total);
     },
     async addUsage(lines) {

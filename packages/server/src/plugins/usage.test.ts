@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ControlPlaneStore } from '../control-plane/store.js';
 import { createMemoryControlPlaneStore } from '../control-plane/stores/memory.js';
+import { createWriteBehindUsageStore } from '../control-plane/write-behind-usage.js';
 import { probeRoutes } from '../testing/probe-routes.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 
@@ -12,27 +13,38 @@ describe('usage plugin', () => {
   const get = (url: string, key: string) =>
     server.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
 
-  it('bills live keys per billable 2xx call: 1 unit, or billableUnits; errors, 0 units and test keys bill nothing', async () => {
-    server = await createTestServer({ routes: [probeRoutes] });
-    const { account, liveKey, testKey } = await server.account('pro');
-    await get('/test/geo_ip', liveKey.secret);
-    await get('/test/geo_ip', liveKey.secret);
-    const bulk = await get('/test/verify_email_bulk?units=250', liveKey.secret);
-    expect(bulk.headers).toMatchObject({
-      'x-quota-limit': '100000',
-      'x-quota-remaining': String(100_000 - 252),
-    });
-    await get('/test/verify_email?status=204', liveKey.secret); // a 204 (no match) is billable
-    await get('/test/verify_email?status=422', liveKey.secret);
-    await get('/test/verify_email?units=0', liveKey.secret);
-    await get('/test/usage_get', liveKey.secret); // not billable
-    await get('/test/geo_ip', testKey.secret);
-    expect(await server.store.usage(account.id, '2026-11')).toEqual([
-      { endpoint: 'geo_ip', calls: 2, units: 2 },
-      { endpoint: 'verify_email', calls: 1, units: 1 },
-      { endpoint: 'verify_email_bulk', calls: 1, units: 250 },
-    ]);
-  });
+  // The write-behind store answers through recordUsageSync, the others through recordUsage.
+  const stores: [string, () => ControlPlaneStore][] = [
+    ['a store without recordUsageSync', createMemoryControlPlaneStore],
+    [
+      'the write-behind store (recordUsageSync)',
+      () => createWriteBehindUsageStore(createMemoryControlPlaneStore()),
+    ],
+  ];
+  it.each(stores)(
+    'bills live keys per billable 2xx call: 1 unit, or billableUnits; errors, 0 units and test keys bill nothing (%s)',
+    async (_name, makeStore) => {
+      server = await createTestServer({ routes: [probeRoutes], controlPlane: makeStore() });
+      const { account, liveKey, testKey } = await server.account('pro');
+      await get('/test/geo_ip', liveKey.secret);
+      await get('/test/geo_ip', liveKey.secret);
+      const bulk = await get('/test/verify_email_bulk?units=250', liveKey.secret);
+      expect(bulk.headers).toMatchObject({
+        'x-quota-limit': '100000',
+        'x-quota-remaining': String(100_000 - 252),
+      });
+      await get('/test/verify_email?status=204', liveKey.secret); // a 204 (no match) is billable
+      await get('/test/verify_email?status=422', liveKey.secret);
+      await get('/test/verify_email?units=0', liveKey.secret);
+      await get('/test/usage_get', liveKey.secret); // not billable
+      await get('/test/geo_ip', testKey.secret);
+      expect(await server.store.usage(account.id, '2026-11')).toEqual([
+        { endpoint: 'geo_ip', calls: 2, units: 2 },
+        { endpoint: 'verify_email', calls: 1, units: 1 },
+        { endpoint: 'verify_email_bulk', calls: 1, units: 250 },
+      ]);
+    },
+  );
 
   it('a call whose usage cannot be recorded is not served: 500 internal_error instead of the result', async () => {
     const memory = createMemoryControlPlaneStore();

@@ -33,7 +33,16 @@ export const usagePlugin = globalPlugin('svc-usage', async (app) => {
       return;
     }
     const now = svc.now();
-    svc.controlPlane.recordUsage(auth.account.id, endpoint, usageMonth(now), units, usageDay(now)).then(
+    const month = usageMonth(now);
+    const day = usageDay(now);
+    // A store that keeps the month's total in memory answers at once: no promise to wait for.
+    const used = svc.controlPlane.recordUsageSync?.(auth.account.id, endpoint, month, units, day);
+    if (used !== undefined) {
+      setQuotaHeaders(reply, auth.plan.monthly_allowance, used);
+      done(null, payload);
+      return;
+    }
+    svc.controlPlane.recordUsage(auth.account.id, endpoint, month, units, day).then(
       (used) => {
         setQuotaHeaders(reply, auth.plan.monthly_allowance, used);
         done(null, payload);
