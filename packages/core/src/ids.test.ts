@@ -22,6 +22,9 @@ describe('ids', () => {
     const ids = times.map((time) => createId('batch', time));
     expect([...ids].sort()).toEqual(ids);
     expect(ids.map(idTimestamp)).toEqual(times);
+    // The same time twice and then back again (the time part is kept for the last millisecond).
+    const again = [5, 5, 1_700_000_000_000, 5, 5];
+    expect(again.map((time) => idTimestamp(createId('req', time)))).toEqual(again);
   });
 
   it('rejects ids with another prefix, wrong length or characters outside the alphabet', () => {

@@ -40,12 +40,6 @@ function randomSlice(): Buffer {
 export function createId(prefix: IdPrefix, now: number = Date.now()): string {
   if (!ID_PREFIXES.includes(prefix)) throw new TypeError(`Unknown id prefix: ${JSON.stringify(prefix)}`);
   if (!Number.isSafeInteger(now) || now < 0) throw new TypeError(`Invalid id time: ${now}`);
-  let time = '';
-  let rest = now;
-  for (let i = 0; i < TIME_CHARS; i++) {
-    time = ALPHABET[rest % 32] + time;
-    rest = Math.floor(rest / 32);
-  }
   const bytes = randomSlice();
   let random = '';
   let buffer = 0;
@@ -59,7 +53,26 @@ export function createId(prefix: IdPrefix, now: number = Date.now()): string {
     }
     buffer &= (1 << bits) - 1;
   }
-  return `${prefix}_${time}${random}`;
+  return `${prefix}_${timeChars(now)}${random}`;
+}
+
+// The time part of the last millisecond asked about: a busy server makes many ids in each one.
+let lastTime = Number.NaN;
+let lastTimeChars = '';
+
+/** `now` as TIME_CHARS characters of base32, most significant first. */
+function timeChars(now: number): string {
+  if (now !== lastTime) {
+    let time = '';
+    let rest = now;
+    for (let i = 0; i < TIME_CHARS; i++) {
+      time = ALPHABET[rest % 32] + time;
+      rest = Math.floor(rest / 32);
+    }
+    lastTime = now;
+    lastTimeChars = time;
+  }
+  return lastTimeChars;
 }
 
 /** True when `value` is a well-formed id with the given prefix. */
