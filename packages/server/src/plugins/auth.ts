@@ -8,11 +8,16 @@ import type { RateDecision } from '../limiter/limiter.js';
 import { globalPlugin } from './global-plugin.js';
 import { routeConfigOf } from './route-config.js';
 
-/** Sets the `X-RateLimit-*` headers from a bucket's decision. */
+/**
+ * Sets the `X-RateLimit-*` headers from a bucket's decision. Header names on every response are
+ * written in lower case, as Fastify keeps them (and HTTP compares them): a name that is already
+ * lower case is used as it is, where `X-RateLimit-Limit` became a new string to lower-case and
+ * look up again on every call.
+ */
 export function setRateLimitHeaders(reply: FastifyReply, decision: RateDecision): void {
-  reply.header('X-RateLimit-Limit', String(decision.limit));
-  reply.header('X-RateLimit-Remaining', String(decision.remaining));
-  reply.header('X-RateLimit-Reset', String(decision.resetSeconds));
+  reply.header('x-ratelimit-limit', String(decision.limit));
+  reply.header('x-ratelimit-remaining', String(decision.remaining));
+  reply.header('x-ratelimit-reset', String(decision.resetSeconds));
 }
 
 /** The endpoint a request's route declared (`config.endpoint`), if any. */

@@ -83,9 +83,9 @@ export function toServiceError(error: unknown, request?: FastifyRequest): Servic
 export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
   const request = reply.request;
   if (!request.id?.startsWith('req_')) request.id = generateRequestId();
-  reply.header('X-Request-Id', request.id);
+  reply.header('x-request-id', request.id);
   if (error.retryAfterSeconds !== undefined)
-    reply.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+    reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
   return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody(request.id));
 }
 

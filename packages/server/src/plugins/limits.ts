@@ -15,8 +15,8 @@ export function accountBucketKey(accountId: string): string {
 /** Sets `X-Quota-Limit` / `X-Quota-Remaining` (omitted on unlimited plans). */
 export function setQuotaHeaders(reply: FastifyReply, allowance: number | null, used: number): void {
   if (allowance === null) return;
-  reply.header('X-Quota-Limit', String(allowance));
-  reply.header('X-Quota-Remaining', String(Math.max(0, allowance - used)));
+  reply.header('x-quota-limit', String(allowance));
+  reply.header('x-quota-remaining', String(Math.max(0, allowance - used)));
 }
 
 function quotaError(auth: AuthContext, used: number, units: number): ServiceError {

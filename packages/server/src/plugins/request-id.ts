@@ -14,7 +14,7 @@ export function generateRequestId(): string {
 export const requestIdPlugin = globalPlugin('svc-request-id', async (app) => {
   app.addHook('onRequest', (request, reply, done) => {
     if (!request.id.startsWith('req_')) request.id = generateRequestId();
-    reply.header('X-Request-Id', request.id);
+    reply.header('x-request-id', request.id);
     done();
   });
 });
