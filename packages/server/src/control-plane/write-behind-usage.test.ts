@@ -94,6 +94,39 @@ describe('write-behind usage', () => {
     await usage.close();
   });
 
+  it('keeps each account, endpoint and day apart when calls of several interleave', async () => {
+    const { inner, store } = countingStore();
+    const usage = createWriteBehindUsageStore(store, { flushIntervalMs: 60_000 });
+    const calls = [
+      ['acct_a', 'geo_ip', '2026-11-02'],
+      ['acct_a', 'geo_ip', '2026-11-02'],
+      ['acct_b', 'geo_ip', '2026-11-02'],
+      ['acct_a', 'verify_email', '2026-11-02'],
+      ['acct_a', 'geo_ip', '2026-11-03'],
+      ['acct_a', 'geo_ip', '2026-11-03'],
+      ['acct_b', 'geo_ip', '2026-11-02'],
+      ['acct_a', 'geo_ip', '2026-11-02'],
+    ] as const;
+    const totals = [];
+    for (const [account, endpoint, day] of calls)
+      totals.push(await usage.recordUsage(account, endpoint, '2026-11', 1, day));
+    expect(totals).toEqual([1, 2, 1, 3, 4, 5, 2, 6]);
+    await usage.flush();
+    expect(await inner.usageByDay('acct_a', '2026-11')).toEqual([
+      { day: '2026-11-02', endpoint: 'geo_ip', calls: 3, units: 3 },
+      { day: '2026-11-02', endpoint: 'verify_email', calls: 1, units: 1 },
+      { day: '2026-11-03', endpoint: 'geo_ip', calls: 2, units: 2 },
+    ]);
+    expect(await inner.usageByDay('acct_b', '2026-11')).toEqual([
+      { day: '2026-11-02', endpoint: 'geo_ip', calls: 2, units: 2 },
+    ]);
+    // A day outside the month is refused even right after good calls of that month.
+    expect(() => usage.recordUsageSync('acct_a', 'geo_ip', '2026-11', 1, '2026-12-01')).toThrow(
+      /within 2026-11/,
+    );
+    await usage.close();
+  });
+
   it('writes what is buffered before the invoice is read and on close', async () => {
     const path = join(dir, 'close.db');
     const usage = createWriteBehindUsageStore(await createSqliteControlPlaneStore({ path }), {

@@ -38,8 +38,8 @@ interface Total {
 
 const IDLE_TOTAL_MS = 60_000;
 
-const lineKey = (l: UsageIncrement) =>
-  `${l.accountId}\u0000${l.month}\u0000${l.endpoint}\u0000${l.day ?? ''}`;
+const lineKey = (accountId: string, endpoint: string, month: string, day: string | undefined) =>
+  `${accountId}\u0000${month}\u0000${endpoint}\u0000${day ?? ''}`;
 const totalKey = (accountId: string, month: string) => `${accountId}\u0000${month}`;
 
 /**
@@ -174,6 +174,10 @@ export function createWriteBehindUsageStore(
     }
   };
 
+  // The keys of the last call recorded: a busy account's calls in a row reuse them instead of
+  // joining (and hashing) new strings per call.
+  const last = { accountId: '', endpoint: '', month: '', day: '' as string | undefined, line: '', total: '' };
+
   /** Adds a billable call to the buffer and to its month's total. */
   const add = (
     total: Total,
@@ -183,13 +187,51 @@ export function createWriteBehindUsageStore(
     units: number,
     day?: string,
   ) => {
-    buffer({ accountId, endpoint, month, day, calls: 1, units });
+    const key =
+      accountId === last.accountId && endpoint === last.endpoint && month === last.month && day === last.day
+        ? last.line
+        : lineKey(accountId, endpoint, month, day);
+    const known = pending.get(key);
+    if (known) {
+      known.calls += 1;
+      known.units += units;
+    } else {
+      pending.set(key, { accountId, endpoint, month, day, calls: 1, units });
+    }
+    if (key !== last.line) {
+      last.accountId = accountId;
+      last.endpoint = endpoint;
+      last.month = month;
+      last.day = day;
+      last.line = key;
+      last.total = totalKey(accountId, month);
+    }
     total.pending += units;
+  };
+
+  /** The month total's key, the last call's when it is the same account and month. */
+  const totalKeyOf = (accountId: string, month: string) =>
+    accountId === last.accountId && month === last.month ? last.total : totalKey(accountId, month);
+
+  // The month and day of the last call that passed the checks: nearly every call has the same.
+  let checkedMonth = '';
+  let checkedDay = '';
+  const checkUsage = (month: string, units: number, day: string | undefined) => {
+    if (month !== checkedMonth) {
+      assertMonth(month);
+      checkedMonth = month;
+      checkedDay = '';
+    }
+    assertUnits(units);
+    if (day !== undefined && day !== checkedDay) {
+      assertDay(day, month);
+      checkedDay = day;
+    }
   };
 
   /** Adds a line to the buffer (not to the totals). */
   const buffer = (line: UsageIncrement) => {
-    const key = lineKey(line);
+    const key = lineKey(line.accountId, line.endpoint, line.month, line.day);
     const known = pending.get(key);
     if (known) {
       known.calls += line.calls;
@@ -223,10 +265,8 @@ export function createWriteBehindUsageStore(
     day?: string,
   ): number | undefined => {
     open();
-    assertMonth(month);
-    assertUnits(units);
-    if (day !== undefined) assertDay(day, month);
-    const total = cached(totalKey(accountId, month), Date.now());
+    checkUsage(month, units, day);
+    const total = cached(totalKeyOf(accountId, month), Date.now());
     if (!total) return undefined;
     add(total, accountId, endpoint, month, units, day);
     return sum(total);
