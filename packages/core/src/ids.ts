@@ -12,6 +12,7 @@ export type IdPrefix = (typeof ID_PREFIXES)[number];
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const TIME_CHARS = 10; // 50 bits: milliseconds until the year 37,000
 const RANDOM_CHARS = 26; // 130 random bits
+const ALPHABET_CODES = Buffer.from(ALPHABET, 'latin1');
 const BODY = new RegExp(`^[${ALPHABET}]{${TIME_CHARS + RANDOM_CHARS}}$`);
 
 // Random bytes are drawn from a pool refilled 4 KiB at a time: one randomBytes call per ~240
@@ -33,6 +34,9 @@ function randomSlice(): Buffer {
   return slice;
 }
 
+// The random part's characters, written here before they become a string.
+const randomChars = Buffer.alloc(RANDOM_CHARS);
+
 /**
  * A new id such as `req_01jd8x…`: 10 characters of millisecond time (so ids sort by creation)
  * followed by 130 random bits, all lowercase Crockford base32.
@@ -41,18 +45,20 @@ export function createId(prefix: IdPrefix, now: number = Date.now()): string {
   if (!ID_PREFIXES.includes(prefix)) throw new TypeError(`Unknown id prefix: ${JSON.stringify(prefix)}`);
   if (!Number.isSafeInteger(now) || now < 0) throw new TypeError(`Invalid id time: ${now}`);
   const bytes = randomSlice();
-  let random = '';
   let buffer = 0;
   let bits = 0;
+  let chars = 0;
   for (const byte of bytes) {
     buffer = (buffer << 8) | byte;
     bits += 8;
-    while (bits >= 5 && random.length < RANDOM_CHARS) {
+    while (bits >= 5 && chars < RANDOM_CHARS) {
       bits -= 5;
-      random += ALPHABET[(buffer >> bits) & 31];
+      randomChars[chars++] = ALPHABET_CODES[(buffer >> bits) & 31] as number;
     }
     buffer &= (1 << bits) - 1;
   }
+  // One string from the character codes: appending 26 one-character strings cost twice as much.
+  const random = randomChars.toString('latin1', 0, RANDOM_CHARS);
   return `${prefix}_${timeChars(now)}${random}`;
 }
 
