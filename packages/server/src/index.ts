@@ -152,7 +152,7 @@ export { accountBucketKey, assertAllowance, limitsPlugin } from './plugins/limit
 export { metricsPlugin } from './plugins/metrics.js';
 export { OPENAPI_PATH, openapiPlugin } from './plugins/openapi.js';
 export { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
-export { requestLogPlugin } from './plugins/request-log.js';
+export { type RequestLogPluginOptions, requestLogPlugin } from './plugins/request-log.js';
 export { usagePlugin } from './plugins/usage.js';
 export {
   createProbingHealth,

@@ -177,7 +177,8 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
   await app.register(deadlinePlugin);
   await app.register(corsPlugin);
   await app.register(compressPlugin);
-  await app.register(requestLogPlugin);
+  // The logger is pino with its defaults writing to this stream: the line can be written directly.
+  await app.register(requestLogPlugin, { stream: input.logStream ?? ownLog?.stream });
   await app.register(metricsPlugin);
   await app.register(authPlugin);
   await app.register(limitsPlugin);

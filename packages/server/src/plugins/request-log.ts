@@ -1,26 +1,61 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import pino, { type Logger } from 'pino';
 import { endpointOf } from './auth.js';
 import { globalPlugin } from './global-plugin.js';
+
+/** Options of the request-log plugin. */
+export interface RequestLogPluginOptions {
+  /**
+   * The stream the server's pino logger writes to. When given, the plugin writes its line there
+   * itself, in the form pino gives it (`level` 30, epoch `time`, the logger's bindings, then the
+   * request's fields and `msg`): pino's generic formatting (escaping every key and value, looking
+   * up serializers per key) was about two thirds of the line's cost, and these fields are ours, so
+   * only the path needs escaping. Give it only when the logger is pino with its default level
+   * numbers, timestamp and message key writing to this stream, and `request_id` as Fastify's
+   * request id label, as `createServer`'s is; without it the line goes through `request.log.info`.
+   */
+  stream?: { write(line: string): void };
+}
+
+/** The fields of the line after the request id: the same for both ways of writing it. */
+function fields(request: FastifyRequest, reply: FastifyReply) {
+  const url = request.raw.url ?? '';
+  const query = url.indexOf('?');
+  return {
+    method: request.method,
+    path: query < 0 ? url : url.slice(0, query),
+    status: reply.statusCode,
+    endpoint: endpointOf(request) ?? null,
+    account_id: request.auth?.account.id ?? null,
+    ms: Math.round(reply.elapsedTime * 10) / 10,
+  };
+}
+
+/** A string or null as JSON; `value` must need no escaping (ids and names of ours). */
+const plain = (value: string | null) => (value === null ? 'null' : `"${value}"`);
 
 /**
  * One log line per request, when its response is done: request id (`request_id`), method,
  * path without the query, status, endpoint, account and time taken. Headers are not logged,
  * so neither keys nor tokens can reach the log this way.
  */
-export const requestLogPlugin = globalPlugin('svc-request-log', async (app) => {
-  app.addHook('onResponse', (request, reply, done) => {
-    const url = request.raw.url ?? '';
-    const query = url.indexOf('?');
-    request.log.info(
-      {
-        method: request.method,
-        path: query < 0 ? url : url.slice(0, query),
-        status: reply.statusCode,
-        endpoint: endpointOf(request) ?? null,
-        account_id: request.auth?.account.id ?? null,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-      },
-      'request',
-    );
-    done();
-  });
-});
+export const requestLogPlugin = globalPlugin(
+  'svc-request-log',
+  async (app, options: RequestLogPluginOptions) => {
+    // The logger's bindings (pid, hostname) exactly as pino writes them after `time`; a logger
+    // that has none is not pino, and gets its line through request.log.
+    const base = (app.log as unknown as Record<symbol, unknown>)[pino.symbols.chindingsSym];
+    const stream = typeof base === 'string' ? options.stream : undefined;
+    app.addHook('onResponse', (request, reply, done) => {
+      if (!stream) {
+        request.log.info(fields(request, reply), 'request');
+      } else if ((request.log as Logger).isLevelEnabled('info')) {
+        const line = fields(request, reply);
+        stream.write(
+          `{"level":30,"time":${Date.now()}${base},"request_id":"${request.id}","method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)},"status":${line.status},"endpoint":${plain(line.endpoint)},"account_id":${plain(line.account_id)},"ms":${line.ms},"msg":"request"}\n`,
+        );
+      }
+      done();
+    });
+  },
+);
