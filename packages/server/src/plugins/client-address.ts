@@ -12,7 +12,7 @@ export interface ClientAddress {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the client-address plugin on every request. */
+    /** The client's address, from the client-address plugin (worked out on first read). */
     clientAddress: ClientAddress;
   }
 }
@@ -79,18 +79,23 @@ export interface ClientAddressPluginOptions {
   trustedProxies?: string[];
 }
 
+const ADDRESS = Symbol('svc.clientAddress');
+
 /**
- * Sets `request.clientAddress` (used by /geo/me and the per-client limit on failed
+ * Gives every request `request.clientAddress` (used by /geo/me and the per-client limit on failed
  * authentications) from the peer and, behind configured trusted proxies only, `X-Forwarded-For`.
+ * It is worked out when first read, not for every request: most requests never read it.
  */
 export const clientAddressPlugin = globalPlugin(
   'svc-client-address',
   async (app, options: ClientAddressPluginOptions) => {
     const isTrusted = trustedProxyMatcher(options.trustedProxies ?? app.svc.options.trustedProxies);
-    app.decorateRequest('clientAddress', null as unknown as ClientAddress);
-    app.addHook('onRequest', (request, _reply, done) => {
-      request.clientAddress = clientAddressOf(request, isTrusted);
-      done();
+    app.decorateRequest('clientAddress', {
+      getter(this: FastifyRequest) {
+        const own = this as unknown as { [ADDRESS]?: ClientAddress };
+        own[ADDRESS] ??= clientAddressOf(this, isTrusted);
+        return own[ADDRESS];
+      },
     });
   },
 );
