@@ -60,6 +60,12 @@ describe('secrets: keys and tokens', () => {
     const flipped = `${hash.slice(0, -1)}${hash.endsWith('0') ? '1' : '0'}`;
     expect(safeEqual(hash, flipped)).toBe(false);
     expect(safeEqual(hash, hash.slice(1))).toBe(false);
+    // A difference anywhere counts: first, middle, last character; beyond ASCII too.
+    expect(safeEqual(`x${hash.slice(1)}`, hash)).toBe(false);
+    expect(safeEqual(`${hash.slice(0, 30)}x${hash.slice(31)}`, hash)).toBe(false);
+    expect(safeEqual('sk_live_é€😀', 'sk_live_é€😀')).toBe(true);
+    expect(safeEqual('sk_live_é€😀', 'sk_live_é€😁')).toBe(false);
+    expect(safeEqual('', '')).toBe(true);
   });
 
   it('shows the last four characters of a key and the prefix of a webhook secret', () => {
