@@ -545,9 +545,11 @@ export interface AuthenticateOptions {
 export function cachedCredential(
   deps: Pick<AccountDeps, 'controlPlane' | 'now'>,
   presented: string,
+  /** `hashSecret(presented)`, when the caller has it already. */
+  hash: string = hashSecret(presented),
 ): AuthContext | undefined {
   const store = deps.controlPlane;
-  const entry = credentialCache.get(store)?.entries.get(hashSecret(presented));
+  const entry = credentialCache.get(store)?.entries.get(hash);
   const now = deps.now();
   if (!entry || entry.until <= now || !usableNow(entry, now) || needsTouch(entry.key, now)) return undefined;
   const plan = planInCache(store, entry.account.plan_id, now);

@@ -1,3 +1,5 @@
+import { Agent, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authenticate, mintToken, revokeKey } from '../control-plane/accounts.js';
 import { probeRoutes } from '../testing/probe-routes.js';
@@ -82,6 +84,63 @@ describe('auth plugin', () => {
     expect((await get('/test/geo_ip', token.secret)).statusCode).toBe(200);
     expect((await get('/test/tokens_create', liveKey.secret)).statusCode).toBe(200);
     expect((await get('/test/keys_list', liveKey.secret)).statusCode).toBe(200);
+  });
+
+  it('on one keep-alive connection, each request is answered for the key it presents', async () => {
+    await start();
+    const a = await server.account();
+    const b = await server.account();
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = server.app.server.address() as AddressInfo;
+    // One connection for every request below (a proxy's upstream connection carries many clients).
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const call = (key: string) =>
+      new Promise<{ status: number; body: Record<string, unknown>; reused: boolean }>((resolve, reject) => {
+        const req = request(
+          { port, host: '127.0.0.1', path: '/test/verify_email', agent, headers: { 'x-api-key': key } },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk) => {
+              text += chunk;
+            });
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), reused: req.reusedSocket }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      expect((await call(a.liveKey.secret)).body.account_id).toBe(a.account.id);
+      const again = await call(a.liveKey.secret);
+      expect(again).toMatchObject({ status: 200, reused: true, body: { account_id: a.account.id } });
+      // Another key on the same connection is that key's account, and back again.
+      expect(await call(b.liveKey.secret)).toMatchObject({
+        reused: true,
+        body: { account_id: b.account.id },
+      });
+      expect(await call(a.testKey.secret)).toMatchObject({
+        body: { account_id: a.account.id, environment: 'test' },
+      });
+      // A guess one character off a key just used is refused.
+      const guess = `${a.liveKey.secret.slice(0, -1)}${a.liveKey.secret.endsWith('a') ? 'b' : 'a'}`;
+      expect(await call(a.liveKey.secret)).toMatchObject({ status: 200 });
+      expect(await call(guess)).toMatchObject({
+        status: 401,
+        reused: true,
+        body: { error: { code: 'invalid_api_key' } },
+      });
+      // A key revoked while its connection stays open is refused on it.
+      await revokeKey(server.store, {
+        accountId: b.account.id,
+        keyId: b.liveKey.key.id,
+        now: server.clock.now,
+      });
+      expect(await call(b.liveKey.secret)).toMatchObject({ status: 401, reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('endpoints without a key need none', async () => {

@@ -2,7 +2,7 @@ import { ServiceError } from '@svc/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../context.js';
 import { authenticate, cachedCredential } from '../control-plane/accounts.js';
-import { parseSecret } from '../control-plane/secrets.js';
+import { hashSecret, parseSecret, safeEqual } from '../control-plane/secrets.js';
 import { ENDPOINTS, type EndpointId } from '../endpoints.js';
 import type { RateDecision } from '../limiter/limiter.js';
 import { globalPlugin } from './global-plugin.js';
@@ -58,6 +58,24 @@ function credentialProblem(auth: AuthContext, endpoint: EndpointId): string | nu
  * the last seconds (CREDENTIAL_CACHE_MS) still passes, as a guess never is. Runs at onRequest,
  * before the body is read.
  */
+/**
+ * The last credential each connection presented, with its hash: a client on a keep-alive
+ * connection sends the same key with every request, and hashing it (SHA-256) was the largest part
+ * of answering it from the credential cache. A key is held here only as long as the connection
+ * that sent it (a WeakMap on the socket); a different credential on the connection (a proxy's
+ * shared upstream connection) is compared in constant time and hashed afresh.
+ */
+const presentedOn = new WeakMap<object, { presented: string; hash: string }>();
+
+/** `hashSecret(presented)`, from the connection's last credential when it is the same. */
+function hashOn(socket: object, presented: string): string {
+  const last = presentedOn.get(socket);
+  if (last && safeEqual(last.presented, presented)) return last.hash;
+  const hash = hashSecret(presented);
+  presentedOn.set(socket, { presented, hash });
+  return hash;
+}
+
 export const authPlugin = globalPlugin('svc-auth', async (app) => {
   const svc = app.svc;
   const perMinute = svc.options.limits.authFailuresPerMinute;
@@ -123,7 +141,9 @@ export const authPlugin = globalPlugin('svc-auth', async (app) => {
     }
     const header = request.headers['x-api-key'];
     const presented = Array.isArray(header) ? undefined : header;
-    const known = presented ? cachedCredential(svc, presented) : undefined;
+    const known = presented
+      ? cachedCredential(svc, presented, hashOn(request.raw.socket, presented))
+      : undefined;
     if (known && credentialProblem(known, endpoint) === null) {
       request.auth = known;
       done();
