@@ -37,6 +37,14 @@ const echo: FastifyPluginAsyncTypebox = async (app) => {
     lateSignals.push(request.deadlineSignal);
     return {};
   });
+  app.get('/v2/hang', { config: { endpoint: 'health' } }, async (request) => {
+    // ?read=first: the signal is asked for before the client goes; otherwise only after.
+    const first = (request.query as { read?: string }).read === 'first';
+    if (first) goneSignals.push(request.deadlineSignal);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    if (!first) goneSignals.push(request.deadlineSignal);
+    return {};
+  });
   app.get('/v2/probing', { config: { endpoint: 'health', probes: true } }, async (request) => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     return { aborted: request.deadlineSignal.aborted };
@@ -54,6 +62,7 @@ const echo: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 const lateSignals: AbortSignal[] = [];
+const goneSignals: AbortSignal[] = [];
 const REQ = /^req_[0-9a-z]{36}$/;
 
 /** Every error response: the spec body and nothing else, the same request id in header and body. */
@@ -227,6 +236,35 @@ describe('errors and request ids', () => {
     const signal = lateSignals.at(-1);
     expect(signal?.aborted).toBe(true);
     expect(ServiceError.is(signal?.reason) && signal.reason.code).toBe('upstream_timeout');
+  });
+
+  it('a client that goes away aborts the signal, whether it was asked for before or after', async () => {
+    const app = await start({ requestTimeoutMs: 5_000 });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    for (const read of ['first', 'late']) {
+      goneSignals.length = 0;
+      // The request is sent, then the connection closed before the answer (300 ms later).
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write(`GET /v2/hang?read=${read} HTTP/1.1\r\nHost: x\r\n\r\n`);
+          setTimeout(() => {
+            socket.destroy();
+            resolve();
+          }, 100);
+        });
+        socket.on('error', reject);
+      });
+      await expect.poll(() => goneSignals.length, { timeout: 5_000 }).toBe(1);
+      const signal = goneSignals[0] as AbortSignal;
+      await expect.poll(() => signal.aborted, { timeout: 5_000 }).toBe(true);
+      expect((signal.reason as Error).message).toBe('the client closed the connection');
+    }
+    // A client that waits for its answer leaves the signal alone.
+    goneSignals.length = 0;
+    const response = await app.inject({ method: 'GET', url: '/v2/hang?read=first' });
+    expect(response.statusCode).toBe(200);
+    expect(goneSignals[0]?.aborted).toBe(false);
   });
 
   it('a probing route gets the longer deadline; setRequestDeadline replaces the deadline', async () => {
