@@ -18,6 +18,14 @@ export interface WriteBehindUsageOptions {
 export interface WriteBehindUsageStore extends ControlPlaneStore {
   /** Writes the buffered usage to the store; resolves once it is there (or rejects with why not). */
   flush(): Promise<void>;
+  /** Always there: the month's total is kept in memory (undefined only while it must be read). */
+  recordUsageSync(
+    accountId: string,
+    endpoint: string,
+    month: string,
+    units: number,
+    day?: string,
+  ): number | undefined;
 }
 
 /** One account-month as this process knows it. */
