@@ -45,17 +45,24 @@ function ensureBuilt(): void {
  * /dev/null, as a log shipped elsewhere would cost the server the same writes. When
  * `SERVER_BENCH_CPU_PROF` names a directory, the child writes a `.cpuprofile` there on close.
  */
-export async function startServerProcess(config: ServerChildConfig): Promise<ServerProcess> {
+export async function startServerProcess(
+  config: ServerChildConfig,
+  /** Runs the child under this program (e.g. valgrind and its arguments), which then runs node. */
+  wrapper?: { program: string; args: string[] },
+): Promise<ServerProcess & { pid: number }> {
   ensureBuilt();
   const profileDir = process.env.SERVER_BENCH_CPU_PROF;
+  // No `--conditions=source`: @svc/* resolve to their built dist (tsx loads this file only).
+  const nodeArgs = [
+    '--import',
+    'tsx',
+    '--expose-gc',
+    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+  ];
   const child = fork(fileURLToPath(new URL('./server-child.ts', import.meta.url)), [CHILD_FLAG], {
-    // No `--conditions=source`: @svc/* resolve to their built dist (tsx loads this file only).
-    execArgv: [
-      '--import',
-      'tsx',
-      '--expose-gc',
-      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-    ],
+    ...(wrapper
+      ? { execPath: wrapper.program, execArgv: [...wrapper.args, process.execPath, ...nodeArgs] }
+      : { execArgv: nodeArgs }),
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const pending = new Map<number, (response: ChildResponse) => void>();
@@ -83,6 +90,7 @@ export async function startServerProcess(config: ServerChildConfig): Promise<Ser
     });
   return {
     ...ready,
+    pid: child.pid as number,
     async track() {
       await ask('track');
     },

@@ -1,12 +1,23 @@
-// The `server` suite of `pnpm bench`: table 1 (throughput, ours vs a bare Fastify route) and
-// table 2 (the 100,000-request mix). `pnpm bench server` runs it alone.
+// The `server` suite of `pnpm bench`: table 1 (throughput, ours vs a bare Fastify route),
+// table 2 (the 100,000-request mix) and, with SERVER_BENCH_INSTRUCTIONS=1, table 3 (instructions
+// per request under callgrind). `pnpm bench server` runs it alone.
+import { type InstructionRow, printInstructions, runInstructions } from './instructions.js';
 import { type MixReport, printMix, runMix } from './mix.js';
 import { printThroughput, runThroughput, type ThroughputRow } from './throughput.js';
 
-export async function runServerBenchmark(): Promise<{ throughput: ThroughputRow[]; mix: MixReport }> {
+export async function runServerBenchmark(): Promise<{
+  throughput: ThroughputRow[];
+  mix: MixReport;
+  instructions: InstructionRow[] | null;
+}> {
   const throughput = await runThroughput();
   printThroughput(throughput);
   const mix = await runMix();
   printMix(mix);
-  return { throughput, mix };
+  let instructions: InstructionRow[] | null = null;
+  if (process.env.SERVER_BENCH_INSTRUCTIONS === '1') {
+    instructions = await runInstructions();
+    if (instructions) printInstructions(instructions);
+  }
+  return { throughput, mix, instructions };
 }

@@ -61,13 +61,13 @@ const VARIANTS: Variant[] = [
   },
 ];
 
-interface Endpoint {
+export interface Endpoint {
   name: string;
   /** The n-th request of a connection. */
   request(index: number): autocannon.Request;
 }
 
-function endpoints(): Endpoint[] {
+export function endpoints(): Endpoint[] {
   const ips = publicAddresses(1_000);
   const bodies = benchEmails(1_000).map((email) => JSON.stringify({ email }));
   return [
