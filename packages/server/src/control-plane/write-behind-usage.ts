@@ -14,19 +14,15 @@ export interface WriteBehindUsageOptions {
   onFlushError?: (error: Error) => void;
 }
 
-/** A store whose usage is written behind; `flush()` writes what is buffered now. */
-export interface WriteBehindUsageStore extends ControlPlaneStore {
-  /** Writes the buffered usage to the store; resolves once it is there (or rejects with why not). */
-  flush(): Promise<void>;
-  /** Always there: the month's total is kept in memory (undefined only while it must be read). */
-  recordUsageSync(
-    accountId: string,
-    endpoint: string,
-    month: string,
-    units: number,
-    day?: string,
-  ): number | undefined;
-}
+/**
+ * A store whose usage is written behind; `flush()` writes what is buffered now. Its
+ * `recordUsageSync` is always there: the month's total is kept in memory.
+ */
+export type WriteBehindUsageStore = ControlPlaneStore &
+  Required<Pick<ControlPlaneStore, 'recordUsageSync'>> & {
+    /** Writes the buffered usage to the store; resolves once it is there (or rejects with why not). */
+    flush(): Promise<void>;
+  };
 
 /** One account-month as this process knows it. */
 interface Total {
