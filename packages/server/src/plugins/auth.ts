@@ -48,17 +48,6 @@ function credentialProblem(auth: AuthContext, endpoint: EndpointId): string | nu
 }
 
 /**
- * Authenticates every request to an endpoint that needs a key (`config.endpoint`, see
- * ENDPOINTS): `X-API-Key` carries a key (`sk_live_…`, `sk_test_…`) or a token (`tok_…`).
- * Missing, malformed, unknown, revoked or expired → 401 `invalid_api_key`; so is a token on an
- * endpoint that needs a key, a test key where a live key is needed, and a token outside its
- * scopes. Unknown credentials are counted per client address (`limits.authFailuresPerMinute`):
- * past the limit that address gets 429 `rate_limited` with `Retry-After` before a credential it
- * sends is even looked up, so keys cannot be guessed at speed; only a credential verified in
- * the last seconds (CREDENTIAL_CACHE_MS) still passes, as a guess never is. Runs at onRequest,
- * before the body is read.
- */
-/**
  * The last credential each connection presented, with its hash: a client on a keep-alive
  * connection sends the same key with every request, and hashing it (SHA-256) was the largest part
  * of answering it from the credential cache. A key is held here only as long as the connection
@@ -76,6 +65,17 @@ function hashOn(socket: object, presented: string): string {
   return hash;
 }
 
+/**
+ * Authenticates every request to an endpoint that needs a key (`config.endpoint`, see
+ * ENDPOINTS): `X-API-Key` carries a key (`sk_live_…`, `sk_test_…`) or a token (`tok_…`).
+ * Missing, malformed, unknown, revoked or expired → 401 `invalid_api_key`; so is a token on an
+ * endpoint that needs a key, a test key where a live key is needed, and a token outside its
+ * scopes. Unknown credentials are counted per client address (`limits.authFailuresPerMinute`):
+ * past the limit that address gets 429 `rate_limited` with `Retry-After` before a credential it
+ * sends is even looked up, so keys cannot be guessed at speed; only a credential verified in
+ * the last seconds (CREDENTIAL_CACHE_MS) still passes, as a guess never is. Runs at onRequest,
+ * before the body is read.
+ */
 export const authPlugin = globalPlugin('svc-auth', async (app) => {
   const svc = app.svc;
   const perMinute = svc.options.limits.authFailuresPerMinute;
