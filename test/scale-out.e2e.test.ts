@@ -151,13 +151,17 @@ async function runScenario({ cluster, random, receiverUrl, deliveries }: Scenari
     throw new Error(`job ${jobId} did not finish in 180 s`);
   });
 
-  // Workers killed at random (which, and when, from the seed), each restarted at once.
+  // Workers killed at random (which, and when, from the seed), each restarted at once. The kills
+  // come every 0.3–1 s, so they land while the job runs even on a fast machine (the first one
+  // that hits a worker holding records also holds the job up for that lease); none comes once
+  // the job is seen finished.
   const workerKills: { name: string; at: number }[] = [];
   const wantedKills = 5 + Math.floor(random() * 3);
   const chaos = inBackground(async () => {
     const restarts: Promise<unknown>[] = [];
-    while (workerKills.length < wantedKills) {
-      await sleep(500 + random() * 1500);
+    while (workerKills.length < wantedKills && finished === undefined) {
+      await sleep(300 + random() * 700);
+      if (finished !== undefined) break;
       const alive = WORKERS.filter((name) => !cluster.get(name).ended());
       const name = alive[Math.floor(random() * alive.length)];
       if (name === undefined) continue;
