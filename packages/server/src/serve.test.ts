@@ -55,7 +55,7 @@ describe('serve', () => {
     const test = /test key \(sandbox, never billed\): +(sk_test_\w+)/.exec(printed)?.[1];
     expect(live).toBeDefined();
     expect(test).toBeDefined();
-    expect(printed).toMatch(/webhook signing secret: +whsec_\w+/);
+    expect(printed).toMatch(/webhook signing secret: +whsec_[A-Za-z0-9+/]{32}\n/);
     expect(printed).toContain(`svc serve: listening on ${first.server.url} (data in ${join(dir, 'data')})`);
     expect(first.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700);
