@@ -35,19 +35,16 @@ export const usagePlugin = globalPlugin('svc-usage', async (app) => {
     const now = svc.now();
     const month = usageMonth(now);
     const day = usageDay(now);
-    // A store that keeps the month's total in memory answers at once: no promise to wait for.
-    const used = svc.controlPlane.recordUsageSync?.(auth.account.id, endpoint, month, units, day);
-    if (used !== undefined) {
+    const recorded = (used: number) => {
       setQuotaHeaders(reply, auth.plan.monthly_allowance, used);
       done(null, payload);
-      return;
-    }
-    svc.controlPlane.recordUsage(auth.account.id, endpoint, month, units, day).then(
-      (used) => {
-        setQuotaHeaders(reply, auth.plan.monthly_allowance, used);
-        done(null, payload);
-      },
-      (error: Error) => done(error),
-    );
+    };
+    // A store that keeps the month's total in memory answers at once: no promise to wait for.
+    const used = svc.controlPlane.recordUsageSync?.(auth.account.id, endpoint, month, units, day);
+    if (used !== undefined) recorded(used);
+    else
+      svc.controlPlane
+        .recordUsage(auth.account.id, endpoint, month, units, day)
+        .then(recorded, (error: Error) => done(error));
   });
 });
