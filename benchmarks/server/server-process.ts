@@ -13,6 +13,8 @@ import {
 /** A running server child. */
 export interface ServerProcess {
   url: string;
+  /** The child's process id (valgrind's, when it runs under valgrind: the same process). */
+  pid: number;
   keys: ServerChildKeys | null;
   /** Starts sampling the child's peak RSS afresh. */
   track(): Promise<void>;
@@ -49,7 +51,7 @@ export async function startServerProcess(
   config: ServerChildConfig,
   /** Runs the child under this program (e.g. valgrind and its arguments), which then runs node. */
   wrapper?: { program: string; args: string[] },
-): Promise<ServerProcess & { pid: number }> {
+): Promise<ServerProcess> {
   ensureBuilt();
   const profileDir = process.env.SERVER_BENCH_CPU_PROF;
   // No `--conditions=source`: @svc/* resolve to their built dist (tsx loads this file only).
