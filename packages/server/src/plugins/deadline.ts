@@ -1,5 +1,6 @@
 import { ServiceError } from '@svc/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type DeadlineEntry, type DeadlineQueue, deadlineQueue } from './deadline-queue.js';
 import { sendError } from './errors.js';
 import { globalPlugin } from './global-plugin.js';
 import { routeConfigOf } from './route-config.js';
@@ -15,29 +16,42 @@ declare module 'fastify' {
   }
 }
 
-const TIMER = Symbol('svc.deadline.timer');
-const CONTROLLER = Symbol('svc.deadline.controller');
-const ENDED = Symbol('svc.deadline.ended');
-const REPLY = Symbol('svc.deadline.reply');
+const DEADLINE = Symbol('svc.deadline');
 
-interface DeadlineState {
-  [TIMER]?: NodeJS.Timeout;
+/** A request's deadline, in the queue of its duration until the request is answered or ends. */
+class RequestDeadline implements DeadlineEntry {
+  at = 0;
+  queue: DeadlineQueue | null = null;
+  prev: DeadlineEntry | null = null;
+  next: DeadlineEntry | null = null;
+  /** The duration of the deadline it is waiting on (for the 503's message). */
+  ms = 0;
   // Made only when something reads `request.deadlineSignal`: most routes never do, and an
   // AbortController with its listener per request was a measurable share of a cheap call.
-  [CONTROLLER]?: AbortController;
-  // Why the request ended early (its deadline, or the client went away), once it has.
-  [ENDED]?: unknown;
-  [REPLY]?: FastifyReply;
+  controller: AbortController | undefined = undefined;
+  /** Why the request ended early (its deadline, or the client went away), once it has. */
+  ended: unknown = undefined;
+
+  constructor(
+    readonly request: FastifyRequest,
+    /** Set by the plugin's hook; without it (the plugin not registered) a deadline only aborts the signal. */
+    public reply: FastifyReply | undefined,
+  ) {}
+
+  expired(): void {
+    end(this, new ServiceError('upstream_timeout', `the request did not finish within ${this.ms} ms`));
+  }
 }
 
-function state(request: FastifyRequest): DeadlineState {
-  return request as unknown as DeadlineState;
-}
-
-function clear(request: FastifyRequest): void {
-  const timer = state(request)[TIMER];
-  if (timer) clearTimeout(timer);
-  state(request)[TIMER] = undefined;
+/** The request's deadline state, made on first use. */
+function deadlineOf(request: FastifyRequest): RequestDeadline {
+  const own = request as unknown as { [DEADLINE]?: RequestDeadline | null };
+  let deadline = own[DEADLINE];
+  if (!deadline) {
+    deadline = new RequestDeadline(request, undefined);
+    own[DEADLINE] = deadline;
+  }
+  return deadline;
 }
 
 /** Why a request whose client went away ended. */
@@ -50,30 +64,29 @@ const clientGone = () => new Error('the client closed the connection');
  * a cheap call.
  */
 function signalOf(request: FastifyRequest): AbortSignal {
-  const own = state(request);
-  let controller = own[CONTROLLER];
+  const deadline = deadlineOf(request);
+  let controller = deadline.controller;
   if (!controller) {
     controller = new AbortController();
-    own[CONTROLLER] = controller;
+    deadline.controller = controller;
     const raw = request.raw;
-    if (own[ENDED] === undefined && raw.aborted) end(request, clientGone());
-    if (own[ENDED] !== undefined) controller.abort(own[ENDED]);
+    if (deadline.ended === undefined && raw.aborted) end(deadline, clientGone());
+    if (deadline.ended !== undefined) controller.abort(deadline.ended);
     else
       raw.once('close', () => {
-        if (raw.aborted) end(request, clientGone());
+        if (raw.aborted) end(deadline, clientGone());
       });
   }
   return controller.signal;
 }
 
 /** Ends the request early: aborts its signal (if made) and, for our own deadline, answers 503. */
-function end(request: FastifyRequest, reason: unknown): void {
-  const own = state(request);
-  if (own[ENDED] !== undefined) return;
-  own[ENDED] = reason;
-  clear(request);
-  own[CONTROLLER]?.abort(reason);
-  const reply = own[REPLY];
+function end(deadline: RequestDeadline, reason: unknown): void {
+  if (deadline.ended !== undefined) return;
+  deadline.ended = reason;
+  deadline.queue?.remove(deadline);
+  deadline.controller?.abort(reason);
+  const reply = deadline.reply;
   // Only our own deadline answers; a client that went away gets nothing.
   if (reply && ServiceError.is(reason) && !reply.sent && !reply.raw.headersSent && !reply.raw.destroyed) {
     reply.log.warn({ code: reason.code }, reason.message);
@@ -87,13 +100,11 @@ function end(request: FastifyRequest, reason: unknown): void {
  * `upstream_timeout` and `request.deadlineSignal` is aborted so the work can stop.
  */
 export function setRequestDeadline(request: FastifyRequest, ms: number): void {
-  clear(request);
-  if (state(request)[ENDED] !== undefined) return;
-  const timer = setTimeout(() => {
-    end(request, new ServiceError('upstream_timeout', `the request did not finish within ${ms} ms`));
-  }, ms);
-  timer.unref();
-  state(request)[TIMER] = timer;
+  const deadline = deadlineOf(request);
+  deadline.queue?.remove(deadline);
+  if (deadline.ended !== undefined) return;
+  deadline.ms = ms;
+  deadlineQueue(ms).add(deadline);
 }
 
 /**
@@ -108,16 +119,18 @@ export const deadlinePlugin = globalPlugin('svc-deadline', async (app) => {
       return signalOf(this);
     },
   });
+  // Declared, so every request has the property from the start (one shape for all of them).
+  app.decorateRequest(DEADLINE, null);
   app.addHook('onRequest', (request, reply, done) => {
-    state(request)[REPLY] = reply;
-    setRequestDeadline(
-      request,
-      routeConfigOf(request)?.probes ? limits.probeRequestTimeoutMs : limits.requestTimeoutMs,
-    );
+    const deadline = new RequestDeadline(request, reply);
+    (request as unknown as { [DEADLINE]: RequestDeadline })[DEADLINE] = deadline;
+    deadline.ms = routeConfigOf(request)?.probes ? limits.probeRequestTimeoutMs : limits.requestTimeoutMs;
+    deadlineQueue(deadline.ms).add(deadline);
     done();
   });
   app.addHook('onSend', (request, _reply, payload, done) => {
-    clear(request);
+    const deadline = (request as unknown as { [DEADLINE]: RequestDeadline | null })[DEADLINE];
+    deadline?.queue?.remove(deadline);
     done(null, payload);
   });
 });
