@@ -162,6 +162,7 @@ export {
   type ProbingSnapshot,
   serverDoctorOptions,
 } from './probing-health.js';
+export { LazyRequestLogger, lazyRequestLoggerFactory } from './request-logger.js';
 export { accountRoutes } from './routes/account.js';
 export { type KeyView, keyView } from './routes/account-schemas.js';
 export { batchResultsPath, batchRoutes } from './routes/batch.js';
