@@ -296,7 +296,7 @@ export async function runMix(): Promise<MixReport> {
         ],
       });
     while (responses < WARMUP) await fire(WARMUP - responses);
-    const memory = [await server.memory()];
+    const memory = [await server.memory({ collect: true })];
     counting = true;
     const started = performance.now();
     let fiveHundreds = 0;
@@ -310,7 +310,7 @@ export async function runMix(): Promise<MixReport> {
         fiveHundreds += result['5xx'];
         socketErrors += result.errors + result.timeouts;
       }
-      memory.push(await server.memory());
+      memory.push(await server.memory({ collect: true }));
     }
     const requests = responses - WARMUP;
     const seconds = (performance.now() - started) / 1000;

@@ -58,7 +58,7 @@ export interface ServerChildMemory {
   rssMb: number;
   /** Peak RSS since the last `track`, sampled every 10 ms. */
   peakRssMb: number;
-  /** V8 heap in use after a full collection. */
+  /** V8 heap in use: after a full collection when one was asked for (`collect`), else as it is. */
   heapUsedMb: number;
   /**
    * CPU seconds (user + system) the child used since the last `track`: unlike requests/s, hardly
@@ -67,7 +67,10 @@ export interface ServerChildMemory {
   cpuSeconds: number;
 }
 
-export type ChildRequest = { config: ServerChildConfig } | { id: number; op: 'track' | 'memory' | 'close' };
+export type ChildRequest =
+  | { config: ServerChildConfig }
+  | { id: number; op: 'track' | 'close' }
+  | { id: number; op: 'memory'; collect: boolean };
 export type ChildResponse =
   | { ready: { url: string; keys: ServerChildKeys | null } }
   | { failed: string }
@@ -137,10 +140,10 @@ async function oursServer(
   };
 }
 
-function memory(peak: number, cpuAtTrack: NodeJS.CpuUsage): ServerChildMemory {
+function memory(peak: number, cpuAtTrack: NodeJS.CpuUsage, collect: boolean): ServerChildMemory {
   const cpu = process.cpuUsage(cpuAtTrack);
   // --expose-gc is passed by the parent: the heap figure is then what survives, not garbage.
-  (globalThis as { gc?: () => void }).gc?.();
+  if (collect) (globalThis as { gc?: () => void }).gc?.();
   const usage = process.memoryUsage();
   return {
     rssMb: usage.rss / 1e6,
@@ -184,7 +187,7 @@ async function main(): Promise<void> {
       }, 10);
       reply({ id: request.id });
     } else if (request.op === 'memory') {
-      reply({ id: request.id, memory: memory(peak, cpuAtTrack) });
+      reply({ id: request.id, memory: memory(peak, cpuAtTrack, request.collect) });
     } else {
       clearInterval(sampler);
       await app?.close();

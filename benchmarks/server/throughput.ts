@@ -161,7 +161,8 @@ export async function runThroughput(): Promise<ThroughputRow[]> {
           const variant = VARIANTS[position] as Variant;
           await server.track();
           const { result, latency } = await load(server, endpoint, SECONDS);
-          const memory = await server.memory();
+          // No forced GC here: it would slow the variant's next round (see ServerProcess.memory).
+          const memory = await server.memory({ collect: false });
           const row: ThroughputRow = {
             endpoint: endpoint.name,
             variant: variant.name,
