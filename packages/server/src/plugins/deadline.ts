@@ -33,10 +33,15 @@ class RequestDeadline implements DeadlineEntry {
   ended: unknown = undefined;
 
   constructor(
-    readonly request: FastifyRequest,
     /** Set by the plugin's hook; without it (the plugin not registered) a deadline only aborts the signal. */
-    public reply: FastifyReply | undefined,
+    readonly reply: FastifyReply | undefined,
   ) {}
+
+  /** Starts waiting `ms` from now (the entry must be in no queue). */
+  start(ms: number): void {
+    this.ms = ms;
+    deadlineQueue(ms).add(this);
+  }
 
   expired(): void {
     end(this, new ServiceError('upstream_timeout', `the request did not finish within ${this.ms} ms`));
@@ -48,7 +53,7 @@ function deadlineOf(request: FastifyRequest): RequestDeadline {
   const own = request as unknown as { [DEADLINE]?: RequestDeadline | null };
   let deadline = own[DEADLINE];
   if (!deadline) {
-    deadline = new RequestDeadline(request, undefined);
+    deadline = new RequestDeadline(undefined);
     own[DEADLINE] = deadline;
   }
   return deadline;
@@ -102,9 +107,7 @@ function end(deadline: RequestDeadline, reason: unknown): void {
 export function setRequestDeadline(request: FastifyRequest, ms: number): void {
   const deadline = deadlineOf(request);
   deadline.queue?.remove(deadline);
-  if (deadline.ended !== undefined) return;
-  deadline.ms = ms;
-  deadlineQueue(ms).add(deadline);
+  if (deadline.ended === undefined) deadline.start(ms);
 }
 
 /**
@@ -122,10 +125,9 @@ export const deadlinePlugin = globalPlugin('svc-deadline', async (app) => {
   // Declared, so every request has the property from the start (one shape for all of them).
   app.decorateRequest(DEADLINE, null);
   app.addHook('onRequest', (request, reply, done) => {
-    const deadline = new RequestDeadline(request, reply);
+    const deadline = new RequestDeadline(reply);
     (request as unknown as { [DEADLINE]: RequestDeadline })[DEADLINE] = deadline;
-    deadline.ms = routeConfigOf(request)?.probes ? limits.probeRequestTimeoutMs : limits.requestTimeoutMs;
-    deadlineQueue(deadline.ms).add(deadline);
+    deadline.start(routeConfigOf(request)?.probes ? limits.probeRequestTimeoutMs : limits.requestTimeoutMs);
     done();
   });
   app.addHook('onSend', (request, _reply, payload, done) => {
