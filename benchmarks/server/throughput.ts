@@ -32,34 +32,58 @@ export interface ThroughputRow {
 }
 
 interface Variant {
+  /** For SERVER_BENCH_VARIANTS. */
+  id: string;
   name: string;
   config: Omit<ServerChildConfig, 'dns'>;
 }
 
-const VARIANTS: Variant[] = [
+const ALL_VARIANTS: Variant[] = [
   {
+    id: 'bare',
     name: 'bare Fastify route',
     config: { variant: 'bare', controlPlane: 'memory', logLevel: 'silent', trustedProxies: [] },
   },
   {
+    id: 'sqlite',
     name: 'ours, SQLite, one usage write per call (usageFlushMs 0)',
     config: { variant: 'ours', controlPlane: 'sqlite', logLevel: 'info', trustedProxies: [] },
   },
   {
+    id: 'serve',
     name: 'ours, SQLite, usage written behind (as svc serve, 250 ms)',
     config: { variant: 'ours', controlPlane: 'sqlite-write-behind', logLevel: 'info', trustedProxies: [] },
   },
   {
     // The issue's comparison names auth, limits, usage and request ids; this row shows what the
     // request log (pino, one JSON line per request) adds on top of them.
+    id: 'serve-log-off',
     name: 'ours, usage written behind, request log off (level warn)',
     config: { variant: 'ours', controlPlane: 'sqlite-write-behind', logLevel: 'warn', trustedProxies: [] },
   },
   {
+    id: 'memory',
     name: 'ours, memory control plane',
     config: { variant: 'ours', controlPlane: 'memory', logLevel: 'info', trustedProxies: [] },
   },
 ];
+
+/**
+ * The variants run: all, or those `SERVER_BENCH_VARIANTS` names by id (e.g. `bare,serve`; the
+ * bare route always runs, as the ratios' base): a quicker run, or the bare route and one variant
+ * alone on the machine.
+ */
+const VARIANTS: Variant[] = (() => {
+  const wanted = process.env.SERVER_BENCH_VARIANTS?.split(',').map((id) => id.trim());
+  if (!wanted) return ALL_VARIANTS;
+  const unknown = wanted.filter((id) => !ALL_VARIANTS.some((variant) => variant.id === id));
+  if (unknown.length > 0) {
+    throw new Error(
+      `SERVER_BENCH_VARIANTS: unknown ${unknown.join(', ')}; the variants are ${ALL_VARIANTS.map((variant) => variant.id).join(', ')}`,
+    );
+  }
+  return ALL_VARIANTS.filter((variant) => variant.id === 'bare' || wanted.includes(variant.id));
+})();
 
 export interface Endpoint {
   name: string;
