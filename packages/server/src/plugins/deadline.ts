@@ -105,6 +105,10 @@ function end(deadline: RequestDeadline, reason: unknown): void {
  * `upstream_timeout` and `request.deadlineSignal` is aborted so the work can stop.
  */
 export function setRequestDeadline(request: FastifyRequest, ms: number): void {
+  // A NaN deadline would never come due, and its queue's timer would fire every millisecond.
+  if (!Number.isFinite(ms) || ms < 0) {
+    throw new TypeError(`a request deadline must be a finite number of ms ≥ 0, got ${ms}`);
+  }
   const deadline = deadlineOf(request);
   deadline.queue?.remove(deadline);
   if (deadline.ended === undefined) deadline.start(ms);

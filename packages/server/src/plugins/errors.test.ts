@@ -54,6 +54,17 @@ const echo: FastifyPluginAsyncTypebox = async (app) => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     return { aborted: request.deadlineSignal.aborted };
   });
+  app.get('/v2/bad-deadline', { config: { endpoint: 'health' } }, async (request) => {
+    const refused: string[] = [];
+    for (const ms of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
+      try {
+        setRequestDeadline(request, ms);
+      } catch (error) {
+        refused.push((error as Error).message);
+      }
+    }
+    return { refused };
+  });
   app.get('/v2/chatty', { config: { endpoint: 'health' } }, async (request) => {
     // A careless log call with every header: the redaction must still hide the key.
     request.log.info({ headers: request.headers, req: { headers: request.headers } }, 'chatty');
@@ -275,6 +286,18 @@ describe('errors and request ids', () => {
     const extended = await app.inject({ method: 'GET', url: '/v2/extended' });
     expect(extended.statusCode).toBe(200);
     expect(extended.json()).toEqual({ aborted: false });
+  });
+
+  it('setRequestDeadline refuses a duration that is not a finite number of ms', async () => {
+    const app = await start();
+    const response = await app.inject({ method: 'GET', url: '/v2/bad-deadline' });
+    expect(response.json()).toEqual({
+      refused: [
+        'a request deadline must be a finite number of ms ≥ 0, got NaN',
+        'a request deadline must be a finite number of ms ≥ 0, got -1',
+        'a request deadline must be a finite number of ms ≥ 0, got Infinity',
+      ],
+    });
   });
 
   it('keys in logged headers are redacted', async () => {
