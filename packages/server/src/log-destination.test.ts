@@ -34,6 +34,20 @@ describe('bufferedLogDestination', () => {
     expect(written).toBe(Array.from({ length: written.split('\n').length - 1 }, (_, i) => line(i)).join(''));
   });
 
+  it('keeps the order and the bytes of multi-byte and very long lines', () => {
+    const { path, log } = openLog();
+    const lines = [
+      line(1),
+      `${JSON.stringify({ path: '/v2/geo/ü€😀', n: 2 })}\n`,
+      `${JSON.stringify({ long: 'é'.repeat(3_000) })}\n`, // beyond the buffer: written on its own
+      line(3),
+      `${JSON.stringify({ long: '€'.repeat(1_400) })}\n`, // 4,200 bytes: fits only after a flush
+    ];
+    for (const text of lines) log.stream.write(text);
+    log.close();
+    expect(readFileSync(path, 'utf8')).toBe(lines.join(''));
+  });
+
   it('writes what waits at least every flush interval, and everything on close', async () => {
     const { path, log } = openLog(30);
     log.stream.write(line(1));
