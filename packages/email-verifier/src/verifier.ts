@@ -52,6 +52,11 @@ export interface VerifyCall {
    * one account's results are never served to another). @default '' (the one namespace)
    */
   cacheNamespace?: string;
+  /**
+   * The `request_id` the results carry (a server passes its request's id, so it need not copy
+   * each result to stamp it). @default a new `req_…` id per result
+   */
+  requestId?: string;
 }
 
 /** Progress of verifyMany: addresses finished so far out of all (unique) addresses. */
@@ -180,6 +185,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     checks: Required<VerifyEmailOptions>,
     domain: { status: DomainStatus; hosts: MailHosts['hosts'] } | null,
     probe: { verdict: ProbeVerdict; detail: SmtpDetail | null; catchAll: boolean | null } | null,
+    requestId: string | undefined,
   ): VerificationResult {
     const facts: VerificationFacts = {
       syntaxValid: prepared.address !== null,
@@ -208,7 +214,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         records: domain?.hosts.map((host) => host.host) ?? [],
       },
       checked_at: settings.clock().toISOString(),
-      request_id: createId('req'),
+      request_id: requestId ?? createId('req'),
       normalized: prepared.address?.normalized ?? null,
       suggestion: prepared.suggestion,
       is_role_account: prepared.role,
@@ -253,6 +259,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   async function verifyNow(
     prepared: Prepared,
     checks: Required<VerifyEmailOptions>,
+    requestId: string | undefined,
   ): Promise<VerificationResult> {
     const address = prepared.address as ParsedAddress;
     const domain = await domainStatus(address.asciiDomain);
@@ -266,13 +273,13 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       );
     }
     if (domain.status !== 'accepts_mail') {
-      const result = finish(prepared, checks, domain, null);
+      const result = finish(prepared, checks, domain, null, requestId);
       throw new UnprocessableAddressError(
         `${address.asciiDomain} has no MX hints: ${NO_MX_TEXT[domain.status]}`,
         result,
       );
     }
-    if (!checks.probe_mailbox) return finish(prepared, checks, domain, null);
+    if (!checks.probe_mailbox) return finish(prepared, checks, domain, null, requestId);
     const probe = await probeDomains(
       domain.hosts,
       new Map([[address.asciiDomain, [address.normalized]]]),
@@ -281,11 +288,17 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       { urgent: true },
     );
     const outcome = probe.results.get(address.normalized);
-    return finish(prepared, checks, domain, {
-      verdict: outcome?.outcome ?? 'unreachable',
-      detail: outcome?.detail ?? null,
-      catchAll: probe.catchAll.get(address.asciiDomain) ?? null,
-    });
+    return finish(
+      prepared,
+      checks,
+      domain,
+      {
+        verdict: outcome?.outcome ?? 'unreachable',
+        detail: outcome?.detail ?? null,
+        catchAll: probe.catchAll.get(address.asciiDomain) ?? null,
+      },
+      requestId,
+    );
   }
 
   return {
@@ -293,26 +306,27 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       const checks = checkOptions(options);
       if (typeof email !== 'string') throw new ServiceError('invalid_request', '"email" must be a string');
       const prepared = prepare(email);
+      const requestId = call?.requestId;
       if (!prepared.address) {
         throw new UnprocessableAddressError(
           prepared.syntaxDetail ?? 'not an email address',
-          finish(prepared, checks, null, null),
+          finish(prepared, checks, null, null, requestId),
         );
       }
       const address = prepared.address;
-      if (address.isAddressLiteral) return finish(prepared, checks, null, null);
+      if (address.isAddressLiteral) return finish(prepared, checks, null, null, requestId);
       const cacheKey = cacheKeyOf(address, checks, call);
-      if (!cacheKey) return verifyNow(prepared, checks);
+      if (!cacheKey) return verifyNow(prepared, checks, requestId);
       const flight = `${cacheKey.namespace}\u0000${cacheKey.address}\u0000${cacheKey.variant}`;
       if (!checks.fresh) {
         const [hit] = await (resultCache as NonNullable<typeof resultCache>).get([cacheKey], now());
-        if (hit) return served(hit, email);
+        if (hit) return served(hit, email, requestId);
         // The same address being probed for another caller right now: its answer is this one's.
         const pending = probing.get(flight);
-        if (pending) return served(await pending, email);
+        if (pending) return served(await pending, email, requestId);
       }
       const pending = (async () => {
-        const result = await verifyNow(prepared, checks);
+        const result = await verifyNow(prepared, checks, requestId);
         const cachedAt = now();
         await resultCache?.set([{ key: cacheKey, result }], cachedAt);
         return { result, cachedAt, expiresAt: cachedAt };
@@ -328,6 +342,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     async verifyMany(emails, options, events = {}) {
       const checks = checkOptions(options);
       checkBulkAddresses(emails);
+      const { requestId } = events;
       // Duplicates (same normalized address) are verified once and share the result.
       const unique = new Map<string, Prepared>();
       const keys = emails.map((input) => {
@@ -361,7 +376,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         for (const key of [...cacheKeys.keys()]) {
           const hit = hits[index++];
           if (!hit) continue;
-          complete(key, served(hit, (unique.get(key) as Prepared).input));
+          complete(key, served(hit, (unique.get(key) as Prepared).input, requestId));
           unique.delete(key);
           cacheKeys.delete(key);
         }
@@ -371,7 +386,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       const byDomain = new Map<string, Array<[string, Prepared]>>();
       for (const [key, prepared] of unique) {
         if (!prepared.address || prepared.address.isAddressLiteral) {
-          complete(key, finish(prepared, checks, null, null));
+          complete(key, finish(prepared, checks, null, null, requestId));
           continue;
         }
         const group = byDomain.get(prepared.address.asciiDomain) ?? [];
@@ -400,11 +415,17 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         for (const { domainName, group, domain } of sharing) {
           for (const [key, prepared] of group) {
             const outcome = probe.results.get((prepared.address as ParsedAddress).normalized);
-            const result = finish(prepared, checks, domain, {
-              verdict: outcome?.outcome ?? 'unreachable',
-              detail: outcome?.detail ?? null,
-              catchAll: probe.catchAll.get(domainName) ?? null,
-            });
+            const result = finish(
+              prepared,
+              checks,
+              domain,
+              {
+                verdict: outcome?.outcome ?? 'unreachable',
+                detail: outcome?.detail ?? null,
+                catchAll: probe.catchAll.get(domainName) ?? null,
+              },
+              requestId,
+            );
             complete(key, result);
             const cacheKey = cacheKeys.get(key);
             if (cacheKey) toStore.push({ key: cacheKey, result });
@@ -422,7 +443,8 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         [...byDomain].map(async ([domainName, group]) => {
           const domain = await domainStatus(domainName);
           if (!checks.probe_mailbox || domain.status !== 'accepts_mail') {
-            for (const [key, prepared] of group) complete(key, finish(prepared, checks, domain, null));
+            for (const [key, prepared] of group)
+              complete(key, finish(prepared, checks, domain, null, requestId));
             return;
           }
           if (!turn) {
@@ -475,11 +497,11 @@ function namespaceOf(call: VerifyCall | undefined): string {
  * A cached result as a call returns it: the spelling and request id of this call, `checked_at`
  * of the check that produced it, and `cached_at` saying it came from the cache.
  */
-function served(hit: CachedResult, email: string): VerificationResult {
+function served(hit: CachedResult, email: string, requestId: string | undefined): VerificationResult {
   return {
     ...(hit.result as VerificationResult),
     email,
-    request_id: createId('req'),
+    request_id: requestId ?? createId('req'),
     cached_at: new Date(hit.cachedAt).toISOString(),
   };
 }

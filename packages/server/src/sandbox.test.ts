@@ -62,6 +62,16 @@ describe('the sandbox verifier', () => {
     }
   });
 
+  it("stamps results with the call's requestId, and otherwise with an id of their own", async () => {
+    const sandbox = createSandboxVerifier({ clock });
+    expect((await sandbox.verify('a@example.com', {}, { requestId: 'req_one' })).request_id).toBe('req_one');
+    const bulk = await sandbox.verifyMany(['a@example.com', 'b@example.com'], {}, { requestId: 'req_bulk' });
+    expect(bulk.map((result) => result.request_id)).toEqual(['req_bulk', 'req_bulk']);
+    const own = await sandbox.verifyMany(['a@example.com', 'b@example.com']);
+    expect(own[0]?.request_id).toMatch(/^req_/);
+    expect(own[0]?.request_id).not.toBe(own[1]?.request_id);
+  });
+
   it('matches magic local parts without case or +tag, and only whole names', () => {
     expect(sandboxMagicOf('Deliverable+42')).toBe('deliverable');
     expect(sandboxMagicOf('CATCH_ALL')).toBe('catch_all');

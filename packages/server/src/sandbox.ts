@@ -105,7 +105,11 @@ export function createSandboxVerifier(options: SandboxVerifierOptions = {}): Ver
   const clock = options.clock ?? (() => new Date());
   const lists: EmailLists = createLists(options.lists ?? {});
 
-  function result(input: string, checks: Required<VerifyEmailOptions>): VerificationResult {
+  function result(
+    input: string,
+    checks: Required<VerifyEmailOptions>,
+    requestId: string | undefined,
+  ): VerificationResult {
     const parsed = parseAddress(input);
     const address: ParsedAddress | null = parsed.ok ? parsed.address : null;
     const magic = address && !address.isAddressLiteral ? sandboxMagicOf(address.local) : null;
@@ -143,7 +147,7 @@ export function createSandboxVerifier(options: SandboxVerifierOptions = {}): Ver
       is_catch_all: verdict.is_catch_all,
       mx: { accepts_mail: acceptsMail, records: acceptsMail ? [SANDBOX_MX_HOST] : [] },
       checked_at: clock().toISOString(),
-      request_id: createId('req'),
+      request_id: requestId ?? createId('req'),
       normalized: address?.normalized ?? null,
       suggestion,
       is_role_account: role,
@@ -153,10 +157,10 @@ export function createSandboxVerifier(options: SandboxVerifierOptions = {}): Ver
   }
 
   return {
-    async verify(email, verifyOptions) {
+    async verify(email, verifyOptions, call) {
       const checks = checkOptions(verifyOptions);
       if (typeof email !== 'string') throw new ServiceError('invalid_request', '"email" must be a string');
-      const answer = result(email, checks);
+      const answer = result(email, checks, call?.requestId);
       const parsed = parseAddress(email);
       if (!parsed.ok) throw new UnprocessableAddressError(parsed.detail, answer);
       if (answer.reasons.includes('no_mx_records')) {
@@ -182,7 +186,7 @@ export function createSandboxVerifier(options: SandboxVerifierOptions = {}): Ver
       const checks = checkOptions(verifyOptions);
       checkBulkAddresses(emails);
       events.signal?.throwIfAborted();
-      const results = emails.map((email) => result(String(email), checks));
+      const results = emails.map((email) => result(String(email), checks, events.requestId));
       events.onProgress?.(results.length, results.length);
       return results;
     },

@@ -207,6 +207,23 @@ describe('verify() with the result cache', () => {
     expect(await asked()).toEqual(['alice@good.test']);
   });
 
+  it('gives each call its own requestId, whether it probed, joined a probe or was cached', async () => {
+    const verifier = verifierWith();
+    const results = await Promise.all([
+      verifier.verify('alice@good.test', probe, { requestId: 'req_first' }),
+      verifier.verify('alice@good.test', probe, { requestId: 'req_joined' }),
+      verifier.verify('alice@good.test', probe),
+    ]);
+    expect(results[0]?.request_id).toBe('req_first');
+    expect(results[1]?.request_id).toBe('req_joined');
+    expect(results[2]?.request_id).toMatch(/^req_/);
+    expect(results[2]?.request_id).not.toBe('req_first');
+    const cached = await verifier.verify('alice@good.test', probe, { requestId: 'req_cached' });
+    expect(cached).toMatchObject({ request_id: 'req_cached', cached_at: expect.any(String) });
+    // The cached result is not changed by the calls it answered.
+    expect((await verifier.verify('alice@good.test', probe)).request_id).not.toBe('req_cached');
+  });
+
   it('resultCache: false probes every time', async () => {
     const verifier = verifierWith({ resultCache: false });
     await verifier.verify('alice@good.test', probe);
@@ -278,6 +295,26 @@ describe('verifyMany() with the result cache', () => {
     const fresh = await verifier.verifyMany(['alice@good.test', 'bob@good.test'], { ...probe, fresh: true });
     expect(fresh.some((result) => 'cached_at' in result)).toBe(false);
     expect((await asked()).sort()).toEqual(['alice@good.test', 'bob@good.test']);
+  });
+
+  it("stamps every result with the call's requestId, cached, probed, duplicate or invalid", async () => {
+    const verifier = verifierWith();
+    await verifier.verify('alice@good.test', probe, { requestId: 'req_earlier' });
+    const results = await verifier.verifyMany(
+      ['alice@good.test', 'bob@good.test', 'BOB@good.test', 'not-an-address'],
+      probe,
+      { requestId: 'req_bulk' },
+    );
+    expect(results.map((result) => result.request_id)).toEqual([
+      'req_bulk',
+      'req_bulk',
+      'req_bulk',
+      'req_bulk',
+    ]);
+    expect(results[0]?.cached_at).toBeDefined();
+    // Without one, each result has an id of its own.
+    const own = await verifier.verifyMany(['bob@good.test', 'carol@other.test'], probe);
+    expect(new Set(own.map((result) => result.request_id)).size).toBe(2);
   });
 
   it('uses the namespace of the call', async () => {

@@ -52,7 +52,7 @@ export function summarize(results: readonly EmailVerificationResult[]): BulkVeri
  * DNS, no SMTP; magic local parts), live keys the server's verifier. The verifier's errors are
  * the API's: a string that is not an address or a domain without MX hints → 422 `unprocessable`,
  * DNS failing or timing out → 503 `upstream_timeout`; an SMTP timeout is a result (`unknown`,
- * `smtp_timeout`). Every result carries the request's own id.
+ * `smtp_timeout`). Every result carries the request's own id (`requestId` of the verifier call).
  */
 export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const sandbox = createSandboxVerifier({ clock: () => new Date(app.svc.now()) });
@@ -81,10 +81,11 @@ export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { email, options } = request.body;
       // A probe waits on remote mail servers: it gets the longer deadline, not the default one.
       if (options?.probe_mailbox) setRequestDeadline(request, probeRequestTimeoutMs);
-      const result = await verifierFor(request).verify(email, options, {
+      // The result carries the request's id as the verifier made it: no copy to stamp it.
+      return verifierFor(request).verify(email, options, {
         cacheNamespace: cacheNamespace(request),
+        requestId: request.id,
       });
-      return { ...result, request_id: request.id };
     },
   );
 
@@ -109,10 +110,10 @@ export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const results = await verifierFor(request).verifyMany(emails, options, {
         signal: request.deadlineSignal ?? undefined,
         cacheNamespace: cacheNamespace(request),
+        requestId: request.id,
       });
       request.billableUnits = emails.length;
-      const stamped = results.map((result) => ({ ...result, request_id: request.id }));
-      return { results: stamped, summary: summarize(stamped) };
+      return { results, summary: summarize(results) };
     },
   );
 
