@@ -57,7 +57,12 @@ afterAll(async () => {
 });
 
 /** serve() as one process of a deployment: its own data dir, the shared database, Redis and key. */
-async function start(name: string, options: Record<string, unknown>, env: Record<string, string> = {}) {
+async function start(
+  name: string,
+  options: Record<string, unknown>,
+  env: Record<string, string> = {},
+  database = databaseUrl,
+) {
   let out = '';
   let err = '';
   const server = await serve({
@@ -66,7 +71,7 @@ async function start(name: string, options: Record<string, unknown>, env: Record
       dataDir: join(dir, name),
       logLevel: 'silent',
       geo: { databases: [`${GEO_FIXTURES}GeoIP2-City-Test.mmdb`] },
-      databaseUrl,
+      databaseUrl: database,
       ...(redisUrl ? { redisUrl, redisPrefix } : {}),
       ...options,
     },
@@ -111,6 +116,32 @@ describe('roles without PostgreSQL', () => {
           handleSignals: false,
         }),
       ).rejects.toThrow(`role ${role} needs databaseUrl`);
+    }
+  });
+});
+
+describe.skipIf(!postgresUrl || !redisUrl)('first start of several processes at once', () => {
+  it('two api processes starting together on an empty database make one owner account', async () => {
+    const name = `${databaseName}_first`;
+    await admin(`CREATE DATABASE "${name}"`);
+    try {
+      const url = new URL(databaseUrl);
+      url.pathname = `/${name}`;
+      const both = await Promise.all([
+        start('first-a', { role: 'api' }, {}, url.toString()),
+        start('first-b', { role: 'api' }, {}, url.toString()),
+      ]);
+      const owners = both.filter(({ server }) => server.createdOwner !== null);
+      expect(owners).toHaveLength(1);
+      expect(both.filter(({ out }) => out().includes('first start'))).toHaveLength(1);
+      // The keys one printed work on the other: one account, one database.
+      const live = /live key: +(sk_live_\w+)/.exec((owners[0] as (typeof both)[0]).out())?.[1] as string;
+      for (const { server } of both) {
+        expect((await call(server.url, 'GET', '/v2/usage', live)).status).toBe(200);
+      }
+    } finally {
+      for (const server of running.splice(0)) await server.close();
+      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     }
   });
 });

@@ -30,7 +30,7 @@ import type { FastifyInstance } from 'fastify';
 import { batchMissCredits, sweepBatchMissCredits } from './batch-credits.js';
 import { maskSecrets } from './config.js';
 import type { GeoDatabaseInfo } from './context.js';
-import { createAccount, webhookSigningSecrets } from './control-plane/accounts.js';
+import { createFirstAccount, webhookSigningSecrets } from './control-plane/accounts.js';
 import { createServerSecrets } from './control-plane/secrets.js';
 import { loadServerKey } from './control-plane/server-key.js';
 import type { ControlPlaneStore } from './control-plane/store.js';
@@ -448,15 +448,14 @@ async function openConfiguredGeo(options: ResolvedServerOptions): Promise<Opened
 
 /** On first start (no account yet): the owner account, its keys printed this once. */
 async function ensureOwner(
-  deps: Parameters<typeof createAccount>[0],
+  deps: Parameters<typeof createFirstAccount>[0],
   options: ResolvedServerOptions,
   stdout: { write(text: string): unknown },
 ): Promise<{ accountId: string } | null> {
-  if ((await deps.controlPlane.listAccounts()).length > 0) return null;
-  const { account, testKey, liveKey, webhookSecret } = await createAccount(deps, {
-    name: 'owner',
-    planId: options.ownerPlan,
-  });
+  // Another process on the same database may be starting too: one of them makes the owner.
+  const created = await createFirstAccount(deps, { name: 'owner', planId: options.ownerPlan });
+  if (!created) return null;
+  const { account, testKey, liveKey, webhookSecret } = created;
   stdout.write(
     [
       `svc serve: first start: created the account ${account.id} ("owner", plan ${account.plan_id}).`,

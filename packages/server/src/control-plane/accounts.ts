@@ -248,14 +248,18 @@ export interface CreateAccountInput {
   now?: number;
 }
 
-/** A new account on a plan, with its first test key, first live key and first webhook secret. */
-export async function createAccount(
-  deps: AccountDeps,
-  input: CreateAccountInput,
-): Promise<{ account: Account; testKey: IssuedKey; liveKey: IssuedKey; webhookSecret: IssuedWebhookSecret }> {
-  const store = deps.controlPlane;
+/** A new account with its first keys and webhook secret, as createAccount returns it. */
+export type CreatedAccount = {
+  account: Account;
+  testKey: IssuedKey;
+  liveKey: IssuedKey;
+  webhookSecret: IssuedWebhookSecret;
+};
+
+/** The records of a new account (checked, not stored yet). */
+async function newAccount(deps: AccountDeps, input: CreateAccountInput): Promise<CreatedAccount> {
   checkName(input.name, 'name');
-  await requirePlan(store, input.planId);
+  await requirePlan(deps.controlPlane, input.planId);
   const now = input.now ?? deps.now();
   const account: Account = {
     id: createId('acct', now),
@@ -264,14 +268,41 @@ export async function createAccount(
     created_at: now,
     disabled_at: null,
   };
-  const testKey = issueKey(account.id, 'test', 'default', now);
-  const liveKey = issueKey(account.id, 'live', 'default', now);
-  const webhookSecret = issueWebhookSecret(deps.secrets, account.id, now);
-  await store.createAccount(account);
-  await store.createKey(testKey.key);
-  await store.createKey(liveKey.key);
-  await store.addWebhookSecret(webhookSecret.record);
-  return { account, testKey, liveKey, webhookSecret };
+  return {
+    account,
+    testKey: issueKey(account.id, 'test', 'default', now),
+    liveKey: issueKey(account.id, 'live', 'default', now),
+    webhookSecret: issueWebhookSecret(deps.secrets, account.id, now),
+  };
+}
+
+/** Stores the keys and the webhook secret of an account just stored. */
+async function storeCredentials(store: ControlPlaneStore, created: CreatedAccount): Promise<CreatedAccount> {
+  await store.createKey(created.testKey.key);
+  await store.createKey(created.liveKey.key);
+  await store.addWebhookSecret(created.webhookSecret.record);
+  return created;
+}
+
+/** A new account on a plan, with its first test key, first live key and first webhook secret. */
+export async function createAccount(deps: AccountDeps, input: CreateAccountInput): Promise<CreatedAccount> {
+  const created = await newAccount(deps, input);
+  await deps.controlPlane.createAccount(created.account);
+  return storeCredentials(deps.controlPlane, created);
+}
+
+/**
+ * As createAccount, but only when the store has no account yet (the server's first start);
+ * null when it has one. Atomic across processes on the same data (see
+ * ControlPlaneStore.createFirstAccount): servers starting together make one owner.
+ */
+export async function createFirstAccount(
+  deps: AccountDeps,
+  input: CreateAccountInput,
+): Promise<CreatedAccount | null> {
+  const created = await newAccount(deps, input);
+  if (!(await deps.controlPlane.createFirstAccount(created.account))) return null;
+  return storeCredentials(deps.controlPlane, created);
 }
 
 /** Moves an account to another plan (which must exist). */

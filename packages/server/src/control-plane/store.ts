@@ -151,6 +151,12 @@ export interface ControlPlaneStore {
   listPlans(): Promise<Plan[]>;
 
   createAccount(account: Account): Promise<void>;
+  /**
+   * Creates `account` only when the store has no account at all, atomically for every process
+   * on the same data: two servers starting at once on an empty database make one owner account,
+   * not two. False (and nothing written) when an account exists.
+   */
+  createFirstAccount(account: Account): Promise<boolean>;
   getAccount(id: string): Promise<Account | null>;
   listAccounts(): Promise<Account[]>;
   /** Changes the plan or disables; null when the account does not exist. */

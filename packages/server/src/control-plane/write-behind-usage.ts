@@ -289,6 +289,7 @@ export function createWriteBehindUsageStore(
     getPlan: (id) => store.getPlan(id),
     listPlans: () => store.listPlans(),
     createAccount: (account) => store.createAccount(account),
+    createFirstAccount: (account) => store.createFirstAccount(account),
     getAccount: (id) => store.getAccount(id),
     listAccounts: () => store.listAccounts(),
     updateAccount: (id, patch) => store.updateAccount(id, patch),

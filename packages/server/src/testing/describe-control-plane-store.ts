@@ -122,6 +122,22 @@ export function describeControlPlaneStore(name: string, factory: ControlPlaneSto
       await store.close();
     });
 
+    it('creates a first account only in a store with none, once among calls made at once', async () => {
+      const store = await factory.create();
+      const contenders = Array.from({ length: 5 }, () => account());
+      const created = await Promise.all(contenders.map((a) => store.createFirstAccount(a)));
+      expect(created.filter(Boolean)).toHaveLength(1);
+      const winner = contenders[created.indexOf(true)] as Account;
+      expect(await store.listAccounts()).toEqual([winner]);
+      // An ordinary account still makes the store not empty.
+      const other = await factory.create();
+      await other.createAccount(account());
+      expect(await other.createFirstAccount(account())).toBe(false);
+      expect(await other.listAccounts()).toHaveLength(1);
+      await other.close();
+      await store.close();
+    });
+
     it('hands out copies: changing a returned record does not change the store', async () => {
       const store = await factory.create();
       const a = account();
@@ -488,6 +504,17 @@ export function describeControlPlaneStore(name: string, factory: ControlPlaneSto
         // Usage recorded through one handle is counted by the other (two processes, one file).
         expect(await again.recordUsage(a.id, 'geo_ip', '2026-11', 2)).toBe(5);
         expect(await store.usedUnits(a.id, '2026-11')).toBe(5);
+        await again.close();
+        await store.close();
+      });
+
+      it('makes one first account when two stores on the same empty data try at once', async () => {
+        const store = await factory.create();
+        const again = await reopen(store);
+        const [a, b] = [account(), account()];
+        const created = await Promise.all([store.createFirstAccount(a), again.createFirstAccount(b)]);
+        expect(created.filter(Boolean)).toHaveLength(1);
+        expect(await again.listAccounts()).toEqual([created[0] ? a : b]);
         await again.close();
         await store.close();
       });

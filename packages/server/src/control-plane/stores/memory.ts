@@ -87,6 +87,12 @@ export function createMemoryControlPlaneStore(): ControlPlaneStore {
       if (accounts.has(account.id)) throw new Error(`account ${account.id} already exists`);
       accounts.set(account.id, copy(account));
     },
+    async createFirstAccount(account) {
+      open();
+      if (accounts.size > 0) return false;
+      accounts.set(account.id, copy(account));
+      return true;
+    },
     async getAccount(id) {
       open();
       const account = accounts.get(id);

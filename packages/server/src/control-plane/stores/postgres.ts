@@ -232,6 +232,28 @@ export async function createPostgresControlPlaneStore(
         [account.id, account.name, account.plan_id, account.created_at, account.disabled_at],
       );
     },
+    async createFirstAccount(account) {
+      if (closed) throw new Error('the control-plane store is closed');
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        // Under READ COMMITTED two transactions could each see no account and both insert: this
+        // lock mode conflicts with itself and with every insert, so they take turns.
+        await client.query(`LOCK TABLE ${s}.accounts IN SHARE ROW EXCLUSIVE MODE`);
+        const inserted = await client.query(
+          `INSERT INTO ${s}.accounts (id, name, plan_id, created_at, disabled_at)
+           SELECT $1::text, $2::text, $3::text, $4::bigint, $5::bigint WHERE NOT EXISTS (SELECT 1 FROM ${s}.accounts)`,
+          [account.id, account.name, account.plan_id, account.created_at, account.disabled_at],
+        );
+        await client.query('COMMIT');
+        return inserted.rowCount === 1;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
     async getAccount(id) {
       const row = await first<AccountRow>(`SELECT * FROM ${s}.accounts WHERE id = $1`, [id]);
       return row ? toAccount(row) : null;

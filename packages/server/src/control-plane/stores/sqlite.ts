@@ -184,6 +184,11 @@ export async function createSqliteControlPlaneStore(
       `INSERT INTO accounts (id, name, plan_id, created_at, disabled_at)
        VALUES (@id, @name, @plan_id, @created_at, @disabled_at)`,
     ),
+    // One statement, so one write transaction: SQLite lets one writer in at a time.
+    insertFirstAccount: db.prepare(
+      `INSERT INTO accounts (id, name, plan_id, created_at, disabled_at)
+       SELECT @id, @name, @plan_id, @created_at, @disabled_at WHERE NOT EXISTS (SELECT 1 FROM accounts)`,
+    ),
     account: db.prepare<[string], Account>('SELECT * FROM accounts WHERE id = ?'),
     accounts: db.prepare<[], Account>('SELECT * FROM accounts ORDER BY created_at, id'),
 
@@ -325,6 +330,9 @@ export async function createSqliteControlPlaneStore(
 
     async createAccount(account) {
       statements.insertAccount.run(account);
+    },
+    async createFirstAccount(account) {
+      return statements.insertFirstAccount.run(account).changes === 1;
     },
     async getAccount(id) {
       return statements.account.get(id) ?? null;
