@@ -10,8 +10,9 @@ export async function runServerBenchmark(): Promise<{
   mix: MixReport;
   instructions: InstructionRow[] | null;
 }> {
-  const throughput = await runThroughput();
-  printThroughput(throughput);
+  const result = await runThroughput();
+  printThroughput(result);
+  const throughput = result.rows;
   const mix = await runMix();
   printMix(mix);
   let instructions: InstructionRow[] | null = null;
