@@ -48,25 +48,6 @@ describe('bufferedLogDestination', () => {
     expect(readFileSync(path, 'utf8')).toBe(lines.join(''));
   });
 
-  it('takes lines encoded into its buffer (reserve, bytes, commit) in order with string lines', () => {
-    const { path, log } = openLog();
-    const expected: string[] = [];
-    for (let i = 0; i < 120; i++) {
-      const text = line(i);
-      expected.push(text);
-      if (i % 3 === 0) {
-        log.stream.write(text);
-        continue;
-      }
-      const start = log.stream.reserve(1_024);
-      const end = start + log.stream.bytes.write(text, start, 'latin1');
-      log.stream.commit(end);
-    }
-    log.close();
-    expect(readFileSync(path, 'utf8')).toBe(expected.join(''));
-    expect(() => log.stream.reserve(5_000)).toThrow(RangeError);
-  });
-
   it('writes what waits at least every flush interval, and everything on close', async () => {
     const { path, log } = openLog(30);
     log.stream.write(line(1));

@@ -4,25 +4,11 @@ import pino from 'pino';
 export const LOG_FLUSH_MS = 250;
 
 /** Bytes of log lines gathered before they are written. */
-export const LOG_BUFFER_BYTES = 4096;
-
-/**
- * A log stream that also takes lines encoded straight into its buffer, with no string made for
- * them: `reserve` room, encode into `bytes` from the offset it returned, then `commit` the end.
- */
-export interface LineBuffer {
-  write(line: string): void;
-  /** Makes room for a line of up to `maxBytes` (at most 4 KiB) and returns where it starts in `bytes`. */
-  reserve(maxBytes: number): number;
-  /** The buffer the reserved line goes into: read it after `reserve`, as that may replace it. */
-  readonly bytes: Buffer;
-  /** Ends the reserved line at `end` (the offset after its last byte). */
-  commit(end: number): void;
-}
+const LOG_BUFFER_BYTES = 4096;
 
 /** A log destination for pino and how to stop it. */
 export interface BufferedLogDestination {
-  stream: LineBuffer;
+  stream: { write(line: string): void };
   /** Writes what is buffered and stops the timer. */
   close(): void;
 }
@@ -75,34 +61,19 @@ export function bufferedLogDestination(fd = 1, flushMs = LOG_FLUSH_MS): Buffered
   const timer = setInterval(flush, flushMs);
   timer.unref();
   process.on('exit', flush);
-  const stream: LineBuffer = {
-    write(line) {
-      if (line.length * 3 > POOL_BYTES - used) {
-        // Only a line of more than (POOL_BYTES − LOG_BUFFER_BYTES) / 3 characters can get here.
-        flush();
-        writeBytes(Buffer.from(line));
-        return;
-      }
-      used += pool.write(line, used);
-      if (used >= LOG_BUFFER_BYTES) flush();
-    },
-    reserve(maxBytes) {
-      if (maxBytes > LOG_BUFFER_BYTES)
-        throw new RangeError(`a line reserves at most ${LOG_BUFFER_BYTES} bytes`);
-      // After a commit `used` stays below LOG_BUFFER_BYTES, so a flush makes room for any line.
-      if (maxBytes > POOL_BYTES - used) flush();
-      return used;
-    },
-    get bytes() {
-      return pool;
-    },
-    commit(end) {
-      used = end;
-      if (used >= LOG_BUFFER_BYTES) flush();
-    },
-  };
   return {
-    stream,
+    stream: {
+      write(line) {
+        if (line.length * 3 > POOL_BYTES - used) {
+          // Only a line of more than (POOL_BYTES − LOG_BUFFER_BYTES) / 3 characters can get here.
+          flush();
+          writeBytes(Buffer.from(line));
+          return;
+        }
+        used += pool.write(line, used);
+        if (used >= LOG_BUFFER_BYTES) flush();
+      },
+    },
     close() {
       clearInterval(timer);
       process.off('exit', flush);

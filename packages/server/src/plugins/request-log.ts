@@ -1,9 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { type LineBuffer, LOG_BUFFER_BYTES } from '../log-destination.js';
 import { endpointOf } from './auth.js';
 import { globalPlugin } from './global-plugin.js';
-import { encodeRequestLine, maxLineBytes } from './request-log-bytes.js';
 
 /** Options of the request-log plugin. */
 export interface RequestLogPluginOptions {
@@ -15,10 +13,8 @@ export interface RequestLogPluginOptions {
    * only the path needs escaping. Give it only when the logger is pino with its default level
    * numbers, timestamp and message key writing to this stream, and `request_id` as Fastify's
    * request id label, as `createServer`'s is; without it the line goes through `request.log.info`.
-   * A stream that is a `LineBuffer` (createServer's own, `bufferedLogDestination`) gets the line
-   * as bytes encoded into its buffer (request-log-bytes.ts), with no string made for it.
    */
-  stream?: { write(line: string): void } | LineBuffer;
+  stream?: { write(line: string): void };
 }
 
 /** The fields of the line after the request id: the same for both ways of writing it. */
@@ -62,35 +58,16 @@ export const requestLogPlugin = globalPlugin(
     // that has none is not pino, and gets its line through request.log.
     const base = (app.log as unknown as Record<symbol, unknown>)[pino.symbols.chindingsSym];
     const stream = typeof base === 'string' ? options.stream : undefined;
-    const bindings = new TextEncoder().encode(typeof base === 'string' ? base : '');
-    const lineBytes = maxLineBytes(bindings.length);
-    const buffer =
-      stream && 'reserve' in stream && lineBytes <= LOG_BUFFER_BYTES ? (stream as LineBuffer) : undefined;
     app.addHook('onResponse', (request, reply, done) => {
       if (!stream) {
         request.log.info(fields(request, reply), 'request');
-        done();
-        return;
+      } else if ((request.log as Logger).isLevelEnabled('info')) {
+        // The method is one Node's parser knows (letters only), the ids are ours: only the path may
+        // need escaping.
+        stream.write(
+          `{"level":30,"time":${Date.now()}${base},"request_id":"${request.id}","method":"${request.method}","path":${pathJson(request)},"status":${reply.statusCode},"endpoint":${plain(endpointOf(request) ?? null)},"account_id":${plain(request.auth?.account.id ?? null)},"ms":${Math.round(reply.elapsedTime * 10) / 10},"msg":"request"}\n`,
+        );
       }
-      if (!(request.log as Logger).isLevelEnabled('info')) {
-        done();
-        return;
-      }
-      if (buffer) {
-        // reserve first: it may hand the buffer over to be written and start a new one.
-        const start = buffer.reserve(lineBytes);
-        const end = encodeRequestLine(buffer.bytes, start, bindings, request, reply);
-        if (end >= 0) {
-          buffer.commit(end);
-          done();
-          return;
-        }
-      }
-      // The method is one Node's parser knows (letters only), the ids are ours: only the path may
-      // need escaping.
-      stream.write(
-        `{"level":30,"time":${Date.now()}${base},"request_id":"${request.id}","method":"${request.method}","path":${pathJson(request)},"status":${reply.statusCode},"endpoint":${plain(endpointOf(request) ?? null)},"account_id":${plain(request.auth?.account.id ?? null)},"ms":${Math.round(reply.elapsedTime * 10) / 10},"msg":"request"}\n`,
-      );
       done();
     });
   },
