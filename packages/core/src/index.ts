@@ -10,3 +10,4 @@ export * from './schemas/error.js';
 export * from './schemas/geo.js';
 export { ServiceError, type ServiceErrorOptions } from './service-error.js';
 export * from './types/enrichment.js';
+export { urlWithoutPassword } from './url-without-password.js';

@@ -1,4 +1,4 @@
-import { ServiceError } from '@svc/core';
+import { ServiceError, urlWithoutPassword } from '@svc/core';
 import type { Pool, PoolClient } from 'pg';
 
 /**
@@ -63,13 +63,7 @@ export function checkedPostgresSchema(schema: string | undefined, fallback: stri
 
 /** The URL without its password, for messages: a connection string's password is never shown. */
 export function redactedPostgresUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(an unparsable connection string)';
-  }
+  return urlWithoutPassword(url, '(an unparsable connection string)');
 }
 
 // Loaded on first use: apps on memory or SQLite never need pg installed.

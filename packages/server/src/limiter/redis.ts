@@ -1,4 +1,4 @@
-import { ServiceError } from '@svc/core';
+import { ServiceError, urlWithoutPassword } from '@svc/core';
 import type { Redis } from 'ioredis';
 import type { BucketSpec, RateDecision, RateLimiter } from './limiter.js';
 import { check, decide } from './memory.js';
@@ -76,17 +76,6 @@ async function loadIoredis(): Promise<typeof Redis> {
   }
 }
 
-/** The URL without its password, for messages. */
-function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(an unparsable URL)';
-  }
-}
-
 function atLeast(name: string, value: number, min: number, integer: boolean): number {
   if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
     throw new TypeError(`${name} must be a ${integer ? 'whole ' : ''}number ≥ ${min}, got ${value}`);
@@ -126,7 +115,7 @@ export async function createRedisRateLimiter(options: RedisRateLimiterOptions): 
     if (typeof url !== 'string' || url === '') {
       throw new TypeError('the Redis rate limiter needs `url` (redis://…) or `client`');
     }
-    where = redactedUrl(url);
+    where = urlWithoutPassword(url);
     const RedisClient = await loadIoredis();
     client = new RedisClient(url, {
       lazyConnect: true,
