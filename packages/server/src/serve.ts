@@ -452,6 +452,8 @@ async function ensureOwner(
   options: ResolvedServerOptions,
   stdout: { write(text: string): unknown },
 ): Promise<{ accountId: string } | null> {
+  // A store with accounts is past its first start: ownerPlan is not even looked up then.
+  if ((await deps.controlPlane.listAccounts()).length > 0) return null;
   // Another process on the same database may be starting too: one of them makes the owner.
   const created = await createFirstAccount(deps, { name: 'owner', planId: options.ownerPlan });
   if (!created) return null;
