@@ -48,9 +48,12 @@ class RequestDeadline implements DeadlineEntry {
   }
 }
 
+/** The request's deadline slot (null until the plugin's hook or a first use fills it). */
+const slot = (request: FastifyRequest) => request as unknown as { [DEADLINE]?: RequestDeadline | null };
+
 /** The request's deadline state, made on first use. */
 function deadlineOf(request: FastifyRequest): RequestDeadline {
-  const own = request as unknown as { [DEADLINE]?: RequestDeadline | null };
+  const own = slot(request);
   let deadline = own[DEADLINE];
   if (!deadline) {
     deadline = new RequestDeadline(undefined);
@@ -130,12 +133,12 @@ export const deadlinePlugin = globalPlugin('svc-deadline', async (app) => {
   app.decorateRequest(DEADLINE, null);
   app.addHook('onRequest', (request, reply, done) => {
     const deadline = new RequestDeadline(reply);
-    (request as unknown as { [DEADLINE]: RequestDeadline })[DEADLINE] = deadline;
+    slot(request)[DEADLINE] = deadline;
     deadline.start(routeConfigOf(request)?.probes ? limits.probeRequestTimeoutMs : limits.requestTimeoutMs);
     done();
   });
   app.addHook('onSend', (request, _reply, payload, done) => {
-    const deadline = (request as unknown as { [DEADLINE]: RequestDeadline | null })[DEADLINE];
+    const deadline = slot(request)[DEADLINE];
     deadline?.queue?.remove(deadline);
     done(null, payload);
   });
