@@ -17,6 +17,26 @@ describe('ids', () => {
     expect(chars.size).toBe(32);
   });
 
+  it('draws every character of the random part evenly from the alphabet, across pool refills', () => {
+    // 4,000 ids use the character pool (16 KiB) more than six times over. Each of the 32
+    // characters is expected 3,250 times in 104,000; a bias such as using 4 bits of a byte, or
+    // reading the pool's raw bytes, would put some far outside ±15% (about 8 standard deviations).
+    const counts = new Map<string, number>();
+    for (let index = 0; index < 4_000; index++) {
+      for (const char of createId('req', 1_700_000_000_000).slice(14)) {
+        counts.set(char, (counts.get(char) ?? 0) + 1);
+      }
+    }
+    expect(counts.size).toBe(32);
+    for (const [char, count] of counts) {
+      expect({ char, count, even: Math.abs(count - 3_250) <= 3_250 * 0.15 }).toEqual({
+        char,
+        count,
+        even: true,
+      });
+    }
+  });
+
   it('sorts by creation time and encodes it', () => {
     const times = [0, 1, 31, 32, 1_700_000_000_000, 1_700_000_000_001, 4_102_444_800_000];
     const ids = times.map((time) => createId('batch', time));

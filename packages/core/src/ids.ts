@@ -15,75 +15,78 @@ const RANDOM_CHARS = 26; // 130 random bits
 const ALPHABET_CODES = Buffer.from(ALPHABET, 'latin1');
 const BODY = new RegExp(`^[${ALPHABET}]{${TIME_CHARS + RANDOM_CHARS}}$`);
 
-// Random bytes are drawn from a pool refilled 16 KiB at a time, in place: one CSPRNG call per
-// ~960 ids instead of one per id (a per-request cost on the server). Same CSPRNG, and every byte
-// is handed out once, so ids stay as unpredictable as before.
-const ID_RANDOM_BYTES = 17; // 26 chars * 5 bits = 130 bits; 17 bytes give 136, of which we use 130
-const pool = Buffer.alloc(16 * 1024);
-let poolOffset = pool.length;
+// The random part is taken from a pool of ready-made characters: 16 KiB of CSPRNG bytes, each
+// turned into the alphabet character of its low 5 bits when the pool is refilled (256 is a
+// multiple of 32, so every character is equally likely). One CSPRNG call per ~630 ids, and an
+// id copies its 26 characters instead of cutting 5-bit groups out of bytes one by one, which was
+// most of the id's own cost on the server (one per request). Every byte is used once, so ids are
+// as unpredictable as before: 26 characters of 5 random bits each, 130 bits.
+const randomChars = Buffer.alloc(16 * 1024);
+let randomOffset = randomChars.length;
 
-/** Where the next `ID_RANDOM_BYTES` unused random bytes of the pool start (read them before the next call). */
-function takeRandomBytes(): number {
-  if (poolOffset + ID_RANDOM_BYTES > pool.length) {
-    randomFillSync(pool);
-    poolOffset = 0;
+/** Where the next RANDOM_CHARS unused random characters of the pool start (read them before the next call). */
+function takeRandomChars(): number {
+  if (randomOffset + RANDOM_CHARS > randomChars.length) {
+    randomFillSync(randomChars);
+    for (let index = 0; index < randomChars.length; index++) {
+      randomChars[index] = ALPHABET_CODES[(randomChars[index] as number) & 31] as number;
+    }
+    randomOffset = 0;
   }
-  const start = poolOffset;
-  poolOffset += ID_RANDOM_BYTES;
+  const start = randomOffset;
+  randomOffset += RANDOM_CHARS;
   return start;
 }
 
-// Each prefix with its `_`, as character codes.
-const PREFIX_CODES = new Map<string, Buffer>(
-  ID_PREFIXES.map((prefix) => [prefix, Buffer.from(`${prefix}_`, 'latin1')]),
+/**
+ * Per prefix, the character codes of its ids: the prefix and `_` written once, the time and
+ * random characters written into the rest for each id. `String.fromCharCode` makes them one flat
+ * string: joining the prefix, the time and the random part as strings made a string of three
+ * pieces, copied again wherever it was used (a header, a log line), and `Buffer#toString` cost
+ * more in its argument handling than in making the string.
+ */
+const ID_CODES = new Map<string, number[]>(
+  ID_PREFIXES.map((prefix) => [
+    prefix,
+    [...`${prefix}_`].map((char) => char.charCodeAt(0)).concat(new Array(TIME_CHARS + RANDOM_CHARS).fill(0)),
+  ]),
 );
-const LONGEST_PREFIX = Math.max(...[...PREFIX_CODES.values()].map((codes) => codes.length));
-
-// The id's characters are written here and become one string: joining the prefix, the time and
-// the random part as strings made a string of three pieces, copied again wherever it was used
-// (a header, a log line).
-const idChars = Buffer.alloc(LONGEST_PREFIX + TIME_CHARS + RANDOM_CHARS);
 
 /**
  * A new id such as `req_01jd8x…`: 10 characters of millisecond time (so ids sort by creation)
  * followed by 130 random bits, all lowercase Crockford base32.
  */
 export function createId(prefix: IdPrefix, now: number = Date.now()): string {
-  const prefixCodes = PREFIX_CODES.get(prefix);
-  if (!prefixCodes) throw new TypeError(`Unknown id prefix: ${JSON.stringify(prefix)}`);
+  const codes = ID_CODES.get(prefix);
+  if (!codes) throw new TypeError(`Unknown id prefix: ${JSON.stringify(prefix)}`);
   if (!Number.isSafeInteger(now) || now < 0) throw new TypeError(`Invalid id time: ${now}`);
-  // Byte by byte: Buffer#copy makes a view of its source on every call.
-  let at = 0;
-  for (let index = 0; index < prefixCodes.length; index++) idChars[at++] = prefixCodes[index] as number;
+  let at = codes.length - TIME_CHARS - RANDOM_CHARS;
   const time = timeCodes(now);
-  for (let index = 0; index < TIME_CHARS; index++) idChars[at++] = time[index] as number;
-  const start = takeRandomBytes();
-  let buffer = 0;
-  let bits = 0;
-  const end = at + RANDOM_CHARS;
-  for (let index = start; index < start + ID_RANDOM_BYTES; index++) {
-    buffer = (buffer << 8) | (pool[index] as number);
-    bits += 8;
-    while (bits >= 5 && at < end) {
-      bits -= 5;
-      idChars[at++] = ALPHABET_CODES[(buffer >> bits) & 31] as number;
-    }
-    buffer &= (1 << bits) - 1;
-  }
-  return idChars.toString('latin1', 0, end);
+  for (let index = 0; index < TIME_CHARS; index++) codes[at++] = time[index] as number;
+  const start = takeRandomChars();
+  for (let index = start; at < codes.length; index++) codes[at++] = randomChars[index] as number;
+  return String.fromCharCode.apply(null, codes);
 }
 
 // The time part of the last millisecond asked about: a busy server makes many ids in each one.
 let lastTime = Number.NaN;
 const lastTimeCodes = Buffer.alloc(TIME_CHARS);
 
+/** Half of the time part: 5 characters, 25 bits. */
+const HALF_BITS = 25;
+
 /** `now` as TIME_CHARS character codes of base32, most significant first. */
 function timeCodes(now: number): Buffer {
   if (now !== lastTime) {
-    let rest = now;
+    // In two halves of 25 bits, so the arithmetic is on small integers: `%` and division on a
+    // number of 41 bits and more is floating point, several times the cost.
+    let high = Math.floor(now / 2 ** HALF_BITS);
+    let low = now - high * 2 ** HALF_BITS;
     for (let index = TIME_CHARS - 1; index >= 0; index--) {
-      lastTimeCodes[index] = ALPHABET_CODES[rest % 32] as number;
-      rest = Math.floor(rest / 32);
+      const upper = index < TIME_CHARS / 2;
+      lastTimeCodes[index] = ALPHABET_CODES[(upper ? high : low) & 31] as number;
+      if (upper) high >>>= 5;
+      else low >>>= 5;
     }
     lastTime = now;
   }
