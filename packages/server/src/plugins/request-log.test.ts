@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthContext } from '../context.js';
 import { generateRequestId } from './request-id.js';
-import { type RequestLogPluginOptions, requestLogPlugin } from './request-log.js';
+import { type RequestLogPluginOptions, requestLogPlugin, tenthsText } from './request-log.js';
 
 const apps: FastifyInstance[] = [];
 afterEach(async () => {
@@ -110,6 +110,13 @@ describe('request-log plugin', () => {
       status: 404,
       endpoint: null,
     });
+  });
+
+  it('writes the time in ms as String(ms) does, from whole tenths', () => {
+    for (let tenths = 0; tenths <= 200_000; tenths++) {
+      if (tenthsText(tenths) !== String(tenths / 10)) expect(tenthsText(tenths)).toBe(String(tenths / 10));
+    }
+    expect([0, 5, 10, 123, 1_234_567].map(tenthsText)).toEqual(['0', '0.5', '1', '12.3', '123456.7']);
   });
 
   it('writes nothing itself when the logger is above info', async () => {
