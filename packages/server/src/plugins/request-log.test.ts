@@ -70,6 +70,7 @@ describe('request-log plugin', () => {
   it('writes the same line itself to the logger stream as through request.log.info, field for field and in order', async () => {
     const direct: string[] = [];
     const viaPino: string[] = [];
+    const before = Date.now();
     const fast = await start(direct, 'info', (stream) => ({ stream }));
     const slow = await start(viaPino, 'info', () => ({}));
     const account = 'acct_0123456789abcdefghjkmnpqrstvwxyz01';
@@ -86,6 +87,10 @@ describe('request-log plugin', () => {
       const mine = JSON.parse(line);
       const pinos = JSON.parse(viaPino[i] as string);
       expect(Object.keys(mine)).toEqual(Object.keys(pinos));
+      // The time of the line's own millisecond (its start is made once per millisecond).
+      expect(mine.time).toBeGreaterThanOrEqual(before);
+      expect(mine.time).toBeLessThanOrEqual(Date.now());
+      expect(mine.time).toBeGreaterThanOrEqual(pinos.time - 1_000);
       // The request id and timings differ between the two servers; everything else is equal.
       for (const key of ['time', 'ms', 'request_id']) {
         expect(typeof mine[key]).toBe(typeof pinos[key]);
