@@ -157,6 +157,6 @@ export function printInstructions(rows: InstructionRow[]): void {
     );
   }
   console.log(
-    "\nUser-space instructions of the server process while it answered the counted requests, on its JS thread and in all its threads; the kernel's part (the socket writes) is not counted. The JS thread's count is the steady one (repeat runs of one build agreed within 0.2%): under valgrind the JIT compiler threads fall behind and still compile during the count, 80,000 to 95,000 instructions per request, an amount that differs from process to process. Work done once per millisecond (an id's time part) counts in nearly every request under valgrind, where a request takes milliseconds.",
+    "\nUser-space instructions of the server process while it answered the counted requests, on its JS thread and in all its threads; the kernel's part (the socket writes) is not counted. The JS thread's count is the steadier one (repeat runs of one build agreed within 0.2% on verify, and came out at either about 149,000 or about 157,000 on geo): under valgrind the JIT compiler threads fall behind and still compile during the count, 80,000 to 95,000 instructions per request, an amount that differs from process to process. Work done once per millisecond (an id's time part) counts in nearly every request under valgrind, where a request takes milliseconds.",
   );
 }
