@@ -119,7 +119,8 @@ export async function runInstructions(): Promise<InstructionRow[] | null> {
             total += Number(match[1]);
             if (file.endsWith('-01')) jsThread = Math.max(jsThread, Number(match[1]));
           }
-          if (jsThread === 0) throw new Error(`callgrind wrote no totals for ${endpoint.name}, ${variant.name}`);
+          if (jsThread === 0)
+            throw new Error(`callgrind wrote no totals for ${endpoint.name}, ${variant.name}`);
           rows.push({
             endpoint: endpoint.name,
             variant: variant.name,
@@ -150,7 +151,9 @@ export function printInstructions(rows: InstructionRow[]): void {
   const count = (value: number) => Math.round(value).toLocaleString('en');
   for (const row of rows) {
     const bare = rows.find((other) => other.endpoint === row.endpoint && other.variant === VARIANTS[0]?.name);
-    const jsRatio = bare ? bare.jsThreadInstructionsPerRequest / row.jsThreadInstructionsPerRequest : Number.NaN;
+    const jsRatio = bare
+      ? bare.jsThreadInstructionsPerRequest / row.jsThreadInstructionsPerRequest
+      : Number.NaN;
     const ratio = bare ? bare.instructionsPerRequest / row.instructionsPerRequest : Number.NaN;
     console.log(
       `| ${row.endpoint} | ${row.variant} | ${count(row.jsThreadInstructionsPerRequest)} | ${jsRatio.toFixed(2)}× | ${count(row.instructionsPerRequest)} | ${ratio.toFixed(2)}× |`,
