@@ -18,9 +18,10 @@ const BODY = new RegExp(`^[${ALPHABET}]{${TIME_CHARS + RANDOM_CHARS}}$`);
 // The random part is taken from a pool of ready-made characters: 16 KiB of CSPRNG bytes, each
 // turned into the alphabet character of its low 5 bits when the pool is refilled (256 is a
 // multiple of 32, so every character is equally likely). One CSPRNG call per ~630 ids, and an
-// id copies its 26 characters instead of cutting 5-bit groups out of bytes one by one, which was
-// most of the id's own cost on the server (one per request). Every byte is used once, so ids are
-// as unpredictable as before: 26 characters of 5 random bits each, 130 bits.
+// id copies its 26 characters instead of cutting 5-bit groups out of bytes one by one (a simpler
+// loop; under callgrind the id's own cost moved little, so this is not where a server's time
+// went). Every byte is used once, so ids are as unpredictable as before: 26 characters of 5
+// random bits each, 130 bits.
 const randomChars = Buffer.alloc(16 * 1024);
 let randomOffset = randomChars.length;
 
@@ -42,8 +43,8 @@ function takeRandomChars(): number {
  * Per prefix, the character codes of its ids: the prefix and `_` written once, the time and
  * random characters written into the rest for each id. `String.fromCharCode` makes them one flat
  * string: joining the prefix, the time and the random part as strings made a string of three
- * pieces, copied again wherever it was used (a header, a log line), and `Buffer#toString` cost
- * more in its argument handling than in making the string.
+ * pieces, copied again wherever it was used (a header, a log line), and `Buffer#toString` (in a
+ * microbenchmark) cost more in its argument handling than in making the string.
  */
 const ID_CODES = new Map<string, number[]>(
   ID_PREFIXES.map((prefix) => [
