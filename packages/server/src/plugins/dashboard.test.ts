@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -58,5 +59,37 @@ describe('dashboardPlugin', () => {
     const response = await server.app.inject({ method: 'GET', url: '/dashboard/' });
     expect(response.statusCode).toBe(404);
     expect(response.json().error.message).toMatch(/nothing at \/dashboard\//);
+  });
+
+  it('answers refused paths (traversal, NUL) over HTTP with 404 not_found, never a plan error', async () => {
+    server = await createTestServer({ dashboardDir: built });
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = server.app.server.address() as { port: number };
+    // node:http sends `path` as written (fetch would resolve the dots before sending).
+    const get = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        request({ host: '127.0.0.1', port, path }, (response) => {
+          let body = '';
+          response.on('data', (chunk) => {
+            body += chunk;
+          });
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        })
+          .on('error', reject)
+          .end();
+      });
+    for (const path of [
+      '/dashboard/%2e%2e/package.json',
+      '/dashboard/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
+      '/dashboard/assets/../../package.json',
+      '/dashboard/assets/%00',
+    ]) {
+      const { status, body } = await get(path);
+      expect({ path, status }).toEqual({ path, status: 404 });
+      expect(JSON.parse(body).error).toMatchObject({
+        code: 'not_found',
+        request_id: expect.stringMatching(/^req_/),
+      });
+    }
   });
 });

@@ -55,6 +55,19 @@ export const dashboardPlugin: FastifyPluginAsync<DashboardPluginOptions> = async
     app.get('/dashboard/*', { schema: { hide: true } }, missing);
     return;
   }
+  // @fastify/static refuses some paths itself (traversal such as `/dashboard/%2e%2e/…`, a NUL
+  // byte) with a bare 403, which the API's error plugin would read as a plan error. There is no
+  // such file to serve: the spec's 404 `not_found`. Thrown on, so the API's error handler
+  // renders it with its request id.
+  app.setErrorHandler(async (error) => {
+    const status = (error as { statusCode?: unknown }).statusCode;
+    if (!ServiceError.is(error) && typeof status === 'number' && status >= 400 && status < 500) {
+      throw new ServiceError('not_found', 'no such file in the dashboard; its page is at /dashboard/', {
+        cause: error,
+      });
+    }
+    throw error;
+  });
   await app.register(fastifyStatic, {
     root,
     prefix: '/dashboard/',
