@@ -40,7 +40,7 @@ export interface ParsedAddress {
   normalized: string;
   /** True for `[192.0.2.1]` / `[IPv6:…]` domains: valid syntax, but no MX lookup applies. */
   isAddressLiteral: boolean;
-  /** True when the local part has non-ASCII characters (only with allowUtf8LocalPart). */
+  /** True when the local part as sent (NFC) has non-ASCII characters (only with allowUtf8LocalPart). */
   requiresSmtpUtf8: boolean;
 }
 
@@ -106,6 +106,14 @@ export function parseAddress(input: string, options?: ParseAddressOptions): Pars
     // RFC 6532 §3.1 asks for NFC; the server compares bytes, so one spelling must be chosen.
     const nfc = local.normalize('NFC');
     localAsGiven = nfc === local;
+    if (!localAsGiven) {
+      // What goes on the wire is the NFC form, so it must pass the grammar too: NFC maps some
+      // code points to ASCII (U+037E GREEK QUESTION MARK is canonically ";", not atext).
+      const normalizedFailure = checkLocalPart(nfc, allowUtf8) ?? checkLocalCharacters(nfc);
+      if (normalizedFailure !== null) return fail(afterNormalization(nfc, normalizedFailure));
+      // An all-ASCII result (U+212A KELVIN SIGN is canonically "K") needs no SMTPUTF8.
+      localNonAscii = NOT_ASCII.test(nfc);
+    }
     local = nfc;
   }
   const localOctets = localNonAscii ? Buffer.byteLength(local, 'utf8') : local.length;
@@ -200,6 +208,7 @@ function plainAddress(input: string): ParseAddressResult | null {
 }
 
 const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
+const NOT_ASCII = /\P{ASCII}/u;
 const HAS_UPPER = /[A-Z]/;
 
 interface ScanResult {
@@ -254,6 +263,14 @@ function toAsciiDomain(domain: string): string | SyntaxFailure {
   if (ignored !== null) return ignored;
   const ascii = domainToASCII(domain);
   return ascii === '' ? invalidIdn(domain) : ascii;
+}
+
+// A failure of the NFC form, said in terms of what the user typed.
+function afterNormalization(nfc: string, failure: SyntaxFailure): SyntaxFailure {
+  return {
+    problem: failure.problem,
+    detail: `In Unicode normal form (NFC), the form that would be sent, the local part is ${JSON.stringify(nfc)}, which is not valid: ${failure.detail}`,
+  };
 }
 
 function missingAt(input: string): SyntaxFailure {

@@ -147,6 +147,75 @@ describe('UTF-8 local parts are normalised to NFC', () => {
   });
 });
 
+describe('what normalisation produces passes the grammar again', () => {
+  it('refuses a local part whose NFC form holds a character atext forbids (U+037E is canonically ";")', () => {
+    expect(parseAddress('a\u037Eb@example.com', utf8)).toEqual({
+      ok: false,
+      reason: 'invalid_syntax',
+      problem: 'local_invalid_character',
+      detail:
+        'In Unicode normal form (NFC), the form that would be sent, the local part is "a;b", which is not valid: The local part contains ";" at position 2, which is only allowed inside a quoted local part',
+    });
+  });
+
+  it('accepts the same character inside quotes, where ";" is allowed, and needs no SMTPUTF8 for the ASCII result', () => {
+    expect(parseAddress('"a\u037Eb"@example.com', utf8)).toMatchObject({
+      ok: true,
+      address: { local: '"a;b"', normalized: '"a;b"@example.com', requiresSmtpUtf8: false },
+    });
+  });
+
+  it.each([
+    ['\u212Aelvin@example.com', 'Kelvin@example.com'], // U+212A KELVIN SIGN → "K"
+    ['a\u1FEFb@example.com', 'a`b@example.com'], // U+1FEF GREEK VARIA → "`" (atext)
+  ])('%j normalises to the all-ASCII %j: requiresSmtpUtf8 is false', (input, normalized) => {
+    expect(parseAddress(input, utf8)).toMatchObject({
+      ok: true,
+      address: { normalized, requiresSmtpUtf8: false },
+    });
+  });
+
+  it('keeps a code point only NFKC would map (U+FF1B FULLWIDTH SEMICOLON): NFC leaves it, so it is sent as typed', () => {
+    expect(parseAddress('a\uFF1Bb@example.com', utf8)).toMatchObject({
+      ok: true,
+      address: { local: 'a\uFF1Bb', requiresSmtpUtf8: true },
+    });
+  });
+
+  it.each([
+    ['U+FF1B (NFKC → ";")', 'user@a\uFF1Bb.com', 'domain_invalid_character'],
+    ['U+037E (NFC → ";")', 'user@a\u037Eb.com', 'domain_invalid_character'],
+    // The URL host parser itself refuses "/": no A-label form at all.
+    ['U+FF0F (NFKC → "/")', 'user@a\uFF0Fb.com', 'domain_invalid_idn'],
+  ])(
+    'refuses a domain that IDNA (UTS #46, NFKC) maps to a forbidden ASCII character: %s',
+    (_, input, problem) => {
+      expect(parseAddress(input)).toMatchObject({ ok: false, problem });
+    },
+  );
+
+  it('every address accepted after NFC changed its local part re-parses to itself, SMTPUTF8 only when non-ASCII remains', () => {
+    let changed = 0;
+    for (let code = 0x80; code <= 0x10ffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const ch = String.fromCodePoint(code);
+      if (ch.normalize('NFC') === ch) continue;
+      changed++;
+      for (const local of [`a${ch}b`, `"a${ch}b"`]) {
+        const first = parseAddress(`${local}@example.com`, utf8);
+        if (!first.ok) continue;
+        const again = parseAddress(first.address.normalized, utf8);
+        expect(again, `${hex(code)} in ${local}`).toMatchObject({
+          ok: true,
+          address: { normalized: first.address.normalized },
+        });
+        expect(first.address.requiresSmtpUtf8, hex(code)).toBe(/\P{ASCII}/u.test(first.address.local));
+      }
+    }
+    expect(changed).toBeGreaterThan(1000);
+  });
+});
+
 describe('domains: characters IDNA would silently delete are refused', () => {
   const cases: Array<[input: string, detail: string]> = [
     [
