@@ -1,3 +1,5 @@
+import { MAX_BATCH_RECORDS, MAX_BULK_VERIFY_EMAILS } from '@svc/core';
+
 /**
  * Every endpoint of the /v2 API by id: what authenticates it and how it is billed. Plans list
  * these ids (`Plan.endpoints`), tokens carry them as scopes, usage lines are named by them, and
@@ -19,17 +21,22 @@ export interface EndpointSpec {
   billable: boolean;
   /** Callable by plans that list it; false = every authenticated account may call it. */
   planGated: boolean;
+  /**
+   * The most entries of the list its JSON body carries (bulk addresses, batch records). Its body
+   * limits grow with it (`jsonBodyLimits` in plugins/json-body.ts); without one the body is small.
+   */
+  listItems?: number;
 }
 
 export const ENDPOINTS = {
   verify_email: { auth: 'any', billable: true, planGated: true },
-  verify_email_bulk: { auth: 'any', billable: true, planGated: true },
+  verify_email_bulk: { auth: 'any', billable: true, planGated: true, listItems: MAX_BULK_VERIFY_EMAILS },
   verify_email_cache_delete: { auth: 'any', billable: false, planGated: false },
   geo_ip: { auth: 'any', billable: true, planGated: true },
   geo_me: { auth: 'any', billable: true, planGated: true },
   enrich_contact: { auth: 'any', billable: true, planGated: true },
   enrich_company: { auth: 'any', billable: true, planGated: true },
-  batch_create: { auth: 'any', billable: true, planGated: true },
+  batch_create: { auth: 'any', billable: true, planGated: true, listItems: MAX_BATCH_RECORDS },
   batch_get: { auth: 'any', billable: false, planGated: false },
   batch_list: { auth: 'any', billable: false, planGated: false },
   batch_results: { auth: 'any', billable: false, planGated: false },

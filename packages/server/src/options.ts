@@ -28,7 +28,11 @@ export interface ServerOptions {
   /** The plan of the owner account created on first start. @default 'self_hosted' */
   ownerPlan?: string;
   limits?: {
-    /** Largest JSON body, bytes. @default 1_048_576 */
+    /**
+     * A ceiling on every endpoint's JSON body limit, bytes. Each endpoint's own limit comes from
+     * what it accepts (plugins/json-body.ts): 16 KiB, plus 257 bytes per entry for bulk
+     * verification (2.6 MB) and batch jobs (12.9 MB). @default 16_777_216
+     */
     jsonBodyBytes?: number;
     /** Largest uploaded list (`text/csv`, `text/plain` to POST /batch), bytes. @default 8_388_608 */
     uploadBodyBytes?: number;
@@ -261,7 +265,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     plans,
     ownerPlan: options.ownerPlan ?? 'self_hosted',
     limits: {
-      jsonBodyBytes: options.limits?.jsonBodyBytes ?? 1_048_576,
+      jsonBodyBytes: options.limits?.jsonBodyBytes ?? 16_777_216,
       uploadBodyBytes: options.limits?.uploadBodyBytes ?? 8_388_608,
       requestTimeoutMs: options.limits?.requestTimeoutMs ?? 15_000,
       probeRequestTimeoutMs: options.limits?.probeRequestTimeoutMs ?? 60_000,

@@ -25,6 +25,21 @@ describe('validatorCompiler', () => {
     expect(JSON.stringify(result.error)).toContain('/limit');
   });
 
+  it('a body that fails is described by its first problem: a long list is not walked to its end', () => {
+    const emails: unknown[] = Array.from({ length: 9_000 }, () => 7);
+    let lastRead = false;
+    Object.defineProperty(emails, 8_999, {
+      get() {
+        lastRead = true;
+        return 7;
+      },
+    });
+    const schema = Type.Object({ emails: Type.Array(Type.String(), { maxItems: 10_000 }) });
+    const result = compile(schema, 'body')({ emails }) as { error?: { instancePath: string }[] };
+    expect(result.error?.map((issue) => issue.instancePath)).toEqual(['/emails/0']);
+    expect(lastRead).toBe(false);
+  });
+
   it('reports what still fails after the conversion', () => {
     const result = compile(query, 'querystring')({ limit: 'ten' }) as { error?: unknown[] };
     expect(JSON.stringify(result.error)).toContain('/limit');

@@ -22,6 +22,7 @@ import { corsPlugin } from './plugins/cors.js';
 import { dashboardPlugin } from './plugins/dashboard.js';
 import { deadlinePlugin } from './plugins/deadline.js';
 import { errorsPlugin, sendError, toServiceError } from './plugins/errors.js';
+import { jsonBodyLimits, jsonBodyPlugin } from './plugins/json-body.js';
 import { limitsPlugin } from './plugins/limits.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { openapiPlugin } from './plugins/openapi.js';
@@ -107,9 +108,9 @@ export function createServerContext(input: CreateServerOptions): ServerContext {
 
 /**
  * The /v2 API as a Fastify instance (not listening yet: call `listen`). Logging is pino with
- * keys, tokens and secrets redacted, one line per request; bodies are JSON (limit
- * `limits.jsonBodyBytes`) validated by the routes' TypeBox schemas. The plugins are registered
- * in this order, each exported for servers of your own: errors, request-id, client-address,
+ * keys, tokens and secrets redacted, one line per request; bodies are JSON (each endpoint's limits
+ * from ENDPOINTS, see plugins/json-body.ts) validated by the routes' TypeBox schemas. The plugins
+ * are registered in this order, each exported for servers of your own: errors, json-body, request-id, client-address,
  * deadline, cors, compress, request-log, metrics, auth, limits, usage, openapi; then the routes.
  * Serves HTTPS when `options.tls` names a certificate and key. Writes the configured plans into
  * the control-plane store first.
@@ -138,7 +139,8 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
     childLoggerFactory: lazyRequestLoggerFactory,
     // Fastify's two lines per request are replaced by the request-log plugin's one.
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
-    bodyLimit: options.limits.jsonBodyBytes,
+    // Unknown paths and routes without an endpoint; each endpoint's own limit comes from ENDPOINTS (json-body plugin).
+    bodyLimit: jsonBodyLimits(undefined, options.limits.jsonBodyBytes).bytes,
     // In-flight requests finish on close; Fastify's own 503 body is not the spec's.
     return503OnClosing: false,
     // Errors before routing (a malformed URL) get the spec body too.
@@ -175,6 +177,7 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
   app.decorate('svc', svc);
 
   await app.register(errorsPlugin);
+  await app.register(jsonBodyPlugin);
   await app.register(requestIdPlugin);
   await app.register(clientAddressPlugin);
   await app.register(deadlinePlugin);

@@ -21,6 +21,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AuthContext } from '../context.js';
 import { webhookSigningSecrets } from '../control-plane/accounts.js';
+import { jsonBodyLimits } from '../plugins/json-body.js';
 import { assertAllowance } from '../plugins/limits.js';
 import {
   BatchResultSchema,
@@ -110,8 +111,21 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // A delivery attempt a request waits for (resend, test event) leaves the request's own deadline room to answer.
   const attemptTimeoutMs = Math.max(1000, Math.min(10_000, svc.options.limits.requestTimeoutMs - 2000));
 
-  // An uploaded list is text; its size limit is the upload limit (the route's bodyLimit).
-  app.addContentTypeParser(UPLOAD_TYPES, { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // An uploaded list is text; its size limit is the upload limit (the route's bodyLimit is the
+  // larger of it and the JSON body's limit, which the json-body plugin checks).
+  const { uploadBodyBytes } = svc.options.limits;
+  app.addContentTypeParser(UPLOAD_TYPES, { parseAs: 'string' }, (_request, body, done) => {
+    if (Buffer.byteLength(body as string) > uploadBodyBytes) {
+      done(
+        new ServiceError(
+          'invalid_request',
+          `the uploaded list is larger than the upload limit of ${uploadBodyBytes} bytes`,
+        ),
+      );
+      return;
+    }
+    done(null, body);
+  });
   // Any other body type: say what these routes take (Fastify's own error would only say JSON).
   app.addContentTypeParser('*', (request, _payload, done) => {
     const type = request.headers['content-type'];
@@ -131,7 +145,10 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/v2/batch',
     {
       config: { endpoint: 'batch_create' },
-      bodyLimit: Math.max(svc.options.limits.uploadBodyBytes, svc.options.limits.jsonBodyBytes),
+      bodyLimit: Math.max(
+        uploadBodyBytes,
+        jsonBodyLimits('batch_create', svc.options.limits.jsonBodyBytes).bytes,
+      ),
       schema: {
         operationId: 'createBatchJob',
         tags: ['batch'],
