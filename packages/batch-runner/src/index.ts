@@ -75,6 +75,7 @@ export type {
   RecordResult,
   Store,
 } from './store.js';
+export { ATTEMPT_IN_PROGRESS, ATTEMPT_INTERRUPTED } from './stores/attempt-log.js';
 export { createMemoryStore } from './stores/memory.js';
 export { DEFAULT_BATCH_SCHEMA, type PostgresStoreOptions } from './stores/postgres/connect.js';
 export {

@@ -120,6 +120,12 @@ export interface DeliveryAttempt {
   error: string | null;
   /** `resend` for an attempt asked for by `resendEvent`; absent for the schedule's own. */
   trigger?: 'schedule' | 'resend';
+  /**
+   * Begun (`beginAttempt`, before the request went out) and not completed yet: the attempt is
+   * being made, or its deliverer stopped during it. The next attempt on the event closes such an
+   * attempt as interrupted (`ATTEMPT_INTERRUPTED`): the receiver may have got it. Absent otherwise.
+   */
+  inProgress?: true;
 }
 
 /** What happens to an event after an attempt. */
@@ -205,7 +211,19 @@ export interface Store {
     leaseMs: number,
     scope?: JobScope,
   ): Promise<Delivery | 'busy' | null>;
-  /** Logs an attempt and moves the event on; ignored when the lease was lost. */
+  /**
+   * Logs an attempt as begun, before its request is sent (status null, `inProgress`), so that a
+   * crash between sending and recording still leaves the attempt in the log: delivery is
+   * at-least-once, and the log must show every request that may have reached the receiver. An
+   * earlier attempt still in progress (its deliverer died) is closed as interrupted. Counts as an
+   * attempt (`Delivery.attempts`, the schedule) and sets the first attempt's time. False, and
+   * nothing logged, when the lease was lost: the caller must then send nothing.
+   */
+  beginAttempt(delivery: Delivery, begun: Pick<DeliveryAttempt, 'at' | 'trigger'>): Promise<boolean>;
+  /**
+   * Completes the attempt begun by beginAttempt with its outcome (or logs a new one when none
+   * was begun) and moves the event on; ignored when the lease was lost.
+   */
   recordAttempt(delivery: Delivery, attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void>;
   /** Every event of a job with its attempts, oldest first. */
   deliveries(jobId: string): Promise<EventView[]>;

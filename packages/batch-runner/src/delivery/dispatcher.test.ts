@@ -5,6 +5,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '@svc/testkit';
 import { verifyPayload } from '@svc/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../store.js';
+import { ATTEMPT_INTERRUPTED } from '../stores/attempt-log.js';
 import { createMemoryStore } from '../stores/memory.js';
 import { createSqliteStore } from '../stores/sqlite.js';
 import { createWebhookDispatcher } from './dispatcher.js';
@@ -160,6 +161,44 @@ describe.each(stores)('webhook outbox on the %s store', (_name, makeStore) => {
       jobs.map(async (id) => (await store.deliveries(id))[0]?.attempts.length ?? 0),
     );
     expect(attempts.sort()).toEqual([0, 0, 1]);
+  });
+
+  it('keeps both attempts of an event sent twice after a crash between sending and recording', async () => {
+    receiver = await startWebhookReceiver();
+    const store = await makeStore();
+    let clock = Date.parse('2026-11-23T10:00:00Z');
+    const jobId = await finishedJob(store, `${receiver.url}/hook`, clock);
+    // The first deliverer sends, then dies before it records the outcome (its store write never happens).
+    const crashing: Store = {
+      ...store,
+      beginAttempt: (delivery, begun) => store.beginAttempt(delivery, begun),
+      recordAttempt: async () => {
+        throw new Error('killed after sending');
+      },
+    };
+    const options = {
+      secrets: [SECRET],
+      isAllowedAddress: (ip: string) => ip.startsWith('127.'),
+      now: () => clock,
+      random: () => 0.5,
+    };
+    await expect(createWebhookDispatcher({ ...options, store: crashing }).deliverDue()).rejects.toThrow(
+      'killed after sending',
+    );
+    expect(receiver.deliveries).toHaveLength(1);
+    // Another process picks the event up once the dead one's 60 s lease has run out.
+    clock += 61_000;
+    expect(await createWebhookDispatcher({ ...options, store }).deliverDue()).toBe(1);
+    const ids = receiver.deliveries.map((delivery) => JSON.parse(delivery.body.toString()).id);
+    expect(ids).toHaveLength(2);
+    expect(ids[1]).toBe(ids[0]);
+    expect(receiver.deliveries[1]?.headers['webhook-id']).toBe(ids[0]);
+    const [event] = await store.deliveries(jobId);
+    expect(event?.state).toBe('delivered');
+    expect(event?.attempts).toEqual([
+      { at: clock - 61_000, status: null, latencyMs: 0, error: ATTEMPT_INTERRUPTED },
+      { at: clock, status: 200, latencyMs: expect.any(Number), error: null },
+    ]);
   });
 
   it('refuses a private target unless allowed (SSRF guard on by default)', async () => {

@@ -183,6 +183,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       data: { object: job ? toApiJob(job, options.resultsUrl) : null },
     };
     const at = now();
+    const trigger = delivery.resendOf !== undefined ? ('resend' as const) : undefined;
+    // Logged before the request goes out: a crash between sending and recording the outcome
+    // still leaves this attempt in the log, and the next one (the same event id) follows it.
+    if (!(await options.store.beginAttempt(delivery, { at, ...(trigger && { trigger }) }))) return;
     const secrets = await secretsOf(delivery);
     // A fresh timestamp and signature per attempt; the event id never changes.
     const result: AttemptResult =
@@ -217,7 +221,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         status: result.status,
         latencyMs: result.latencyMs,
         error: result.error,
-        ...(delivery.resendOf !== undefined && { trigger: 'resend' as const }),
+        ...(trigger && { trigger }),
       },
       outcome,
     );

@@ -10,6 +10,7 @@ import type {
   RecordResult,
   Store,
 } from '../store.js';
+import { beginInLog, completeInLog } from './attempt-log.js';
 import { abandonedJobError, addCounts, tallyChunk } from './tally.js';
 
 interface Chunk {
@@ -87,6 +88,12 @@ export function createMemoryStore(): Store {
       owner,
       accountId: accountOf(jobId),
     };
+  };
+  // The event while `delivery`'s lease holds (a finished event only for a resend), else undefined.
+  const held = (delivery: Delivery) => {
+    const event = outbox.find((candidate) => candidate.eventId === delivery.eventId);
+    if (!event || event.owner !== delivery.owner) return undefined;
+    return event.state === 'pending' || delivery.resendOf !== undefined ? event : undefined;
   };
   const enqueue = (job: JobRecord, type: Delivery['type'], now: number) => {
     if (!job.webhook_url) return;
@@ -293,11 +300,18 @@ export function createMemoryStore(): Store {
       return { ...lease(event, owner, now, leaseMs), resendOf: event.state };
     },
 
+    async beginAttempt(delivery, begun) {
+      const event = held(delivery);
+      if (!event) return false;
+      event.attempts = beginInLog(event.attempts, begun);
+      event.firstAttemptAt ??= begun.at;
+      return true;
+    },
+
     async recordAttempt(delivery, attempt, outcome) {
-      const event = outbox.find((candidate) => candidate.eventId === delivery.eventId);
-      if (!event || event.owner !== delivery.owner) return;
-      if (event.state !== 'pending' && delivery.resendOf === undefined) return;
-      event.attempts.push({ ...attempt });
+      const event = held(delivery);
+      if (!event) return;
+      event.attempts = completeInLog(event.attempts, attempt);
       event.firstAttemptAt ??= attempt.at;
       event.owner = null;
       event.state = outcome.state;

@@ -11,6 +11,7 @@ import type {
   RecordResult,
   Store,
 } from '../store.js';
+import { beginInLog, completeInLog } from './attempt-log.js';
 import { abandonedJobError, addCounts, tallyChunk } from './tally.js';
 
 /** Options of the SQLite store. */
@@ -221,6 +222,9 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       `UPDATE outbox SET attempts = ?, first_attempt_at = COALESCE(first_attempt_at, ?), owner = NULL,
        state = ?, next_attempt_at = ? WHERE event_id = ?`,
     ),
+    beginAttempt: db.prepare(
+      'UPDATE outbox SET attempts = ?, first_attempt_at = COALESCE(first_attempt_at, ?) WHERE event_id = ?',
+    ),
     eventsOfJob: db.prepare<[string], OutboxRow>(
       'SELECT * FROM outbox WHERE job_id = ? ORDER BY created, event_id',
     ),
@@ -376,12 +380,26 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       return { ...toDelivery(row, owner), resendOf: row.state };
     },
   );
+  // The event's row while `delivery`'s lease holds (a finished event only for a resend).
+  const heldEvent = (delivery: Delivery) => {
+    const row = statements.eventById.get(delivery.eventId);
+    if (!row || row.owner !== delivery.owner) return undefined;
+    return row.state === 'pending' || delivery.resendOf !== undefined ? row : undefined;
+  };
+  const beginAttempt = db.transaction(
+    (delivery: Delivery, begun: Pick<DeliveryAttempt, 'at' | 'trigger'>) => {
+      const row = heldEvent(delivery);
+      if (!row) return false;
+      const attempts = beginInLog(JSON.parse(row.attempts) as DeliveryAttempt[], begun);
+      statements.beginAttempt.run(JSON.stringify(attempts), begun.at, delivery.eventId);
+      return true;
+    },
+  );
   const saveAttempt = db.transaction(
     (delivery: Delivery, attempt: DeliveryAttempt, state: string, next: number) => {
-      const row = statements.eventById.get(delivery.eventId);
-      if (!row || row.owner !== delivery.owner) return;
-      if (row.state !== 'pending' && delivery.resendOf === undefined) return;
-      const attempts = [...(JSON.parse(row.attempts) as DeliveryAttempt[]), attempt];
+      const row = heldEvent(delivery);
+      if (!row) return;
+      const attempts = completeInLog(JSON.parse(row.attempts) as DeliveryAttempt[], attempt);
       statements.saveAttempt.run(JSON.stringify(attempts), attempt.at, state, next, delivery.eventId);
     },
   );
@@ -392,6 +410,9 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     },
     async claimEvent(eventId, owner, now, leaseMs, scope) {
       return claimOne.immediate(eventId, owner, now, leaseMs, scope);
+    },
+    async beginAttempt(delivery, begun) {
+      return beginAttempt.immediate(delivery, begun);
     },
     async recordAttempt(delivery, attempt, outcome) {
       saveAttempt.immediate(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NewJob, RecordResult, Store } from '../store.js';
+import { ATTEMPT_IN_PROGRESS, ATTEMPT_INTERRUPTED } from '../stores/attempt-log.js';
 
 /** Makes a fresh, empty store; `reopen` (when given) opens a second store on the same data. */
 export interface StoreFactory {
@@ -303,6 +304,67 @@ export function describeStore(name: string, factory: StoreFactory): void {
       expect(await store.getEvent(delivery!.eventId)).toMatchObject({
         state: 'delivered',
         attempts: [{ status: 500 }, { status: 200, trigger: 'resend' }],
+      });
+      await store.close();
+    });
+
+    it('logs an attempt before it is sent: one left in progress by a dead deliverer stays, closed as interrupted', async () => {
+      const store = await factory.create();
+      const { job } = await store.createJob(
+        newJob({ account_id: 'acct_at', records: ['a'], chunkSize: 1, webhook_url: 'https://h.test/x' }),
+      );
+      const lease = await store.claimChunk('w', 1000, 5000);
+      await store.commitChunk(lease!, [ok(0, 'a', 'deliverable')], 2000);
+      const first = await store.claimDelivery('dead', 2000, 60_000);
+      expect(await store.beginAttempt(first!, { at: 2000 })).toBe(true);
+      // Sent, then the deliverer died before recording the outcome: the attempt is in the log.
+      const [during] = await store.deliveries(job.id);
+      expect(during?.attempts).toEqual([
+        { at: 2000, status: null, latencyMs: 0, error: ATTEMPT_IN_PROGRESS, inProgress: true },
+      ]);
+      expect(during?.state).toBe('pending');
+      // Not claimable again until the dead deliverer's lease ends; then it counts as an attempt made.
+      expect(await store.claimDelivery('next', 30_000, 60_000)).toBeNull();
+      const second = await store.claimDelivery('next', 62_001, 60_000);
+      expect(second).toMatchObject({ eventId: first!.eventId, attempts: 1, firstAttemptAt: 2000 });
+      // The dead deliverer's late writes change nothing.
+      expect(await store.beginAttempt(first!, { at: 62_001 })).toBe(false);
+      expect(await store.beginAttempt(second!, { at: 62_002 })).toBe(true);
+      await store.recordAttempt(
+        second!,
+        { at: 62_002, status: 200, latencyMs: 7, error: null },
+        { state: 'delivered' },
+      );
+      await store.recordAttempt(
+        first!,
+        { at: 2000, status: 200, latencyMs: 1, error: null },
+        { state: 'delivered' },
+      );
+      expect(await store.getEvent(first!.eventId)).toMatchObject({
+        state: 'delivered',
+        attempts: [
+          { at: 2000, status: null, latencyMs: 0, error: ATTEMPT_INTERRUPTED },
+          { at: 62_002, status: 200, latencyMs: 7, error: null },
+        ],
+      });
+      const attempts = (await store.getEvent(first!.eventId))?.attempts ?? [];
+      expect(attempts.some((attempt) => 'inProgress' in attempt)).toBe(false);
+      // A resend is begun and completed the same way, with its trigger.
+      const resend = await store.claimEvent(first!.eventId, 'r', 70_000, 60_000);
+      if (resend === 'busy' || !resend) throw new Error('expected a lease');
+      expect(await store.beginAttempt(resend, { at: 70_000, trigger: 'resend' })).toBe(true);
+      await store.recordAttempt(
+        resend,
+        { at: 70_000, status: 500, latencyMs: 2, error: null, trigger: 'resend' },
+        { state: 'delivered' },
+      );
+      expect((await store.getEvent(first!.eventId))?.attempts).toHaveLength(3);
+      expect((await store.getEvent(first!.eventId))?.attempts[2]).toEqual({
+        at: 70_000,
+        status: 500,
+        latencyMs: 2,
+        error: null,
+        trigger: 'resend',
       });
       await store.close();
     });

@@ -66,6 +66,14 @@ export const POSTGRES_STORE_MIGRATIONS: readonly PostgresMigration[] = [
     );
     `,
   },
+  {
+    // An attempt is logged before its request goes out and completed with its outcome, so a
+    // crash in between leaves it in the log (at-least-once delivery).
+    name: 'delivery attempts begun before they are sent',
+    sql: (s) => `
+    ALTER TABLE ${s}.delivery_attempts ADD COLUMN in_progress BOOLEAN NOT NULL DEFAULT false;
+    `,
+  },
 ];
 
 /** Options of {@link migratePostgresStore}: where, and in which schema. */

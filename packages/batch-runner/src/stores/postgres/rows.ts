@@ -77,12 +77,15 @@ export function toDelivery(row: OutboxRow, owner: string): Delivery {
 }
 
 /** The attempts of an event as aggregated by ATTEMPTS_OF (json_agg: numbers arrive as numbers). */
-type AttemptJson = Omit<DeliveryAttempt, 'trigger'> & { trigger: DeliveryAttempt['trigger'] | null };
+type AttemptJson = Omit<DeliveryAttempt, 'trigger' | 'inProgress'> & {
+  trigger: DeliveryAttempt['trigger'] | null;
+  inProgress: boolean;
+};
 
 /** A subquery: the attempts of outbox row `o`, oldest first, as a JSON array. */
 export const attemptsOf = (s: string) =>
   `coalesce((SELECT json_agg(json_build_object('at', a.at, 'status', a.status, 'latencyMs', a.latency_ms,
-     'error', a.error, 'trigger', a.trigger) ORDER BY a.seq) FROM ${s}.delivery_attempts a
+     'error', a.error, 'trigger', a.trigger, 'inProgress', a.in_progress) ORDER BY a.seq) FROM ${s}.delivery_attempts a
      WHERE a.event_id = o.event_id), '[]')`;
 
 /** An outbox row with its attempts (ATTEMPTS_OF). */
@@ -97,7 +100,11 @@ export function toView(row: EventRow): EventView {
     created: Number(row.created),
     state: row.state,
     nextAttemptAt: row.state === 'pending' ? Number(row.next_attempt_at) : null,
-    // The trigger is stored only when the attempt had one, as the other stores keep it.
-    attempts: row.attempts.map(({ trigger, ...attempt }) => (trigger ? { ...attempt, trigger } : attempt)),
+    // The trigger and the in-progress mark only when set, as the other stores keep them.
+    attempts: row.attempts.map(({ trigger, inProgress, ...attempt }) => ({
+      ...attempt,
+      ...(trigger && { trigger }),
+      ...(inProgress && { inProgress: true as const }),
+    })),
   };
 }

@@ -1,6 +1,7 @@
 import { createId } from '@svc/core';
 import type { PoolClient } from 'pg';
 import type { ChunkLease, JobRecord, JobScope, RecordResult, Store } from '../../store.js';
+import { ATTEMPT_IN_PROGRESS, ATTEMPT_INTERRUPTED } from '../attempt-log.js';
 import { abandonedJobError, addCounts, tallyChunk } from '../tally.js';
 import {
   checkedSchema,
@@ -340,19 +341,58 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       });
     },
 
-    async recordAttempt(delivery, attempt, outcome) {
-      // One statement: the event moves on and the attempt is logged only while the lease holds
-      // (a finished event only for a resend, which leased it whatever its state).
-      await q(
+    async beginAttempt(delivery, begun) {
+      // One statement: counted and logged as in progress only while the lease holds (a finished
+      // event only for a resend); an earlier attempt left in progress (its deliverer died) is
+      // closed as interrupted.
+      const { rowCount } = await q(
         pool,
         `WITH moved AS (
            UPDATE ${s}.outbox SET attempt_count = attempt_count + 1,
+             first_attempt_at = coalesce(first_attempt_at, $3::bigint)
+           WHERE event_id = $1 AND owner = $2 AND (state = 'pending' OR $4::boolean)
+           RETURNING event_id, attempt_count
+         ), interrupted AS (
+           UPDATE ${s}.delivery_attempts a SET in_progress = false, error = $6::text
+           FROM moved WHERE a.event_id = moved.event_id AND a.in_progress
+         )
+         INSERT INTO ${s}.delivery_attempts (event_id, seq, at, status, latency_ms, error, trigger, in_progress)
+         SELECT event_id, attempt_count, $3::bigint, NULL, 0, $7::text, $5::text, true FROM moved`,
+        [
+          delivery.eventId,
+          delivery.owner,
+          begun.at,
+          delivery.resendOf !== undefined,
+          begun.trigger ?? null,
+          ATTEMPT_INTERRUPTED,
+          ATTEMPT_IN_PROGRESS,
+        ],
+      );
+      return rowCount === 1;
+    },
+
+    async recordAttempt(delivery, attempt, outcome) {
+      // One statement: the event moves on and its attempt in progress is completed (or, when
+      // none was begun, a new one logged) only while the lease holds.
+      await q(
+        pool,
+        `WITH begun AS (
+           SELECT a.seq FROM ${s}.delivery_attempts a JOIN ${s}.outbox o ON o.event_id = a.event_id
+           WHERE a.event_id = $1 AND a.seq = o.attempt_count AND a.in_progress
+         ), moved AS (
+           UPDATE ${s}.outbox SET attempt_count = attempt_count + (CASE WHEN EXISTS (SELECT 1 FROM begun) THEN 0 ELSE 1 END),
              first_attempt_at = coalesce(first_attempt_at, $3::bigint), owner = NULL, state = $4, next_attempt_at = $5
            WHERE event_id = $1 AND owner = $2 AND (state = 'pending' OR $6::boolean)
            RETURNING event_id, attempt_count
+         ), completed AS (
+           UPDATE ${s}.delivery_attempts a SET at = $3::bigint, status = $7::int, latency_ms = $8::float8,
+             error = $9::text, trigger = $10::text, in_progress = false
+           FROM moved WHERE a.event_id = moved.event_id AND a.seq = (SELECT seq FROM begun)
+           RETURNING a.seq
          )
          INSERT INTO ${s}.delivery_attempts (event_id, seq, at, status, latency_ms, error, trigger)
-         SELECT event_id, attempt_count, $3::bigint, $7::int, $8::float8, $9::text, $10::text FROM moved`,
+         SELECT event_id, attempt_count, $3::bigint, $7::int, $8::float8, $9::text, $10::text FROM moved
+         WHERE NOT EXISTS (SELECT 1 FROM begun)`,
         [
           delivery.eventId,
           delivery.owner,
