@@ -665,6 +665,8 @@ export interface operations {
                             accepts_mail: boolean;
                             /** @description MX host names in the order they would be tried */
                             records: string[];
+                            provider?: string | null;
+                            gateway?: string | null;
                         };
                         /**
                          * Format: date-time
@@ -1035,6 +1037,8 @@ export interface operations {
                                 accepts_mail: boolean;
                                 /** @description MX host names in the order they would be tried */
                                 records: string[];
+                                provider?: string | null;
+                                gateway?: string | null;
                             };
                             /**
                              * Format: date-time

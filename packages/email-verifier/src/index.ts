@@ -63,6 +63,17 @@ export {
   loadDomainListFile,
   parseDomainList,
 } from './lists/domain-list-file.js';
+export {
+  identifyMailHosts,
+  MAIL_PROVIDER_KINDS,
+  type MailHostsProvider,
+  type MailProvider,
+  type MailProviderKind,
+  mailProviderIds,
+  mailProviderOf,
+  mailProviders,
+  mxProvider,
+} from './providers/mail-providers.js';
 export { createMemoryResultCache, type MemoryResultCacheOptions } from './result-cache/memory.js';
 export { createPostgresResultCache, type PostgresResultCacheOptions } from './result-cache/postgres.js';
 export {
@@ -83,7 +94,6 @@ export {
   type SessionRefusal,
 } from './smtp/classify-reply.js';
 export type { SocketFactory } from './smtp/connection.js';
-export { MX_PROVIDER_NAMES, MX_PROVIDERS, mxProvider } from './smtp/mx-provider.js';
 export type { ProbeOutcome, SmtpDetail } from './smtp/probe.js';
 export {
   checkProxyPoolOptions,

@@ -5,6 +5,7 @@ import type { DomainStatus, ProbeVerdict, VerificationFacts } from './classify/f
 import { addressesOf, type MailHosts, resolveMailHosts } from './dns/mail-hosts.js';
 import { DnsQueryError } from './dns/resolver.js';
 import { createLists, type EmailLists } from './lists/create-lists.js';
+import { identifyMailHosts } from './providers/mail-providers.js';
 import { type CachedResult, type ResultCacheKey, resultCacheVariant } from './result-cache/result-cache.js';
 import { CatchAllCache } from './smtp/catch-all-cache.js';
 import { KeyedLimiter } from './smtp/keyed-limiter.js';
@@ -209,10 +210,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       reasons: [...verdict.reasons],
       is_disposable: verdict.is_disposable,
       is_catch_all: verdict.is_catch_all,
-      mx: {
-        accepts_mail: domain?.status === 'accepts_mail',
-        records: domain?.hosts.map((host) => host.host) ?? [],
-      },
+      mx: mxSummary(domain?.status === 'accepts_mail', domain?.hosts.map((host) => host.host) ?? []),
       checked_at: settings.clock().toISOString(),
       request_id: requestId ?? createId('req'),
       normalized: prepared.address?.normalized ?? null,
@@ -498,12 +496,20 @@ function namespaceOf(call: VerifyCall | undefined): string {
  * of the check that produced it, and `cached_at` saying it came from the cache.
  */
 function served(hit: CachedResult, email: string, requestId: string | undefined): VerificationResult {
+  const result = hit.result as VerificationResult;
   return {
-    ...(hit.result as VerificationResult),
+    ...result,
+    // Entries stored before results named the provider get it from their MX hosts.
+    mx: result.mx.provider === undefined ? mxSummary(result.mx.accepts_mail, result.mx.records) : result.mx,
     email,
     request_id: requestId ?? createId('req'),
     cached_at: new Date(hit.cachedAt).toISOString(),
   };
+}
+
+/** The result's `mx`: the hosts in the order they would be tried and who they belong to. */
+function mxSummary(acceptsMail: boolean, records: string[]): VerificationResult['mx'] {
+  return { accepts_mail: acceptsMail, records, ...identifyMailHosts(records) };
 }
 
 const NO_MX_TEXT: Record<DomainStatus, string> = {

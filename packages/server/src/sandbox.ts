@@ -145,7 +145,12 @@ export function createSandboxVerifier(options: SandboxVerifierOptions = {}): Ver
       reasons: [...verdict.reasons],
       is_disposable: verdict.is_disposable,
       is_catch_all: verdict.is_catch_all,
-      mx: { accepts_mail: acceptsMail, records: acceptsMail ? [SANDBOX_MX_HOST] : [] },
+      mx: {
+        accepts_mail: acceptsMail,
+        records: acceptsMail ? [SANDBOX_MX_HOST] : [],
+        provider: null,
+        gateway: null,
+      },
       checked_at: clock().toISOString(),
       request_id: requestId ?? createId('req'),
       normalized: address?.normalized ?? null,

@@ -26,6 +26,14 @@ beforeAll(async () => {
       'good.test': { MX: [{ priority: 10, exchange: 'mx.good.test' }] },
       'mx.good.test': { A: ['127.0.0.2'] },
       'nullmx.test': { MX: [{ priority: 0, exchange: '.' }] },
+      // Host names as Google and Proofpoint document them (email-verifier's provider registry).
+      'workspace.test': { MX: [{ priority: 1, exchange: 'aspmx.l.google.com' }] },
+      'filtered.test': {
+        MX: [
+          { priority: 10, exchange: 'mx0a-0012.pphosted.com' },
+          { priority: 20, exchange: 'alt1.aspmx.l.google.com' },
+        ],
+      },
     },
   });
   fleet = await startSmtpFleet({
@@ -96,6 +104,26 @@ describe('svc verify', () => {
     const cell = (row: string | undefined, name: string) => (row ?? '').split(',')[columns.indexOf(name)];
     expect([cell(bob, 'state'), cell(bob, 'smtp.code')]).toEqual(['undeliverable', '']);
     expect([cell(alice, 'state'), cell(alice, 'smtp.code')]).toEqual(['deliverable', '250']);
+  });
+
+  it('names the mail provider and gateway in the table and the CSV', async () => {
+    const io = captureIo();
+    expect(await main(['verify', 'a@workspace.test', 'b@filtered.test', ...flags()], io)).toBe(EXIT.ok);
+    expect(io.out()).toMatch(/^email\s+state\s+score\s+mx\s+provider\s+reasons/);
+    expect(io.out()).toMatch(/a@workspace\.test\s+deliverable\s+\S+\s+aspmx\.l\.google\.com\s+google\s/);
+    expect(io.out()).toMatch(
+      /b@filtered\.test\s+deliverable\s+\S+\s+mx0a-0012\.pphosted\.com\s+google via proofpoint\s/,
+    );
+
+    const input = join(dir, 'providers.txt');
+    await writeFile(input, 'a@workspace.test\nb@filtered.test\n');
+    const out = join(dir, 'providers.csv');
+    expect(await main(['verify', '--file', input, '--out', out, ...flags()], captureIo())).toBe(EXIT.ok);
+    const [header, a, b] = (await readFile(out, 'utf8')).trim().split('\n');
+    const columns = header?.split(',') ?? [];
+    const cell = (row: string | undefined, name: string) => (row ?? '').split(',')[columns.indexOf(name)];
+    expect([cell(a, 'mx.provider'), cell(a, 'mx.gateway')]).toEqual(['google', '']);
+    expect([cell(b, 'mx.provider'), cell(b, 'mx.gateway')]).toEqual(['google', 'proofpoint']);
   });
 
   it('checks --out before verifying anything, and refuses an over-long list in its own words', async () => {

@@ -85,15 +85,22 @@ function summary(results: VerificationResult[]): string {
 
 function table(results: VerificationResult[]): string {
   return renderTable(
-    ['email', 'state', 'score', 'mx', 'reasons'],
+    ['email', 'state', 'score', 'mx', 'provider', 'reasons'],
     results.map((result) => [
       result.email,
       result.state,
       result.quality_score.toFixed(2),
       result.mx.records[0] ?? '-',
+      providerText(result.mx),
       [...result.reasons, result.suggestion ? `did you mean ${result.suggestion}?` : '']
         .filter(Boolean)
         .join(', '),
     ]),
   );
+}
+
+/** `google`, `microsoft via proofpoint`, `? via mimecast` (a gateway hiding the provider), or `-`. */
+function providerText(mx: VerificationResult['mx']): string {
+  const provider = mx.provider ?? (mx.gateway ? '?' : '-');
+  return mx.gateway ? `${provider} via ${mx.gateway}` : provider;
 }

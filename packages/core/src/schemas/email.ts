@@ -46,6 +46,24 @@ export type VerifyEmailRequest = Static<typeof VerifyEmailRequestSchema>;
 export const MxSummarySchema = Type.Object({
   accepts_mail: Type.Boolean(),
   records: Type.Array(Type.String(), { description: 'MX host names in the order they would be tried' }),
+  provider: Type.Optional(
+    Nullable(
+      Type.String({
+        description:
+          'The mail provider that hosts the mailboxes, recognised by the MX host names (`google`, `microsoft`, `yahoo`, `apple`, `zoho`, `proton`, `fastmail`, `yandex`, `mailru`, `gmx`, `ionos`, `ovh`, `godaddy`, `amazon_ses`, `qq`); null when the hosts are not a known provider, or a gateway hides it. New ids may be added. An addition of ours.',
+        examples: ['google'],
+      }),
+    ),
+  ),
+  gateway: Type.Optional(
+    Nullable(
+      Type.String({
+        description:
+          'The security gateway in front of the mailbox provider, recognised by the most preferred MX host (`proofpoint`, `mimecast`, `barracuda`, `cisco`, `trendmicro`, `sophos`, `broadcom`, `hornetsecurity`); null when none is known. New ids may be added. An addition of ours.',
+        examples: ['proofpoint'],
+      }),
+    ),
+  ),
 });
 export type MxSummary = Static<typeof MxSummarySchema>;
 

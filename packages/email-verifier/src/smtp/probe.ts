@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { MailHost } from '../dns/mail-hosts.js';
+import { mxProvider } from '../providers/mail-providers.js';
 import {
   classifyRcptReply,
   classifySessionRefusal,
@@ -7,7 +8,6 @@ import {
   withSyntheticEvidence,
 } from './classify-reply.js';
 import type { KeyedLimiter } from './keyed-limiter.js';
-import { mxProvider } from './mx-provider.js';
 import type { PoolProxy, ProxyPool } from './proxy-pool.js';
 import type { SmtpReply } from './reply.js';
 import {

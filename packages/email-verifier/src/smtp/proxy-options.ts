@@ -1,4 +1,4 @@
-import { MX_PROVIDER_NAMES } from './mx-provider.js';
+import { mailProviderIds } from '../providers/mail-providers.js';
 import { type PoolProxy, ProxyPool, type ProxyPoolEvent, type ProxySelection } from './proxy-pool.js';
 import { parseSocks5Url, proxyAddress, type Socks5ProxyOptions, socks5SocketFactory } from './socks5.js';
 
@@ -10,7 +10,7 @@ export interface SmtpProxyOptions {
   label?: string;
   /**
    * Receiving providers this proxy is reserved for under `proxySelection: 'per-provider'`
-   * (`google`, `microsoft`, `yahoo`, … see MX_PROVIDERS). @default [] (serves every other MX)
+   * (`google`, `microsoft`, `yahoo`, … see the provider registry, mailProviders()). @default [] (serves every other MX)
    */
   providers?: readonly string[];
   /** Simultaneous connections to one MX address through this proxy. @default smtp.perHostConcurrency */
@@ -114,9 +114,10 @@ function resolveEntry(
   const providers = entry.providers ?? [];
   if (!Array.isArray(providers)) throw new TypeError(`${where}.providers must be a list of provider names`);
   for (const provider of providers) {
-    if (!MX_PROVIDER_NAMES.includes(provider)) {
+    const known = mailProviderIds();
+    if (!known.includes(provider)) {
       throw new TypeError(
-        `${where}.providers: unknown provider ${JSON.stringify(provider)} (known: ${MX_PROVIDER_NAMES.join(', ')})`,
+        `${where}.providers: unknown provider ${JSON.stringify(provider)} (known: ${known.join(', ')})`,
       );
     }
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { mxProvider } from '../providers/mail-providers.js';
 import { directSocket } from './connection.js';
-import { mxProvider } from './mx-provider.js';
 import { resolveProxyPool } from './proxy-options.js';
 import { type PoolProxy, ProxyPool, type ProxyPoolEvent } from './proxy-pool.js';
 
@@ -177,7 +177,7 @@ describe('resolveProxyPool', () => {
     [{ proxies: [{ url: 'socks5://127.0.0.1:1/x' }] }, 'nothing after the port'],
     [
       { proxies: [{ url: 'socks5://127.0.0.1:1', providers: ['gmail'] }] },
-      'unknown provider "gmail" (known: apple, barracuda,',
+      'unknown provider "gmail" (known: amazon_ses, apple, barracuda,',
     ],
     [
       {

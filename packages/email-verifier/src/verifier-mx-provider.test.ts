@@ -1,0 +1,99 @@
+import { type FakeDnsServer, startDnsServer } from '@svc/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeDnsResolver } from './dns/backends/node-dns.js';
+import { createMemoryResultCache } from './result-cache/memory.js';
+import { resultCacheVariant } from './result-cache/result-cache.js';
+import { createVerifier, type VerificationResult } from './verifier.js';
+
+// Real MX host names as the providers document them (data/mail-providers.json), served by the
+// testkit's DNS server for made-up domains.
+const ZONES = {
+  'workspace.test': {
+    MX: [
+      { priority: 1, exchange: 'aspmx.l.google.com' },
+      { priority: 5, exchange: 'alt1.aspmx.l.google.com' },
+    ],
+  },
+  'm365.test': { MX: [{ priority: 0, exchange: 'm365-test.mail.protection.outlook.com' }] },
+  'ses.test': { MX: [{ priority: 10, exchange: 'inbound-smtp.eu-west-1.amazonaws.com' }] },
+  'filtered.test': {
+    MX: [
+      { priority: 10, exchange: 'mx0a-0012.pphosted.com' },
+      { priority: 10, exchange: 'mx0b-0012.pphosted.com' },
+    ],
+  },
+  'filtered-google.test': {
+    MX: [
+      { priority: 10, exchange: 'eu-smtp-inbound-1.mimecast.com' },
+      { priority: 20, exchange: 'aspmx.l.google.com' },
+    ],
+  },
+  'selfhosted.test': { MX: [{ priority: 10, exchange: 'mail.selfhosted.test' }] },
+  'nxdomain.test': 'NXDOMAIN',
+} as const;
+
+let dns: FakeDnsServer;
+beforeAll(async () => {
+  dns = await startDnsServer({ zones: ZONES });
+});
+afterAll(() => dns.close());
+
+const verifierWith = (options: Parameters<typeof createVerifier>[0] = {}) =>
+  createVerifier({
+    dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 500, tries: 1 }),
+    dnsCache: false,
+    resultCache: false,
+    ...options,
+  });
+
+describe('mx.provider and mx.gateway, from the MX host names', () => {
+  it.each([
+    ['a@workspace.test', 'google', null],
+    ['a@m365.test', 'microsoft', null],
+    ['a@ses.test', 'amazon_ses', null],
+    ['a@filtered.test', null, 'proofpoint'],
+    ['a@filtered-google.test', 'google', 'mimecast'],
+    ['a@selfhosted.test', null, null],
+  ])('%s → provider %s, gateway %s', async (email, provider, gateway) => {
+    const result = await verifierWith().verify(email);
+    expect(result.mx).toMatchObject({ accepts_mail: true, provider, gateway });
+  });
+
+  it('verifyMany names them per domain, and null where DNS found no mail host', async () => {
+    const results = await verifierWith().verifyMany([
+      'a@workspace.test',
+      'b@nxdomain.test',
+      'not an address',
+    ]);
+    expect(results.map((result) => [result.mx.provider, result.mx.gateway])).toEqual([
+      ['google', null],
+      [null, null],
+      [null, null],
+    ]);
+  });
+
+  it('a cached result stored before results named providers gets them from its MX hosts', async () => {
+    const cache = createMemoryResultCache();
+    const old = {
+      email: 'a@workspace.test',
+      state: 'deliverable',
+      mx: { accepts_mail: true, records: ['aspmx.l.google.com'] },
+    } as unknown as VerificationResult;
+    // Stored under the key verify() asks for: the probe variant of the default checks.
+    const key = {
+      namespace: '',
+      address: 'a@workspace.test',
+      variant: resultCacheVariant({ probe_mailbox: true, check_disposable: true }),
+    };
+    const verifier = verifierWith({ resultCache: cache });
+    await cache.set([{ key, result: old }], Date.now());
+    const served = await verifier.verify('a@workspace.test', { probe_mailbox: true });
+    expect(served.cached_at).toBeDefined();
+    expect(served.mx).toEqual({
+      accepts_mail: true,
+      records: ['aspmx.l.google.com'],
+      provider: 'google',
+      gateway: null,
+    });
+  });
+});
