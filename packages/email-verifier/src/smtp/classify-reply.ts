@@ -1,15 +1,18 @@
+import { type MailboxVerdict, mailboxVerdictOf } from './mailbox-phrases.js';
 import type { SmtpReply } from './reply.js';
 import {
   ABOUT_US_TEXTS,
   GREYLIST_TEXT,
   MAILBOX_TEXTS,
   NOT_ALLOWLISTED_TEXT,
+  POLICY_TEXT,
   PROVIDER_MAILBOX_REPLIES,
   RETRY_LATER_TEXT,
   SERVER_TROUBLE_TEXT,
   type SessionRefusal,
   TOO_MANY_RECIPIENTS_TEXT,
 } from './reply-patterns.js';
+import { replyTextForMatching } from './reply-text.js';
 
 export { SESSION_REFUSALS, type SessionRefusal } from './reply-patterns.js';
 
@@ -27,7 +30,7 @@ export type RcptOutcome =
   | SessionRefusal;
 
 /** An RFC 3463 status split into its numbers. */
-interface Status {
+export interface Status {
   /** As written, e.g. `5.1.1`. */
   full: string;
   subject: number;
@@ -99,53 +102,176 @@ function firstMatch<T>(table: ReadonlyArray<readonly [RegExp, T]>, text: string)
   return undefined;
 }
 
-/**
- * Classifies a RCPT reply by what it is about. A 2xx accepts. A text about the sender or the
- * connection (sender refused, SPF/DMARC, reverse DNS, block lists, rate limits, relay,
- * authentication, TLS) gives that reason whatever the code. Otherwise a 4xx is temporary (never a
- * dead mailbox) and a 5xx with an RFC 3463 status is decided by the status; only a 5xx without
- * one is read by its text, and a 5xx with neither is `rejected_unclear`, since RFC 5321's 550
- * covers "mailbox not found, no access, or command rejected for policy reasons" alike.
- */
-export function classifyRcptReply(reply: SmtpReply): RcptOutcome {
-  if (reply.code >= 200 && reply.code < 300) return 'accepted';
-  const text = reply.lines.join(' ');
-  const status = statusOf(reply, text);
-  if (reply.code >= 400 && reply.code < 500) return classifyTemporary(reply.code, text, status);
-  if (reply.code < 500 || reply.code >= 600) return 'rejected_unclear';
-
-  for (const [statusText, pattern, outcome] of PROVIDER_MAILBOX_REPLIES) {
-    if ((statusText === null || statusText === status?.full) && pattern.test(text)) return outcome;
-  }
-  const aboutUs = firstMatch(ABOUT_US_TEXTS, text) ?? (status && statusAboutUs(status));
-  if (aboutUs) return aboutUs;
-  // 500–504 are syntax and sequence errors, 530/535 authentication, 521/556 "no mail here"
-  // (RFC 5321, 4954, 7504): whatever the text, they say nothing about the mailbox.
-  if (reply.code === 530 || reply.code === 535) return 'authentication_required';
-  if (reply.code <= 504 || reply.code === 521 || reply.code === 556) return 'rejected_unclear';
-  if (status) return permanentByStatus(status);
-  return firstMatch(MAILBOX_TEXTS, text) ?? 'rejected_unclear';
+/** What the rules of the precedence tables look at: the reply once, read every way they need. */
+export interface ReplyFacts {
+  code: number;
+  /** `replyTextForMatching` of the lines: normalised, addresses replaced by `EMAIL_ADDRESS`. */
+  text: string;
+  /** The meaningful RFC 3463 status, if any (see `statusOf`). */
+  status: Status | undefined;
+  /** What the text says about the mailbox without doubt (`mailboxVerdictOf`), if anything. */
+  mailbox: MailboxVerdict | undefined;
+  /** The text says it refused by policy (`POLICY_TEXT`). */
+  policy: boolean;
+  /** The status is x.2.2 (mailbox full). */
+  fullStatus: boolean;
 }
 
-function classifyTemporary(
-  code: number,
-  text: string,
-  status: Status | undefined,
-): Exclude<RcptOutcome, 'accepted'> {
-  if (code === 452 && ((status?.subject === 5 && status.detail === 3) || TOO_MANY_RECIPIENTS_TEXT.test(text)))
-    return 'too_many_recipients';
-  const aboutUs = firstMatch(ABOUT_US_TEXTS, text) ?? (status && statusAboutUs(status));
-  if (aboutUs) return aboutUs;
-  if (NOT_ALLOWLISTED_TEXT.test(text)) return 'blocked_by_policy';
+/** One row of a precedence table: the first row whose `decide` answers gives the outcome. */
+export interface ReplyRule {
+  /** Stable id, as in the README's table and in `explainRcptReply`'s answer. */
+  id: string;
+  decide: (facts: ReplyFacts) => RcptOutcome | undefined;
+}
+
+/**
+ * A text about our side of the session, except that rate-limit wording yields to a full mailbox
+ * stated by an x.2.2 status or an unambiguous text ("User has too many messages on the server").
+ */
+function aboutUsText(facts: ReplyFacts): SessionRefusal | undefined {
+  const aboutUs = firstMatch(ABOUT_US_TEXTS, facts.text);
+  if (aboutUs === 'rate_limited' && (facts.fullStatus || facts.mailbox === 'mailbox_full')) return undefined;
+  return aboutUs;
+}
+
+/**
+ * How a 5xx reply to RCPT is read: the first row that answers decides. The order is the
+ * precedence the README documents row by row: what names our side first (it is never a verdict on
+ * the mailbox), then a wording that can only mean one thing about the mailbox, then policy
+ * wording, then the enhanced status, then keywords.
+ */
+export const PERMANENT_REPLY_RULES: readonly ReplyRule[] = [
+  {
+    id: 'provider_reply',
+    decide: ({ text, status }) => {
+      for (const [statusText, pattern, outcome] of PROVIDER_MAILBOX_REPLIES) {
+        if ((statusText === null || statusText === status?.full) && pattern.test(text)) return outcome;
+      }
+      return undefined;
+    },
+  },
+  { id: 'too_many_recipients', decide: ({ code, status, text }) => tooManyRecipients(code, status, text) },
+  { id: 'about_us_text', decide: aboutUsText },
+  { id: 'about_us_status', decide: ({ status }) => status && statusAboutUs(status) },
+  {
+    id: 'authentication_code',
+    decide: ({ code }) => (code === 530 || code === 535 ? 'authentication_required' : undefined),
+  },
+  {
+    id: 'not_about_the_recipient_code',
+    decide: ({ code }) => ([500, 502, 503, 504, 521, 556].includes(code) ? 'rejected_unclear' : undefined),
+  },
+  { id: 'mailbox_text', decide: ({ mailbox, policy }) => (policy ? undefined : mailbox) },
+  { id: 'policy_text', decide: ({ policy }) => (policy ? 'blocked_by_policy' : undefined) },
+  { id: 'status', decide: ({ status }) => status && permanentByStatus(status) },
+  { id: 'keywords', decide: ({ text }) => firstMatch(MAILBOX_TEXTS, text) },
+  { id: 'unclear', decide: () => 'rejected_unclear' },
+];
+
+/**
+ * How a 4xx reply to RCPT is read. A 4xx is never a verdict on the mailbox, whatever it says: the
+ * rows only choose which temporary reason to give.
+ */
+export const TEMPORARY_REPLY_RULES: readonly ReplyRule[] = [
+  { id: 'too_many_recipients', decide: ({ code, status, text }) => tooManyRecipients(code, status, text) },
+  // A mailbox full for now (x.2.2, or said in words) outranks rate-limit and retry wording.
+  {
+    id: 'full_for_now',
+    decide: ({ fullStatus, mailbox }) =>
+      fullStatus || mailbox === 'mailbox_full' ? 'temporary_failure' : undefined,
+  },
+  { id: 'about_us_text', decide: aboutUsText },
+  { id: 'about_us_status', decide: ({ status }) => status && statusAboutUs(status) },
+  {
+    id: 'not_allowlisted',
+    decide: ({ text }) => (NOT_ALLOWLISTED_TEXT.test(text) ? 'blocked_by_policy' : undefined),
+  },
   // Exchange Online's 4.7.500–4.7.899 are its throttling of a sending IP.
-  if (status?.subject === 7 && status.detail >= 500 && status.detail < 900) return 'rate_limited';
-  if (GREYLIST_TEXT.test(text)) return 'greylisted';
-  // A mailbox full for now (x.2.2) or a busy server is not greylisting, whatever "try later" it adds.
-  if ((status?.subject === 2 && status.detail === 2) || SERVER_TROUBLE_TEXT.test(text))
-    return 'temporary_failure';
+  {
+    id: 'exchange_throttling',
+    decide: ({ status }) =>
+      status?.subject === 7 && status.detail >= 500 && status.detail < 900 ? 'rate_limited' : undefined,
+  },
+  { id: 'greylisting_text', decide: ({ text }) => (GREYLIST_TEXT.test(text) ? 'greylisted' : undefined) },
+  {
+    id: 'server_trouble',
+    decide: ({ text }) => (SERVER_TROUBLE_TEXT.test(text) ? 'temporary_failure' : undefined),
+  },
   // Greylisting servers answer 4.7.x or, without a status, "try again later".
-  if (status?.subject === 7 || (status === undefined && RETRY_LATER_TEXT.test(text))) return 'greylisted';
-  return 'temporary_failure';
+  {
+    id: 'retry_later',
+    decide: ({ status, text }) =>
+      status?.subject === 7 || (status === undefined && RETRY_LATER_TEXT.test(text))
+        ? 'greylisted'
+        : undefined,
+  },
+  { id: 'temporary', decide: () => 'temporary_failure' },
+];
+
+/**
+ * "Too many recipients": 452 (RFC 5321 §4.5.3.1.10), or 552, which that section tells clients to
+ * treat as temporary. With x.5.3 or in words.
+ */
+function tooManyRecipients(code: number, status: Status | undefined, text: string): RcptOutcome | undefined {
+  if (code !== 452 && code !== 552) return undefined;
+  return (status?.subject === 5 && status.detail === 3) || TOO_MANY_RECIPIENTS_TEXT.test(text)
+    ? 'too_many_recipients'
+    : undefined;
+}
+
+function factsOf(reply: SmtpReply): ReplyFacts {
+  const text = replyTextForMatching(reply.lines);
+  const status = statusOf(reply, text);
+  return {
+    code: reply.code,
+    text,
+    status,
+    mailbox: mailboxVerdictOf(text),
+    policy: POLICY_TEXT.test(text),
+    fullStatus: status?.subject === 2 && status.detail === 2,
+  };
+}
+
+/** What a RCPT reply says, and which row of the precedence tables decided it. */
+export interface ReplyReading {
+  outcome: RcptOutcome;
+  /** `accepted`, `not_smtp` (a code outside 2xx–5xx), or a row id of the table that applied. */
+  rule: string;
+  /** The table: `permanent` for 5xx, `temporary` for 4xx, absent otherwise. */
+  table?: 'permanent' | 'temporary';
+}
+
+/**
+ * Reads a reply to RCPT TO (or a provider's bounce text given as an SMTP reply): the entry point
+ * for everything that needs to know what a receiver said about a mailbox. A 2xx accepts; a 4xx is
+ * read by `TEMPORARY_REPLY_RULES` and a 5xx by `PERMANENT_REPLY_RULES`, the first row that answers
+ * deciding. Never throws.
+ */
+export function explainRcptReply(reply: SmtpReply): ReplyReading {
+  if (reply.code >= 200 && reply.code < 300) return { outcome: 'accepted', rule: 'accepted' };
+  const temporary = reply.code >= 400 && reply.code < 500;
+  if (!temporary && !(reply.code >= 500 && reply.code < 600)) {
+    return { outcome: 'rejected_unclear', rule: 'not_smtp' };
+  }
+  const facts = factsOf(reply);
+  const table = temporary ? TEMPORARY_REPLY_RULES : PERMANENT_REPLY_RULES;
+  for (const rule of table) {
+    const outcome = rule.decide(facts);
+    if (outcome !== undefined)
+      return { outcome, rule: rule.id, table: temporary ? 'temporary' : 'permanent' };
+  }
+  /* c8 ignore next */
+  throw new Error('unreachable: the last row of each table always answers');
+}
+
+/** What a RCPT reply says about a mailbox, or about our side of the session (`explainRcptReply`). */
+export function classifyRcptReply(reply: SmtpReply): RcptOutcome {
+  return explainRcptReply(reply).outcome;
+}
+
+function classifyTemporary(reply: SmtpReply): Exclude<RcptOutcome, 'accepted'> {
+  const { outcome } = explainRcptReply(reply);
+  return outcome === 'accepted' ? 'temporary_failure' : outcome;
 }
 
 /**
@@ -157,17 +283,17 @@ export function classifySessionRefusal(
   reply: SmtpReply,
   stage: 'greeting' | 'helo' | 'starttls' | 'mail_from',
 ): Exclude<RcptOutcome, 'too_many_recipients' | 'accepted'> | 'unreachable' {
-  const text = reply.lines.join(' ');
+  const text = replyTextForMatching(reply.lines);
   const status = statusOf(reply, text);
   if (reply.code >= 400 && reply.code < 500) {
-    const outcome = classifyTemporary(reply.code, text, status);
+    const outcome = classifyTemporary(reply);
     return outcome === 'too_many_recipients' ? 'temporary_failure' : outcome;
   }
   const aboutUs = firstMatch(ABOUT_US_TEXTS, text) ?? (status && statusAboutUs(status));
   if (aboutUs) return aboutUs;
   if (stage === 'mail_from') return 'sender_rejected';
   if (stage === 'helo' && reply.code >= 500) return 'helo_rejected';
-  if (status?.subject === 7 || /block|spam|policy|denied|reputation/i.test(text)) return 'blocked_by_policy';
+  if (status?.subject === 7 || POLICY_TEXT.test(text) || /reputation/i.test(text)) return 'blocked_by_policy';
   // A greeting of `554 No SMTP service here`: this host takes no mail; try the next one.
   return 'unreachable';
 }

@@ -1,7 +1,7 @@
 /**
  * The wordings the reply classifier recognises, as data. Each table is tried in order and the
  * first match wins, so a more specific wording comes before a more general one. Every pattern is
- * exercised by `data/smtp-replies.json` (see classify-reply.corpus.test.ts).
+ * exercised by `test-data/smtp-replies.json` (see classify-reply.corpus.test.ts).
  */
 
 /** Outcomes that are about our side of the session (sender, client, connection), never the mailbox. */
@@ -30,7 +30,7 @@ export type SessionRefusal = (typeof SESSION_REFUSALS)[number];
 export const ABOUT_US_TEXTS: ReadonlyArray<readonly [RegExp, SessionRefusal]> = [
   // SPF / DKIM / DMARC before the rest: their refusals also say "rate limited" or "blocked".
   [
-    /\b(spf|dkim|dmarc)\b|sender policy framework|unauthenticated (e-?mail|mail|message)|authentication checks|fails? to pass authentication/i,
+    /\b(spf(?! ?, ?helo)|dkim(?!-signature)|dmarc)\b|sender policy framework|unauthenticated (e-?mail|mail|message)|authentication checks|fails? to pass authentication|purported responsible address|mismatch(es|ed)? (the )?client ip|invalid ip for sending mail of domain|not allowed to send mail from|unverif[iy]able sending ips?/i,
     'sender_authentication_failed',
   ],
   [
@@ -38,16 +38,16 @@ export const ABOUT_US_TEXTS: ReadonlyArray<readonly [RegExp, SessionRefusal]> = 
     'tls_required',
   ],
   [
-    /authentication (is )?required|auth(entication)? needed|must (first )?authenticate|authenticate first|not authenticated|not logged in|requires? (smtp )?auth\b|\bauthrequired\b/i,
+    /authentication (is )?required|auth(entication)? needed|must (first )?authenticate|authenticate first|not authenticated|not logged in|requires? (smtp )?auth\b|\bauthrequired\b|turn on smtp authentication|without authentication|unauthenticated senders? not allowed|local user only|\bauth failed\b/i,
     'authentication_required',
   ],
   // A public DNS block list named by the receiver.
   [
-    /spamhaus|spamcop|barracuda(central)?\b|\bsorbs\b|uceprotect|\bpsbl\b|\bdnsbl\b|\brbl\b|blocked using |dnsbl-lookup|listed (at|in|on|by) [a-z0-9-]+\.[a-z0-9.-]+/i,
+    /spamhaus|spamcop|barracuda(central)?\b|\bsorbs\b|uceprotect|\bpsbl\b|\bdnsr?bl\b|\brbl\b|blocked using [a-z0-9-]+\.[a-z]|dnsbl-lookup|listed (at|in|on|by) [a-z0-9-]+\.[a-z0-9.-]+/i,
     'dnsbl_listed',
   ],
   [
-    /reverse (dns|hostname|lookup|name)|\bptr\b|\brdns\b|cannot find your hostname|no reverse/i,
+    /reverse (dns|hostname|lookup|name)|\bptr\b|\brdns\b|cannot find your hostname|no reverse|(?<!relaying denied\. )ip name lookup failed/i,
     'reverse_dns_failed',
   ],
   [
@@ -56,19 +56,19 @@ export const ABOUT_US_TEXTS: ReadonlyArray<readonly [RegExp, SessionRefusal]> = 
   ],
   // Rate limits come before reputation: "temporarily rate limited" says what to do (wait).
   [
-    /rate[- ]?limit|concurrent connections|too many (connections|concurrent|sessions|messages|mails|e-?mails|errors|commands|invalid|login)|too much mail|too fast|too quickly|receiving mail at a rate|(excessive|unexpected|unusual) volume|throttl|connection rate|message rate|limit exceeded|exceeded (the |its |your )?(permitted |connection |message |sending )?limit|daily (sending |user |smtp )?(quota|limit)|max(imum)? (number of )?(connections?|messages?) per/i,
+    /rate[- ]?limit|concurrent connections|too many (connections|concurrent|sessions|messages|mails|e-?mails|errors|commands|invalid|login)|too much mail(?! data)|too fast|too quickly|receiving mail at a rate|(excessive|unexpected|unusual) volume|throttl|connection rate|message rate|(?<!line |size |length )limit exceeded|exceeded (the |its |your )?(permitted |connection |message |sending )?limit|daily (sending |user |smtp |relay )?(quota|limit)|max(imum)? (number of )?(connections?|messages?) per|sent to too many recipients|frequency limit/i,
     'rate_limited',
   ],
   [
-    /reputation|unsolicited|spam abuse|banned (sending ip|sender|ip)|block ?list|black ?list|blocklisted|blacklisted|excessive unknown recipients|permanently deferred|user complaints|suspicious activity|ipcheck\.proofpoint|\bip\b[^.]{0,40}\b(blocked|banned|not allowed|not authorized)|traffic not accepted from this ip/i,
+    /reputation|rate of unsolicited|unsolicited mail originating|spam abuse|banned (sending ip|sender|ip)|block ?list|black ?list|blocklisted|blacklisted|spam ?list|excessive unknown recipients|permanently deferred|user complaints|suspicious activity|ipcheck\.proofpoint|\bip\b[^.]{0,40}\b(blocked|banned|not allowed|not authorized)|ip address [0-9a-f.:]+ (is )?blocked|traffic not accepted from this ip|client host (rejected|blocked)|is an open relay|blocked for abuse|smtp server of your isp|bypassing service provider|denyip/i,
     'sender_reputation',
   ],
   [
-    /relay(ing)? (access )?(is )?(denied|not permitted|not allowed|prohibited|refused)|unable to relay|not (permitted|allowed|authorized) to relay|open relay|rcpthosts|in my list of allowed|we do not relay|non-accepted domain|relay not permitted|no relaying/i,
+    /relay(ing)? (access )?(is )?(denied|not permitted|not allowed|prohibited|refused)|relaying to \S+ (prohibited|denied)|unable to relay|not (permitted|allowed|authorized|configured) to relay|open relay|rcpthosts|in my list of allowed|we do not relay|non-accepted domain|relay not permitted|no relaying|insecure mail relay|unauthori[sz]ed relay|as a relay, but|no such domain at this location|not a gateway/i,
     'relay_denied',
   ],
   [
-    /sender address rejected|sender (address )?(rejected|denied|refused|blocked|not allowed|invalid|unknown)|sender verif(y|ication)|verification failed for <|domain of sender address|envelope sender|envelope (blocked|rejected)|(bad|invalid|unknown) sender|sender domain|mail from (address )?(rejected|refused|not accepted)|return[- ]path|mail sending denied|sender not in allowed|unresolvable rfc\.?5321/i,
+    /sender address rejected|sender (address )?(is )?(rejected|denied|refused|blocked|not allowed|invalid|unknown)|sender verif(y|ication)|verification failed for <|domain of sender address|envelope sender|envelope (blocked|rejected)|(bad|invalid|unknown|unroutable) sender|sender domain|sender e-?mail is not|mail from (address )?(rejected|refused|not accepted)|mail from \S+ rejected|mail from is mismatched|verify mail ?from failed|sending address not accepted|from: domain is invalid|identities failed the check|return[- ]path|mail sending denied|sender not in allowed|unresolvable rfc\.?5321/i,
     'sender_rejected',
   ],
 ];
@@ -95,17 +95,26 @@ export const PROVIDER_MAILBOX_REPLIES: ReadonlyArray<
   ['5.7.1', /user email address is marked as invalid/i, 'mailbox_not_found'],
 ];
 
+/**
+ * Policy wording. A reply that says it refused by policy is not read as a dead mailbox, whatever
+ * mailbox words or status it also carries ("User unknown or blocked", Facebook's `5.1.1 … Refused
+ * due to recipient preferences`). RFC 5321's own 553 text "mailbox name not allowed" is about
+ * syntax, not policy.
+ */
+export const POLICY_TEXT =
+  /block|spam|junk mail|polic(y|ies)|prohibit|(?<!name )not allowed|denied|banned|(?<!connection )refused|restricted|forgery|content reject|white ?list|allow ?list|not permitted|no permit/i;
+
 /** Fallbacks for a 5xx without a (meaningful) enhanced status, in order. */
 export const MAILBOX_TEXTS: ReadonlyArray<
   readonly [RegExp, 'blocked_by_policy' | 'mailbox_full' | 'mailbox_disabled' | 'mailbox_not_found']
 > = [
   // Policy wording first: block messages often also say "user" or "recipient".
   // (RFC 5321's own 553 text "mailbox name not allowed" is about syntax, not policy.)
-  [/block|spam|polic(y|ies)|prohibit|(?<!name )not allowed|denied|banned|refused/i, 'blocked_by_policy'],
+  [POLICY_TEXT, 'blocked_by_policy'],
   [/\bfull\b|quota|insufficient (storage|space)|out of storage/i, 'mailbox_full'],
   [/disabled|inactive|suspended|deactivated|no longer (valid|active|available|in use)/i, 'mailbox_disabled'],
   [
-    /user unknown|unknown (user|recipient|mailbox|address|local)|no such (user|recipient|mailbox|address|account)|(does not|doesn't|not) exist|not found|invalid (recipient|mailbox|address|user)|unrouteable|no mailbox|recipient rejected|not a valid (recipient|mailbox|user)|addressee unknown|not a known user|doesn't have an? [^ ]* ?account/i,
+    /user unknown|unknown (user|recipient|mailbox|address|local)|no such (user|recipient|mailbox|address|account)|invalid (recipient|mailbox|address|user)|unrouteable|no mailbox|not a valid (recipient|mailbox|user)|addressee unknown|not a known user|not a member of domain|doesn't have an? [^ ]* ?account/i,
     'mailbox_not_found',
   ],
 ];
@@ -114,7 +123,7 @@ export const MAILBOX_TEXTS: ReadonlyArray<
 export const GREYLIST_TEXT = /greylist|graylist|internal resources are temporarily unavailable/i;
 /** 4xx wordings of a server in trouble: temporary, but not greylisting. */
 export const SERVER_TROUBLE_TEXT =
-  /temporary (local |system |server )?(problem|failure|error)|local problem|server (is )?(busy|error)|system (is )?busy|resources? (are |is )?temporarily unavailable|service (is )?(temporarily )?(unavailable|not available|not active)|insufficient (system|disk)|internal (server )?error/i;
+  /temporary (local |system |server )?(problem|failure|error)|local problem|server (is )?(busy|error)|\bbusy\b|resources? (are |is )?temporarily unavailable|service (is )?(temporarily )?(unavailable|not available|not active)|insufficient (system|disk)|internal (server )?error/i;
 /** A 4xx without a status that only asks for a retry: how greylisting servers without one answer. */
 export const RETRY_LATER_TEXT = /try (again )?later|deferred|retry later/i;
 /** A 4xx that is a standing policy rather than anything temporary. */
