@@ -1,6 +1,15 @@
 export { csvField, flatten, splitCsvLine } from './csv.js';
 export { ERROR_CODES, ERROR_TABLE, type ErrorCode, isErrorCode } from './errors-table.js';
 export { createId, ID_PREFIXES, type IdPrefix, idTimestamp, isId } from './ids.js';
+export {
+  isJobTypeId,
+  JOB_TYPE_IDS,
+  JOB_TYPES,
+  type JobRecordKind,
+  type JobTypeId,
+  type JobTypeSpec,
+  jobTypeList,
+} from './job-types.js';
 export { createPrivateDatabaseFile } from './private-file.js';
 export * from './schemas/batch.js';
 export * from './schemas/common.js';

@@ -26,14 +26,19 @@ export interface EndpointSpec {
    * limits grow with it (`jsonBodyLimits` in plugins/json-body.ts); without one the body is small.
    */
   listItems?: number;
+  /**
+   * The answer is always one small object (well under compression's 1 KiB threshold): the
+   * compression hooks, which cost a call a few µs to decide not to compress, are left off.
+   */
+  smallAnswer?: true;
 }
 
 export const ENDPOINTS = {
-  verify_email: { auth: 'any', billable: true, planGated: true },
+  verify_email: { auth: 'any', billable: true, planGated: true, smallAnswer: true },
   verify_email_bulk: { auth: 'any', billable: true, planGated: true, listItems: MAX_BULK_VERIFY_EMAILS },
   verify_email_cache_delete: { auth: 'any', billable: false, planGated: false },
-  geo_ip: { auth: 'any', billable: true, planGated: true },
-  geo_me: { auth: 'any', billable: true, planGated: true },
+  geo_ip: { auth: 'any', billable: true, planGated: true, smallAnswer: true },
+  geo_me: { auth: 'any', billable: true, planGated: true, smallAnswer: true },
   enrich_contact: { auth: 'any', billable: true, planGated: true },
   enrich_company: { auth: 'any', billable: true, planGated: true },
   batch_create: { auth: 'any', billable: true, planGated: true, listItems: MAX_BATCH_RECORDS },
@@ -44,7 +49,7 @@ export const ENDPOINTS = {
   batch_events: { auth: 'any', billable: false, planGated: false },
   event_resend: { auth: 'any', billable: false, planGated: false },
   webhooks_test: { auth: 'any', billable: false, planGated: false },
-  tokens_create: { auth: 'key', billable: false, planGated: false },
+  tokens_create: { auth: 'key', billable: false, planGated: false, smallAnswer: true },
   usage_get: { auth: 'any', billable: false, planGated: false },
   account_get: { auth: 'any', billable: false, planGated: false },
   keys_list: { auth: 'live_key', billable: false, planGated: false },

@@ -1,4 +1,4 @@
-import type { CompanyProfile, Person } from '@svc/core';
+import type { BatchJobType, CompanyProfile, Person } from '@svc/core';
 import type { Processor, ProcessorOutcome, ProcessorRecord } from '../runner/processor.js';
 import { createHostGate } from './host-gate.js';
 
@@ -52,7 +52,7 @@ type Lookup = (
 ) => Promise<{ match: object | null }>;
 
 function createEnrichProcessor(
-  type: 'enrich_contact' | 'enrich_company',
+  type: Extract<BatchJobType, `enrich_${string}`>,
   key: 'person' | 'company',
   lookup: Lookup,
   enricher: BatchEnricher,

@@ -214,7 +214,10 @@ describe('svc batch on a SQLite file', () => {
       ['batch', 'run', '--type', 'verify_email', '--file', 'x.txt', '--smtp-port', 'x'],
       '--smtp-port must be a port number',
     ],
-    [['batch', 'run', '--file', 'x.txt'], '--type must be verify_email or geo_ip'],
+    [
+      ['batch', 'run', '--file', 'x.txt'],
+      '--type must be one of verify_email, geo_ip, enrich_contact, enrich_company',
+    ],
     [['batch', 'run', '--type', 'geo_ip'], 'batch run needs --file'],
     [['batch', 'status'], 'batch status needs a job id'],
   ])('bad usage %j exits 2', async (argv, message) => {

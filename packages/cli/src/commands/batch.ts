@@ -1,10 +1,13 @@
 import { join, resolve } from 'node:path';
+import { JOB_TYPE_IDS, JOB_TYPES } from '@svc/core';
 import type { Command } from '../command.js';
 import { dataDir } from '../data-dir.js';
 import { UsageError } from '../usage-error.js';
 import { VERIFIER_FLAGS, VERIFIER_FLAGS_HELP } from '../verifier-flags.js';
 import { cancel, deliver, list, results, status } from './batch/manage.js';
+import { ENRICH_FLAGS, typesTaking } from './batch/processors.js';
 import { runJob } from './batch/run.js';
+import { ENRICH_SETUP_HELP } from './enrich/setup.js';
 
 const WITH_ID = { status, results, cancel } as const;
 
@@ -13,15 +16,18 @@ export const batchCommand: Command = {
   name: 'batch',
   summary: 'Run batch jobs of up to 50,000 records on a local SQLite file',
   usage: [
-    'run --type verify_email|geo_ip --file <txt|csv> [--out results.ndjson|csv] [--db path]\n' +
-      '    [--webhook-url U [--webhook-secret S] [--allow-private-webhook]] [verifier flags]',
+    `run --type ${JOB_TYPE_IDS.join('|')}\n` +
+      '    --file <txt|csv> [--out results.ndjson|csv] [--db path]\n' +
+      '    [--webhook-url U [--webhook-secret S] [--allow-private-webhook]] [verifier or enricher flags]',
     'status <id> [--db path]',
     'results <id> [--format ndjson|csv] [--db path]',
     'list [--limit 20] [--cursor C] [--db path]',
     'cancel <id> [--db path]',
     'deliver [--webhook-secret S] [--allow-private-webhook] [--db path]',
   ],
-  details: `Options:
+  details: `Job types (--type), one record per line or the first CSV column:
+${JOB_TYPE_IDS.map((id) => `  ${id.padEnd(16)} ${JOB_TYPES[id].label}: each record is ${JOB_TYPES[id].input}`).join('\n')}
+Options:
   --db <path>      the job database (default: $SVC_DATA_DIR/batch.db)
   --out <path>     run: also write the results to .ndjson or .csv (checked before the job starts;
                    created private, 0600)
@@ -33,9 +39,11 @@ export const batchCommand: Command = {
   --allow-private-webhook
                    allow a webhook URL on a private or loopback address (intranets, testing);
                    refused by default so a job cannot be pointed at internal services
-Verifier flags (run --type verify_email):
+Verifier flags (run --type ${typesTaking('verifier')}):
 ${VERIFIER_FLAGS_HELP}
   --fresh             probe again addresses whose probed result the --db file still holds
+Enricher flags (run --type ${typesTaking('enricher')}), as for svc enrich:
+${ENRICH_SETUP_HELP}
 A probed result is kept in the --db file (7 days deliverable, 30 days undeliverable, 1 day risky,
 5 minutes unknown): a later run with --probe on the same file answers those addresses without
 probing again (their results carry cached_at), unless --fresh.
@@ -46,6 +54,7 @@ A webhook that could not be delivered stays in the database's outbox and is retr
 --db with the same secret.`,
   options: {
     ...VERIFIER_FLAGS,
+    ...ENRICH_FLAGS,
     type: { type: 'string' },
     file: { type: 'string' },
     out: { type: 'string' },

@@ -1,10 +1,9 @@
 import { type Static, Type } from 'typebox';
+import { JOB_TYPE_IDS } from '../job-types.js';
 import { Nullable, TimestampSchema } from './common.js';
 
-/** The job types in a stable order (DESIGN §6). */
-export const BATCH_JOB_TYPES = ['verify_email', 'geo_ip', 'enrich_contact', 'enrich_company'] as const;
-
-export const BatchJobTypeSchema = Type.Enum([...BATCH_JOB_TYPES]);
+/** The job types (DESIGN §6), in the order of `JOB_TYPES`, where each is described. */
+export const BatchJobTypeSchema = Type.Enum([...JOB_TYPE_IDS]);
 /** Job types (DESIGN §6). */
 export type BatchJobType = Static<typeof BatchJobTypeSchema>;
 

@@ -1,3 +1,4 @@
+import { JOB_TYPE_IDS, JOB_TYPES } from '@svc/core/job-types';
 import { useState } from 'preact/hooks';
 import type { PageProps } from '../app';
 import { JobProgress } from '../components/progress';
@@ -5,12 +6,8 @@ import { when } from '../format';
 import { useAction, useLoad } from '../load';
 import type { Job, JobPage, TestEventResult } from '../types';
 
-const TYPES = [
-  ['verify_email', 'Verify emails'],
-  ['geo_ip', 'Geolocate IPs'],
-  ['enrich_contact', 'Enrich contacts (emails)'],
-  ['enrich_company', 'Enrich companies (domains)'],
-] as const;
+/** The job types the form offers: every one, labelled as `@svc/core`'s registry describes it. */
+const TYPES = JOB_TYPE_IDS.map((id) => [id, JOB_TYPES[id].label] as const);
 /** The API's own upload limit is 8 MiB by default; refuse bigger files before sending them. */
 const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;
 

@@ -1,12 +1,6 @@
 import fastifyCompress from '@fastify/compress';
-import type { EndpointId } from '../endpoints.js';
+import { ENDPOINTS } from '../endpoints.js';
 import { globalPlugin } from './global-plugin.js';
-
-/**
- * Endpoints whose answer is one small object (well under the 1 KiB threshold): they get none of
- * the compression hooks, which cost every call a few µs to decide, each time, not to compress.
- */
-const SMALL_ANSWERS: ReadonlySet<EndpointId> = new Set(['verify_email', 'geo_ip', 'geo_me', 'tokens_create']);
 
 /** Methods that carry no request body: nothing to decompress. */
 const BODILESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
@@ -21,7 +15,10 @@ export const compressPlugin = globalPlugin('svc-compress', async (app) => {
   // Added before @fastify/compress's own onRoute hook, so that one sees these route options.
   app.addHook('onRoute', (route) => {
     const endpoint = route.config?.endpoint;
-    if (route.compress === undefined && endpoint && SMALL_ANSWERS.has(endpoint)) route.compress = false;
+    // Endpoints whose answer is one small object (`smallAnswer` in the endpoint table) get none
+    // of the compression hooks.
+    if (route.compress === undefined && endpoint && 'smallAnswer' in ENDPOINTS[endpoint])
+      route.compress = false;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (route.decompress === undefined && methods.every((method) => BODILESS.has(method)))
       route.decompress = false;

@@ -1,6 +1,7 @@
-import { ServiceError } from '@svc/core';
+import { type BatchJobType, JOB_TYPES, ServiceError } from '@svc/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext, ServerContext } from '../context.js';
+import type { Plan } from '../control-plane/store.js';
 import { ENDPOINTS, type EndpointId } from '../endpoints.js';
 import type { RateDecision } from '../limiter/limiter.js';
 import { endpointOf, setRateLimitHeaders } from './auth.js';
@@ -33,6 +34,26 @@ export function setQuotaHeaders(reply: FastifyReply, allowance: number | null, u
   if (allowance === null) return;
   reply.header('x-quota-limit', String(allowance));
   reply.header('x-quota-remaining', String(Math.max(0, allowance - used)));
+}
+
+/**
+ * Plan gating, the one place it lives: refuses (403 `endpoint_not_in_plan`) an endpoint the plan
+ * does not list. Every route's endpoint is checked by the limits hook below; a batch job is also
+ * checked for the endpoint its type stands for (`JOB_TYPES[type].endpoint`), so a plan without
+ * `geo_ip` cannot geolocate through `POST /v2/batch` either.
+ */
+export function assertEndpointInPlan(plan: Plan, endpoint: EndpointId): void {
+  if (ENDPOINTS[endpoint].planGated && plan.endpoints !== null && !plan.endpoints.includes(endpoint)) {
+    throw new ServiceError(
+      'endpoint_not_in_plan',
+      `the ${plan.name} plan does not include ${endpoint}; upgrade the plan to call it`,
+    );
+  }
+}
+
+/** The endpoint a batch job type stands for (its plan gate). */
+export function jobTypeEndpoint(type: BatchJobType): EndpointId {
+  return JOB_TYPES[type].endpoint;
 }
 
 function quotaError(auth: AuthContext, used: number, units: number): ServiceError {
@@ -94,15 +115,9 @@ export const limitsPlugin = globalPlugin('svc-limits', async (app) => {
         { retryAfterSeconds: decision.retryAfterSeconds },
       );
     }
-    const spec = ENDPOINTS[endpoint];
-    if (spec.planGated && plan.endpoints !== null && !plan.endpoints.includes(endpoint)) {
-      throw new ServiceError(
-        'endpoint_not_in_plan',
-        `the ${plan.name} plan does not include ${endpoint}; upgrade the plan to call it`,
-      );
-    }
+    assertEndpointInPlan(plan, endpoint);
     if (
-      spec.billable &&
+      ENDPOINTS[endpoint].billable &&
       auth.environment === 'live' &&
       plan.monthly_allowance !== null &&
       used >= plan.monthly_allowance

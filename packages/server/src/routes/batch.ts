@@ -14,6 +14,8 @@ import {
   BatchJobSchema,
   createId,
   ErrorBodySchema,
+  isJobTypeId,
+  jobTypeList,
   PageSchema,
   ServiceError,
 } from '@svc/core';
@@ -22,7 +24,7 @@ import { Type } from 'typebox';
 import type { AuthContext } from '../context.js';
 import { webhookSigningSecrets } from '../control-plane/accounts.js';
 import { jsonBodyLimits } from '../plugins/json-body.js';
-import { assertAllowance } from '../plugins/limits.js';
+import { assertAllowance, assertEndpointInPlan, jobTypeEndpoint } from '../plugins/limits.js';
 import {
   BatchResultSchema,
   EventDeliverySchema,
@@ -181,7 +183,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!type) {
           throw new ServiceError(
             'invalid_request',
-            'an uploaded list needs the job type in the query: ?type=verify_email or ?type=geo_ip',
+            `an uploaded list needs the job type in the query: ?type= one of ${jobTypeList()}`,
           );
         }
         const csv = (request.headers['content-type'] ?? '').toLowerCase().startsWith('text/csv');
@@ -198,6 +200,8 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       } else {
         submission = { ...(body as SubmitRequest) };
       }
+      // A job type is gated by the endpoint it stands for, as that endpoint's own route is.
+      if (isJobTypeId(submission.type)) assertEndpointInPlan(auth.plan, jobTypeEndpoint(submission.type));
       submission.idempotency_key = request.headers['idempotency-key'] ?? null;
       submission.account_id = auth.account.id;
       // Test keys run in the sandbox, batch included: the processors make no outbound calls.

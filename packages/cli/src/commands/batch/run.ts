@@ -1,23 +1,15 @@
-import {
-  createGeoIpProcessor,
-  createVerifyEmailProcessor,
-  type Processor,
-  validateSubmit,
-} from '@svc/batch-runner';
+import { validateSubmit } from '@svc/batch-runner';
 import { MAX_BATCH_RECORDS, ServiceError } from '@svc/core';
-import { createSqliteResultCache, createVerifier, type ResultCache } from '@svc/email-verifier';
 import { EXIT, type ExitCode } from '../../exit-codes.js';
-import { openCliGeoResolver } from '../../geo-data.js';
 import { readRecords } from '../../input/read-records.js';
 import type { CliIo } from '../../io.js';
 import { createProgress } from '../../output/progress.js';
 import { prepareOutput, writeResultFile } from '../../output/result-writer.js';
 import { printJson } from '../../output.js';
-import { cliSqliteDriver } from '../../sqlite-driver.js';
 import { UsageError } from '../../usage-error.js';
-import { VERIFIER_FLAGS, verifierSettings } from '../../verifier-flags.js';
 import { openForRun, prepareRunDatabase } from './database.js';
 import { describeDelivery, firstAttempt } from './deliveries.js';
+import { checkRunSettings, openProcessor, runType } from './processors.js';
 import { deliveryOptions, webhookSettings } from './webhook-flags.js';
 
 const count = (value: number) => value.toLocaleString('en-US');
@@ -29,14 +21,9 @@ export async function runJob(
   values: Record<string, unknown>,
   dbPath: string,
 ): Promise<ExitCode> {
-  const type = values.type as string | undefined;
-  if (type !== 'verify_email' && type !== 'geo_ip')
-    throw new UsageError('--type must be verify_email or geo_ip', 'batch');
+  const type = runType(values);
   if (typeof values.file !== 'string') throw new UsageError('batch run needs --file', 'batch');
-  const verifierFlag = Object.keys(VERIFIER_FLAGS).find((flag) => values[flag] !== undefined);
-  if (type !== 'verify_email' && (verifierFlag || values.fresh !== undefined))
-    throw new UsageError(`--${verifierFlag ?? 'fresh'} applies to --type verify_email only`, 'batch');
-  const verifier = type === 'verify_email' ? verifierSettings(values, 'batch') : undefined;
+  checkRunSettings(type, values);
   const out = typeof values.out === 'string' ? await prepareOutput(values.out, io.cwd, 'batch') : undefined;
   const webhook = await webhookSettings(io, values);
   const records = await readRecords(values.file, io.cwd);
@@ -51,26 +38,14 @@ export async function runJob(
   // Refuse a bad job before loading processors (the geo data takes seconds on first use).
   validateSubmit({ type, records, webhook_url: webhook.url }, new Set([type]));
   await prepareRunDatabase(dbPath);
-  // Probed results are kept in the job database's file, so a later run of the same list on it
-  // does not probe those addresses again.
-  let resultCache: ResultCache | undefined;
-  if (verifier)
-    resultCache = await createSqliteResultCache({ path: dbPath, driver: await cliSqliteDriver() });
-  const processors: Processor[] = verifier
-    ? [
-        createVerifyEmailProcessor(createVerifier({ ...verifier.options, resultCache }), {
-          ...verifier.checks,
-          fresh: values.fresh === true,
-        }),
-      ]
-    : [createGeoIpProcessor(await openCliGeoResolver(io, []))];
+  const opened = await openProcessor(type, { io, values, dbPath });
   // With a secret, the runner also delivers events earlier runs on this database could not.
   const { runner, store } = await openForRun(
     dbPath,
-    processors,
+    [opened.processor],
     deliveryOptions(webhook.secrets, values),
   ).catch(async (error: unknown) => {
-    await resultCache?.close();
+    await opened.close();
     throw error;
   });
   try {
@@ -108,6 +83,6 @@ export async function runJob(
     return current.failed > 0 || current.status !== 'completed' ? EXIT.failure : EXIT.ok;
   } finally {
     await runner.close({ timeoutMs: 1000 });
-    await resultCache?.close();
+    await opened.close();
   }
 }

@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { JOB_TYPE_IDS } from '@svc/core';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * One registry per concept (DESIGN §2): every other list derives from it. These guards fail when
+ * a hard-coded copy of a registry appears in a package's source (tests may spell values out).
+ */
+const root = join(import.meta.dirname, '..');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory())
+      return entry.name === 'node_modules' || entry.name === 'testing' ? [] : sources(path);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+const packageSources = readdirSync(join(root, 'packages')).flatMap((name) => {
+  try {
+    return sources(join(root, 'packages', name, 'src'));
+  } catch {
+    return [];
+  }
+});
+
+/** A line of code, not of a comment (a comment may name values as examples). */
+const isCode = (line: string) => !/^\s*(\/\/|\/\*|\*)/.test(line);
+
+/**
+ * Places where two or more of `ids` stand within `span` lines of code of each other (quoted,
+ * in a message or bare): a list of them written out again.
+ */
+function copiesOf(ids: readonly string[], allowed: readonly string[], span = 3): string[] {
+  const word = new RegExp(`\\b(${ids.join('|')})\\b`, 'g');
+  const found: string[] = [];
+  for (const path of packageSources) {
+    const file = relative(root, path).split('\\').join('/');
+    if (allowed.includes(file)) continue;
+    const lines = readFileSync(path, 'utf8').split('\n');
+    for (let at = 0; at < lines.length; at++) {
+      const window = lines
+        .slice(at, at + span)
+        .filter(isCode)
+        .join('\n');
+      const named = new Set([...window.matchAll(word)].map((match) => match[1]));
+      if (named.size >= 2) {
+        found.push(`${file}:${at + 1}: ${[...named].join(', ')}`);
+        at += span - 1;
+      }
+    }
+  }
+  return found;
+}
+
+describe('registries are not copied', () => {
+  it('job types: only @svc/core/src/job-types.ts lists them', () => {
+    const allowed = [
+      'packages/core/src/job-types.ts',
+      // The endpoint table: endpoint ids, some of which job types stand for.
+      'packages/server/src/endpoints.ts',
+    ];
+    expect(copiesOf(JOB_TYPE_IDS, allowed)).toEqual([]);
+  });
+});
