@@ -297,6 +297,8 @@ describe('verify() DNS outcomes', () => {
     expect((await verifier.verify('a@private-only.test')).mx).toEqual({
       accepts_mail: true,
       records: ['private-only.test'],
+      provider: null,
+      gateway: null,
     });
   });
 
@@ -316,6 +318,8 @@ describe('verify() DNS outcomes', () => {
     expect((await verifier.verify('a@implicit.test')).mx).toEqual({
       accepts_mail: true,
       records: ['implicit.test'],
+      provider: null,
+      gateway: null,
     });
   });
 
