@@ -196,7 +196,12 @@ describe('email verification over the fake internet', () => {
       { key: server.liveKey, json: { email: 'alice@example.test' } },
     );
     expect(alice.status).toBe(200);
-    expect(alice.body.mx).toEqual({ accepts_mail: true, records: ['mx1.example.test'] });
+    expect(alice.body.mx).toEqual({
+      accepts_mail: true,
+      records: ['mx1.example.test'],
+      provider: null,
+      gateway: null,
+    });
     const nomail = await api.request<{ state: string }>('POST', '/v2/verify/email', {
       key: server.liveKey,
       json: { email: 'someone@nomail.test' },
