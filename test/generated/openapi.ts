@@ -231,7 +231,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a key now, and every token it minted */
+        /**
+         * Revoke a key now, with the keys made with it and every token they minted
+         * @description A key made over the API records the key that made it (`created_by`: the caller, or the key of the token used); revoking a key revokes those keys too, and the keys made with them, listed in `also_revoked`. Tokens end with their key. Refused (400 `invalid_request`) when it would leave the account no live key without an end date: a key in its rotation grace period calls the API but manages nothing, then stops.
+         */
         delete: operations["revokeKey"];
         options?: never;
         head?: never;
@@ -3068,6 +3071,8 @@ export interface operations {
                             revoked_at: string | null;
                             /** @description the key this one replaced by rotation */
                             rotated_from: string | null;
+                            /** @description the key that made this one over the API (creating it, or rotating another key into it; through a token, the token’s key): revoking that key revokes this one. Null for keys made with the account, by the operator, or by a key rotating itself (the new key keeps the old one’s creator). */
+                            created_by: string | null;
                         }[];
                     };
                 };
@@ -3298,6 +3303,8 @@ export interface operations {
                         revoked_at: string | null;
                         /** @description the key this one replaced by rotation */
                         rotated_from: string | null;
+                        /** @description the key that made this one over the API (creating it, or rotating another key into it; through a token, the token’s key): revoking that key revokes this one. Null for keys made with the account, by the operator, or by a key rotating itself (the new key keeps the old one’s creator). */
+                        created_by: string | null;
                         /** @description `sk_test_…` / `sk_live_…`, shown only in this response */
                         secret: string;
                     };
@@ -3531,6 +3538,8 @@ export interface operations {
                         revoked_at: string | null;
                         /** @description the key this one replaced by rotation */
                         rotated_from: string | null;
+                        /** @description the key that made this one over the API (creating it, or rotating another key into it; through a token, the token’s key): revoking that key revokes this one. Null for keys made with the account, by the operator, or by a key rotating itself (the new key keeps the old one’s creator). */
+                        created_by: string | null;
                         /** @description `sk_test_…` / `sk_live_…`, shown only in this response */
                         secret: string;
                         previous: {
@@ -3555,6 +3564,8 @@ export interface operations {
                             revoked_at: string | null;
                             /** @description the key this one replaced by rotation */
                             rotated_from: string | null;
+                            /** @description the key that made this one over the API (creating it, or rotating another key into it; through a token, the token’s key): revoking that key revokes this one. Null for keys made with the account, by the operator, or by a key rotating itself (the new key keeps the old one’s creator). */
+                            created_by: string | null;
                         };
                     };
                 };
@@ -3813,6 +3824,34 @@ export interface operations {
                         revoked_at: string | null;
                         /** @description the key this one replaced by rotation */
                         rotated_from: string | null;
+                        /** @description the key that made this one over the API (creating it, or rotating another key into it; through a token, the token’s key): revoking that key revokes this one. Null for keys made with the account, by the operator, or by a key rotating itself (the new key keeps the old one’s creator). */
+                        created_by: string | null;
+                        /** @description the keys made with this one (`created_by`), and those made with them, revoked with it by this request, oldest first */
+                        also_revoked: {
+                            /** @description `key_…`: the id to manage the key by, never the secret */
+                            id: string;
+                            /** @description test keys run in the sandbox and are never billed */
+                            environment: "test" | "live";
+                            name: string | null;
+                            /** @description `sk_test_` or `sk_live_` */
+                            prefix: string;
+                            /** @description the last four characters of the secret */
+                            last4: string;
+                            /** @description `expiring`: rotated, still working until `expires_at` */
+                            status: "active" | "expiring" | "expired" | "revoked";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC
+                             */
+                            created_at: string;
+                            last_used_at: string | null;
+                            expires_at: string | null;
+                            revoked_at: string | null;
+                            /** @description the key this one replaced by rotation */
+                            rotated_from: string | null;
+                            /** @description the key that made this one over the API (creating it, or rotating another key into it; through a token, the token’s key): revoking that key revokes this one. Null for keys made with the account, by the operator, or by a key rotating itself (the new key keeps the old one’s creator). */
+                            created_by: string | null;
+                        }[];
                     };
                 };
             };

@@ -67,7 +67,9 @@ async function failureOf(response: Response, signedIn: boolean): Promise<Failure
       retryAt: Date.now() + (Number.isFinite(seconds) ? Math.max(1, seconds) : 1) * 1000,
     };
   }
-  if (response.status === 401 && signedIn && !/scopes|a token can manage/.test(message)) {
+  // A refusal of management (the key signed in with is being rotated away: it manages nothing
+  // until it ends) is not the end of the session: its other pages still work.
+  if (response.status === 401 && signedIn && !/scopes|a token can manage|manages no keys/.test(message)) {
     return { kind: 'session', message };
   }
   return { kind: 'api', status: response.status, code, message };
@@ -75,15 +77,23 @@ async function failureOf(response: Response, signedIn: boolean): Promise<Failure
 
 /** Exchanges an API key for a token; the key goes into this one request and nowhere else. */
 export async function signIn(key: string): Promise<import('./types').Token> {
-  const live = key.startsWith('sk_live_');
-  const response = await send('/v2/tokens', {
-    method: 'POST',
-    headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      ttl_seconds: SESSION_SECONDS,
-      scopes: live ? [...PAGE_SCOPES, ...MANAGEMENT_SCOPES] : PAGE_SCOPES,
-    }),
-  });
+  const mint = (scopes: string[]) =>
+    send('/v2/tokens', {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ttl_seconds: SESSION_SECONDS, scopes }),
+    });
+  let response = await mint(
+    key.startsWith('sk_live_') ? [...PAGE_SCOPES, ...MANAGEMENT_SCOPES] : PAGE_SCOPES,
+  );
+  // A live key in its rotation grace period may not grant management: sign in without it.
+  if (response.status === 401 && key.startsWith('sk_live_')) {
+    const refusal = (await response
+      .clone()
+      .json()
+      .catch(() => ({}))) as ErrorBody;
+    if (/cannot grant/.test(refusal.error?.message ?? '')) response = await mint(PAGE_SCOPES);
+  }
   if (!response.ok) throw new ApiError(await failureOf(response, false));
   return response.json();
 }

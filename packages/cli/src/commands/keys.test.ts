@@ -1,7 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { authenticate, CONTROL_PLANE_DB_FILE, createSqliteControlPlaneStore, mintToken } from '@svc/server';
+import {
+  authenticate,
+  CONTROL_PLANE_DB_FILE,
+  createKey,
+  createSqliteControlPlaneStore,
+  mintToken,
+} from '@svc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import { main } from '../main.js';
@@ -152,6 +158,10 @@ describe('svc keys', () => {
       return (await mintToken({ controlPlane: store, now: Date.now }, auth)).secret;
     });
     expect((await whoIs(dataDir, token))?.token).not.toBeNull();
+    // A key made with it over the API (as POST /v2/keys records) ends with it.
+    const made = await withStore(dataDir, (store) =>
+      createKey(store, { accountId, environment: 'test', createdBy: key.id }),
+    );
 
     const run = await svc('keys', 'revoke', accountId, key.id, '--data-dir', dataDir, '--json');
     expect(run.code, run.err).toBe(EXIT.ok);
@@ -159,9 +169,11 @@ describe('svc keys', () => {
       id: key.id,
       status: 'revoked',
       revoked_at: expect.any(String),
+      also_revoked: [{ id: made.key.id, status: 'revoked', created_by: key.id }],
     });
     expect(await whoIs(dataDir, key.secret)).toBeNull();
     expect(await whoIs(dataDir, token)).toBeNull();
+    expect(await whoIs(dataDir, made.secret)).toBeNull();
     const text = await svc('keys', 'list', accountId, '--data-dir', dataDir);
     expect(text.out).toMatch(new RegExp(`${key.id}\\s+sk_live_…${key.last4}\\s+revoked`));
   });

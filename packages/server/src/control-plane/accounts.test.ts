@@ -250,13 +250,14 @@ describe('keys', () => {
     const { secret: otherToken } = await mintToken(deps, testAuth);
     clock.now = T0 + 5;
     const revoked = await revokeKey(store, { accountId: account.id, keyId: liveKey.key.id, now: T0 + 5 });
-    expect(revoked.revoked_at).toBe(T0 + 5);
+    expect(revoked.key.revoked_at).toBe(T0 + 5);
+    expect(revoked.alsoRevoked).toEqual([]);
     expect(await authenticate(deps, liveKey.secret)).toBeNull();
     expect(await authenticate(deps, token)).toBeNull();
     // The other key's token is untouched.
     expect(await authenticate(deps, otherToken)).not.toBeNull();
     expect(
-      (await revokeKey(store, { accountId: account.id, keyId: liveKey.key.id, now: T0 + 99 })).revoked_at,
+      (await revokeKey(store, { accountId: account.id, keyId: liveKey.key.id, now: T0 + 99 })).key.revoked_at,
     ).toBe(T0 + 5);
   });
 });

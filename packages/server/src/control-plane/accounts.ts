@@ -114,6 +114,27 @@ export function isKeyUsable(key: ApiKey, now: number): boolean {
   );
 }
 
+/**
+ * True for a key that may manage the account (keys, management tokens, the webhook secret) at
+ * `now`: a live key, usable, with no end date. A key with one (in a rotation's grace period, or
+ * given one by an operator) still calls the API until then, but manages nothing: rotating a
+ * leaked key takes control away from it at once.
+ */
+export function isKeyInCharge(key: ApiKey, now: number): boolean {
+  return key.environment === 'live' && key.expires_at === null && isKeyUsable(key, now);
+}
+
+/** Why `key` may not manage the account, or null when it may (see isKeyInCharge). */
+export function managementRefusal(key: ApiKey, now: number): string | null {
+  if (key.environment !== 'live')
+    return 'managing keys and secrets needs a live key (sk_live_…); a test key cannot';
+  if (key.expires_at !== null) {
+    const when = key.expires_at > now ? 'ends' : 'ended';
+    return `key ${key.id} ${when} at ${new Date(key.expires_at).toISOString()} (rotated, or given an end date): until then it calls the API but manages no keys, tokens with management scopes or webhook secrets; use the key that replaced it`;
+  }
+  return isKeyUsable(key, now) ? null : `key ${key.id} is revoked`;
+}
+
 /** How long `authenticate` reuses a plan it read: plans change only when configuration is loaded. */
 export const PLAN_CACHE_MS = 5_000;
 // Per store, so two servers in one process (tests) never share plans.
@@ -204,6 +225,7 @@ function issueKey(
   name: string | null,
   now: number,
   rotatedFrom: string | null = null,
+  createdBy: string | null = null,
 ): IssuedKey {
   const secret = generateApiKey(environment);
   return {
@@ -220,6 +242,7 @@ function issueKey(
       expires_at: null,
       revoked_at: null,
       rotated_from: rotatedFrom,
+      created_by: createdBy,
     },
   };
 }
@@ -335,6 +358,11 @@ export interface CreateKeyInput {
   accountId: string;
   environment: Environment;
   name?: string | null;
+  /**
+   * The key of the caller making it over the API (a token's key for a token): revoking that key
+   * revokes this one. Absent for the operator.
+   */
+  createdBy?: string | null;
   /** @default Date.now() */
   now?: number;
 }
@@ -347,7 +375,14 @@ export async function createKey(store: ControlPlaneStore, input: CreateKeyInput)
   const name = input.name ?? null;
   if (name !== null) checkName(name, 'name');
   await requireAccount(store, input.accountId);
-  const issued = issueKey(input.accountId, input.environment, name, input.now ?? Date.now());
+  const issued = issueKey(
+    input.accountId,
+    input.environment,
+    name,
+    input.now ?? Date.now(),
+    null,
+    input.createdBy ?? null,
+  );
   await store.createKey(issued.key);
   return issued;
 }
@@ -358,6 +393,12 @@ export interface RotateKeyInput {
   keyId: string;
   /** How long the old key keeps working (0 = it stops now). */
   graceSeconds: number;
+  /**
+   * The key of the caller rotating over the API (a token's key for a token). When it is another
+   * key, the new key is that key's creation (revoking it revokes the new key); a key rotating
+   * itself, or the operator, hands the new key the old one's creator.
+   */
+  by?: string | null;
   /** @default Date.now() */
   now?: number;
 }
@@ -378,7 +419,9 @@ export async function rotateKey(
       `key ${old.id} is ${old.revoked_at !== null ? 'revoked' : 'expired'}; create a new key instead`,
     );
   }
-  const issued = issueKey(old.account_id, old.environment, old.name, now, old.id);
+  const createdBy =
+    input.by === undefined || input.by === null || input.by === old.id ? old.created_by : input.by;
+  const issued = issueKey(old.account_id, old.environment, old.name, now, old.id, createdBy);
   await store.createKey(issued.key);
   const end = Math.min(now + grace * 1000, old.expires_at ?? Number.POSITIVE_INFINITY);
   const previous = (await store.updateKey(old.account_id, old.id, { expires_at: end })) as ApiKey;
@@ -386,21 +429,56 @@ export async function rotateKey(
   return { ...issued, previous };
 }
 
+/** What `revokeKey` ended: the key, and the keys made with it (`created_by`), in the order revoked. */
+export interface RevokedKey {
+  key: ApiKey;
+  /** The keys made with it, and those made with them, revoked with it now (never ones already revoked). */
+  alsoRevoked: ApiKey[];
+}
+
 /**
- * Revokes a key now. Every token it minted stops with it (`authenticate` checks a token's key).
- * Revoking a revoked key changes nothing and returns it.
+ * The keys of `keys` made with `keyId` (`created_by`), and those made with them, oldest first;
+ * without the key itself.
+ */
+export function keysMadeWith(keys: readonly ApiKey[], keyId: string): ApiKey[] {
+  const made: ApiKey[] = [];
+  const ids = new Set([keyId]);
+  // Breadth first over a list sorted by creation; the set also stops a malformed cycle.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const key of keys) {
+      if (key.created_by !== null && ids.has(key.created_by) && !ids.has(key.id)) {
+        ids.add(key.id);
+        made.push(key);
+        grew = true;
+      }
+    }
+  }
+  return made.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+}
+
+/**
+ * Revokes a key now, with every key made with it over the API (`created_by`, transitively), so a
+ * leaked key's creations end with it; every token any of them minted stops too (`authenticate`
+ * checks a token's key). Revoking a revoked key changes nothing and returns it (with the keys made
+ * with it that are not revoked yet).
  */
 export async function revokeKey(
   store: ControlPlaneStore,
   input: { accountId: string; keyId: string; now?: number },
-): Promise<ApiKey> {
+): Promise<RevokedKey> {
+  const now = input.now ?? Date.now();
   const key = await requireKey(store, input.accountId, input.keyId);
-  if (key.revoked_at !== null) return key;
-  const revoked = (await store.updateKey(key.account_id, key.id, {
-    revoked_at: input.now ?? Date.now(),
-  })) as ApiKey;
+  const made = keysMadeWith(await store.listKeys(key.account_id), key.id);
+  const end = async (target: ApiKey): Promise<ApiKey> =>
+    target.revoked_at !== null
+      ? target
+      : ((await store.updateKey(target.account_id, target.id, { revoked_at: now })) as ApiKey);
+  const revoked = await end(key);
+  const alsoRevoked: ApiKey[] = [];
+  for (const other of made) if (other.revoked_at === null) alsoRevoked.push(await end(other));
   forgetCredentials(store, key.account_id);
-  return revoked;
+  return { key: revoked, alsoRevoked };
 }
 
 /** Options of `mintToken`. */
@@ -448,6 +526,13 @@ export async function mintToken(
         throw new ServiceError(
           'invalid_api_key',
           `scopes[${index}]: ${scope} manages keys or secrets, which needs a live key (sk_live_…); a test key cannot grant it`,
+        );
+      }
+      const refusal = management ? managementRefusal(auth.key, deps.now()) : null;
+      if (refusal) {
+        throw new ServiceError(
+          'invalid_api_key',
+          `scopes[${index}]: ${scope} manages keys or secrets, which this key cannot grant: ${refusal}`,
         );
       }
       if (management && ttl > MAX_MANAGEMENT_TOKEN_TTL_SECONDS) {

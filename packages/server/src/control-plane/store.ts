@@ -61,6 +61,13 @@ export interface ApiKey {
   revoked_at: number | null;
   /** The key this one replaced by rotation, if any. */
   rotated_from: string | null;
+  /**
+   * The key whose holder made this one over the API (creating it, or rotating another key into
+   * it; through a token, the token's key): revoking that key revokes this one too (`revokeKey`).
+   * Null for keys made with the account, by the operator, or by a key rotating itself (the new key
+   * takes the old one's place, and its creator).
+   */
+  created_by: string | null;
 }
 
 export interface Token {

@@ -1,7 +1,7 @@
 import { ServiceError } from '@svc/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../context.js';
-import { authenticate, cachedCredential } from '../control-plane/accounts.js';
+import { authenticate, cachedCredential, managementRefusal } from '../control-plane/accounts.js';
 import { hashSecret, parseSecret, safeEqual } from '../control-plane/secrets.js';
 import { ENDPOINTS, type EndpointId } from '../endpoints.js';
 import type { RateDecision } from '../limiter/limiter.js';
@@ -27,8 +27,12 @@ export function endpointOf(request: FastifyRequest): EndpointId | undefined {
 
 const refused = (message: string) => new ServiceError('invalid_api_key', message);
 
-/** Why an authenticated caller still may not call `endpoint`; null when it may. */
-function credentialProblem(auth: AuthContext, endpoint: EndpointId): string | null {
+/**
+ * Why an authenticated caller still may not call `endpoint` at `now`; null when it may. Managing
+ * the account (`live_key` endpoints) needs a live key with no end date, or a token minted from
+ * one with that scope: a key in its rotation grace period (or a token it minted) manages nothing.
+ */
+function credentialProblem(auth: AuthContext, endpoint: EndpointId, now: number): string | null {
   const need = ENDPOINTS[endpoint].auth;
   // A token reaches key management only with that endpoint named in its scopes (see
   // MANAGEMENT_SCOPES: minted from a live key, for an hour at most); never the minting of tokens.
@@ -38,8 +42,9 @@ function credentialProblem(auth: AuthContext, endpoint: EndpointId): string | nu
       ? `a token can manage keys and secrets only with ${endpoint} in its scopes; present a live API key (sk_live_…) or mint a token with that scope`
       : 'a token cannot call this endpoint; present an API key (sk_live_… or sk_test_…)';
   }
-  if (need === 'live_key' && auth.environment !== 'live') {
-    return 'managing keys and secrets needs a live key (sk_live_…); a test key cannot';
+  if (need === 'live_key') {
+    const refusal = managementRefusal(auth.key, now);
+    if (refusal) return refusal;
   }
   if (auth.token?.scopes && !auth.token.scopes.includes(endpoint)) {
     return `this token's scopes (${auth.token.scopes.join(', ')}) do not include ${endpoint}`;
@@ -123,7 +128,7 @@ export const authPlugin = globalPlugin('svc-auth', async (app) => {
         throw refused('X-API-Key is not an API key or token (they start with sk_live_, sk_test_ or tok_)');
       throw refused('the API key is unknown, revoked or expired');
     }
-    const problem = credentialProblem(auth, endpoint);
+    const problem = credentialProblem(auth, endpoint, now);
     if (problem) {
       setRateLimitHeaders(reply, await guard());
       throw refused(problem);
@@ -144,7 +149,7 @@ export const authPlugin = globalPlugin('svc-auth', async (app) => {
     const known = presented
       ? cachedCredential(svc, presented, hashOn(request.raw.socket, presented))
       : undefined;
-    if (known && credentialProblem(known, endpoint) === null) {
+    if (known && credentialProblem(known, endpoint, svc.now()) === null) {
       request.auth = known;
       done();
       return;

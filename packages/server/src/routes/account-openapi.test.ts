@@ -6,9 +6,9 @@ import { createTestServer, type TestServer } from '../testing/test-server.js';
 import {
   AccountSchema,
   KeyListSchema,
-  KeySchema,
   NewKeySchema,
   NewWebhookSecretSchema,
+  RevokedKeySchema,
   RotatedKeySchema,
   TokenSchema,
   UsageSchema,
@@ -44,7 +44,7 @@ describe('the account routes answer what their schemas (and so the OpenAPI docum
     const key = await call('POST', '/v2/keys', NewKeySchema, { environment: 'test', name: 'n' });
     await call('GET', '/v2/keys', KeyListSchema);
     await call('POST', `/v2/keys/${key.id}/rotate`, RotatedKeySchema, { grace_seconds: 5 });
-    await call('DELETE', `/v2/keys/${testKey.key.id}`, KeySchema);
+    await call('DELETE', `/v2/keys/${testKey.key.id}`, RevokedKeySchema);
     await call('POST', '/v2/account/webhook-secret/rotate', NewWebhookSecretSchema, {});
   });
 

@@ -65,6 +65,10 @@ export const KeySchema = Type.Object(
     rotated_from: Type.Union([Type.String(), Type.Null()], {
       description: 'the key this one replaced by rotation',
     }),
+    created_by: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'the key that made this one over the API (creating it, or rotating another key into it; through a token, the token’s key): revoking that key revokes this one. Null for keys made with the account, by the operator, or by a key rotating itself (the new key keeps the old one’s creator).',
+    }),
   },
   { additionalProperties: false },
 );
@@ -98,6 +102,18 @@ export const RotatedKeySchema = Type.Object(
     previous: KeySchema,
   },
   { additionalProperties: false, description: 'the new key (with its secret) and the old one' },
+);
+
+/** A revoked key, with the keys made with it that its revoke ended too. */
+export const RevokedKeySchema = Type.Object(
+  {
+    ...KeySchema.properties,
+    also_revoked: Type.Array(KeySchema, {
+      description:
+        'the keys made with this one (`created_by`), and those made with them, revoked with it by this request, oldest first',
+    }),
+  },
+  { additionalProperties: false },
 );
 
 export const KeyIdParams = Type.Object({ id: Type.String({ description: '`key_…`' }) });
@@ -270,6 +286,7 @@ export function keyView(key: ApiKey, now: number): KeyView {
     expires_at: iso(key.expires_at),
     revoked_at: iso(key.revoked_at),
     rotated_from: key.rotated_from,
+    created_by: key.created_by,
   };
 }
 

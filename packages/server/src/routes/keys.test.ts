@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { authenticate, mintToken } from '../control-plane/accounts.js';
+import { authenticate, createKey, mintToken } from '../control-plane/accounts.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 
 describe('key routes: GET/POST /v2/keys, POST /v2/keys/{id}/rotate, DELETE /v2/keys/{id}', () => {
@@ -41,6 +41,7 @@ describe('key routes: GET/POST /v2/keys, POST /v2/keys/{id}/rotate, DELETE /v2/k
       expires_at: null,
       revoked_at: null,
       rotated_from: null,
+      created_by: liveKey.key.id,
     });
     expect(new Set(data.slice(1).map((key: { id: string }) => key.id))).toEqual(
       new Set([liveKey.key.id, testKey.key.id]),
@@ -164,10 +165,19 @@ describe('key routes: GET/POST /v2/keys, POST /v2/keys/{id}/rotate, DELETE /v2/k
 
     const last = await call('DELETE', `/v2/keys/${liveKey.key.id}`, liveKey.secret);
     expect(last.statusCode).toBe(400);
-    expect(last.json().error.message).toMatch(/only working live key; create another live key/);
+    expect(last.json().error.message).toMatch(
+      /would leave the account no live key without an end date.*create another live key/,
+    );
     expect(await works(liveKey.secret)).toBe(true);
-    const second = (await call('POST', '/v2/keys', liveKey.secret, { environment: 'live' })).json();
-    expect((await call('DELETE', `/v2/keys/${liveKey.key.id}`, second.secret)).statusCode).toBe(200);
+    // A second live key made by an operator (not with liveKey, so it outlives it).
+    const second = await createKey(server.store, {
+      accountId: liveKey.key.account_id,
+      environment: 'live',
+      now: server.clock.now,
+    });
+    const revoked = await call('DELETE', `/v2/keys/${liveKey.key.id}`, second.secret);
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json().also_revoked).toEqual([]);
     expect(await works(liveKey.secret)).toBe(false);
 
     const other = await server.account();

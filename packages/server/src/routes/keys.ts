@@ -1,16 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorBodySchema, ServiceError } from '@svc/core';
 import type { AuthContext } from '../context.js';
-import { createKey, isKeyUsable, revokeKey, rotateKey } from '../control-plane/accounts.js';
+import { createKey, isKeyInCharge, keysMadeWith, revokeKey, rotateKey } from '../control-plane/accounts.js';
 import type { ControlPlaneStore } from '../control-plane/store.js';
 import {
   CreateKeyBody,
   emptyBodyIsObject,
   KeyIdParams,
   KeyListSchema,
-  KeySchema,
   keyView,
   NewKeySchema,
+  RevokedKeySchema,
   RotateBody,
   RotatedKeySchema,
 } from './account-schemas.js';
@@ -64,6 +64,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         accountId: auth.account.id,
         environment: request.body.environment,
         name: request.body.name ?? null,
+        createdBy: auth.key.id,
         now: app.svc.now(),
       });
       return reply.code(201).send({ ...keyView(key, app.svc.now()), secret });
@@ -92,6 +93,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         accountId: auth.account.id,
         keyId: request.params.id,
         graceSeconds: request.body.grace_seconds ?? DEFAULT_KEY_GRACE_SECONDS,
+        by: auth.key.id,
         now,
       });
       return reply.code(201).send({ ...keyView(key, now), secret, previous: keyView(previous, now) });
@@ -105,21 +107,23 @@ export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'revokeKey',
         tags: ['account'],
-        summary: 'Revoke a key now, and every token it minted',
+        summary: 'Revoke a key now, with the keys made with it and every token they minted',
+        description:
+          'A key made over the API records the key that made it (`created_by`: the caller, or the key of the token used); revoking a key revokes those keys too, and the keys made with them, listed in `also_revoked`. Tokens end with their key. Refused (400 `invalid_request`) when it would leave the account no live key without an end date: a key in its rotation grace period calls the API but manages nothing, then stops.',
         params: KeyIdParams,
-        response: { 200: KeySchema, 404: NOT_FOUND },
+        response: { 200: RevokedKeySchema, 404: NOT_FOUND },
       },
     },
     async (request) => {
       const auth = authOf(request.auth);
       const now = app.svc.now();
       await refuseLockOut(app.svc.controlPlane, auth.account.id, request.params.id, now);
-      const key = await revokeKey(app.svc.controlPlane, {
+      const { key, alsoRevoked } = await revokeKey(app.svc.controlPlane, {
         accountId: auth.account.id,
         keyId: request.params.id,
         now,
       });
-      return keyView(key, now);
+      return { ...keyView(key, now), also_revoked: alsoRevoked.map((other) => keyView(other, now)) };
     },
   );
 };
@@ -131,9 +135,11 @@ export function authOf(auth: AuthContext | null): AuthContext {
 }
 
 /**
- * Only live keys manage keys, so revoking the account's last working live key over the API would
- * lock the account out of its own keys for good (only an operator could help). Refused: rotate
- * it, or create another live key first.
+ * Only a live key with no end date manages keys (isKeyInCharge), so a revoke over the API that
+ * ends the account's last such key (itself, or among the keys made with it) would lock the
+ * account out of its own keys for good: only an operator could help. A key in its rotation grace
+ * period does not count: it manages nothing, and soon stops. Refused: create another live key
+ * first (or rotate this one).
  */
 async function refuseLockOut(
   store: ControlPlaneStore,
@@ -142,17 +148,16 @@ async function refuseLockOut(
   now: number,
 ): Promise<void> {
   const keys = await store.listKeys(accountId);
-  const target = keys.find((key) => key.id === keyId);
-  // Not found: revokeKey says so. A test key or a key already ended locks nothing out.
-  if (!target) return;
-  if (target.environment !== 'live' || !isKeyUsable(target, now)) return;
-  const others = keys.filter(
-    (key) => key.id !== keyId && key.environment === 'live' && isKeyUsable(key, now),
+  // Not found: revokeKey says so.
+  if (!keys.some((key) => key.id === keyId)) return;
+  const ending = new Set([keyId, ...keysMadeWith(keys, keyId).map((key) => key.id)]);
+  const inCharge = keys.filter((key) => isKeyInCharge(key, now));
+  // A revoke that ends no key in charge (a test key, an expiring one) takes nothing away.
+  if (!inCharge.some((key) => ending.has(key.id))) return;
+  if (inCharge.some((key) => !ending.has(key.id))) return;
+  const withMade = ending.size > 1 ? ` (with the ${ending.size - 1} key(s) made with it)` : '';
+  throw new ServiceError(
+    'invalid_request',
+    `revoking ${keyId}${withMade} would leave the account no live key without an end date, and keys in a rotation's grace period manage nothing; create another live key (POST /v2/keys) or rotate this one (POST /v2/keys/${keyId}/rotate) before revoking it`,
   );
-  if (others.length === 0) {
-    throw new ServiceError(
-      'invalid_request',
-      `${keyId} is the account's only working live key; create another live key (POST /v2/keys) or rotate this one (POST /v2/keys/${keyId}/rotate) before revoking it`,
-    );
-  }
 }

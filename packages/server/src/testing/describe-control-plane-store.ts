@@ -49,6 +49,7 @@ const key = (accountId: string, overrides: Partial<ApiKey> = {}): ApiKey => ({
   expires_at: null,
   revoked_at: null,
   rotated_from: null,
+  created_by: null,
   ...overrides,
 });
 const token = (accountId: string, keyId: string, overrides: Partial<Token> = {}): Token => ({
@@ -187,7 +188,7 @@ export function describeControlPlaneStore(name: string, factory: ControlPlaneSto
       const store = await factory.create();
       const a = account();
       await store.createAccount(a);
-      const k = key(a.id, { rotated_from: 'key_previous' });
+      const k = key(a.id, { rotated_from: 'key_previous', created_by: 'key_maker' });
       await store.createKey(k);
       expect(await store.updateKey(a.id, k.id, { expires_at: T0 + 60_000 })).toEqual({
         ...k,

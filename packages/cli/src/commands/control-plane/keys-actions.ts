@@ -84,9 +84,14 @@ export async function runKeys({ io, flags, values, positionals }: CommandContext
       io.stderr.write(SHOWN_ONCE);
       return EXIT.ok;
     }
-    const revoked = await revokeKey(plane.store, { accountId, keyId, now });
-    if (flags.json) printJson(io, keyJson(revoked, now));
-    else io.stdout.write(`${revoked.id} (${keyLabel(revoked)}) revoked, with the tokens it minted\n`);
+    const { key: revoked, alsoRevoked } = await revokeKey(plane.store, { accountId, keyId, now });
+    if (flags.json)
+      printJson(io, { ...keyJson(revoked, now), also_revoked: alsoRevoked.map((key) => keyJson(key, now)) });
+    else {
+      io.stdout.write(`${revoked.id} (${keyLabel(revoked)}) revoked, with the tokens it minted\n`);
+      for (const key of alsoRevoked)
+        io.stdout.write(`${key.id} (${keyLabel(key)}) revoked with it: it was made with ${key.created_by}\n`);
+    }
     return EXIT.ok;
   } finally {
     await plane.close();

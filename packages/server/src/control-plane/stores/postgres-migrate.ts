@@ -70,6 +70,14 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   );
   `,
   },
+  {
+    // Issue 24: revoking a key revokes the keys made with it.
+    name: 'the key that made each key over the API',
+    sql: (s) => `
+  ALTER TABLE ${s}.api_keys ADD COLUMN created_by TEXT;
+  CREATE INDEX api_keys_created_by ON ${s}.api_keys (account_id, created_by);
+  `,
+  },
 ];
 
 /** Options of {@link migratePostgresControlPlane}: where, and in which schema. */

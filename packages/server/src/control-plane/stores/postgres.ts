@@ -83,6 +83,7 @@ const toKey = (r: KeyRow): ApiKey => ({
   expires_at: intOrNull(r.expires_at),
   revoked_at: intOrNull(r.revoked_at),
   rotated_from: r.rotated_from,
+  created_by: r.created_by ?? null,
 });
 const toToken = (r: TokenRow): Token => ({
   id: r.id,
@@ -273,8 +274,8 @@ export async function createPostgresControlPlaneStore(
 
     async createKey(key) {
       await query(
-        `INSERT INTO ${s}.api_keys (id, account_id, environment, name, hash, last4, created_at, last_used_at, expires_at, revoked_at, rotated_from)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        `INSERT INTO ${s}.api_keys (id, account_id, environment, name, hash, last4, created_at, last_used_at, expires_at, revoked_at, rotated_from, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
         [
           key.id,
           key.account_id,
@@ -287,6 +288,7 @@ export async function createPostgresControlPlaneStore(
           key.expires_at,
           key.revoked_at,
           key.rotated_from,
+          key.created_by,
         ],
       );
     },

@@ -120,6 +120,22 @@ describe('SQLite control-plane store', () => {
     await store.close();
   });
 
+  it('brings a version-3 file forward: its keys were made by no key (revokes end nothing else)', async () => {
+    const path = fresh();
+    const raw = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 3)) raw.exec(migration);
+    raw.pragma('user_version = 3');
+    raw
+      .prepare(
+        "INSERT INTO api_keys VALUES ('key_a', 'acct_x', 'live', NULL, 'hash_a', 'abcd', 1, NULL, NULL, NULL, NULL)",
+      )
+      .run();
+    raw.close();
+    const store = await createSqliteControlPlaneStore({ path });
+    expect(await store.getKey('acct_x', 'key_a')).toMatchObject({ id: 'key_a', created_by: null });
+    await store.close();
+  });
+
   it('refuses a file written by a newer version, naming both versions', async () => {
     const path = fresh();
     await (await createSqliteControlPlaneStore({ path })).close();

@@ -87,6 +87,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, key)
   ) WITHOUT ROWID;
   `,
+  // 4: the key that made each key over the API: revoking it revokes them too (issue 24).
+  `
+  ALTER TABLE api_keys ADD COLUMN created_by TEXT;
+  CREATE INDEX api_keys_created_by ON api_keys (account_id, created_by);
+  `,
 ];
 
 type PlanRow = Omit<Plan, 'endpoints' | 'bill_company_misses'> & {
@@ -193,8 +198,8 @@ export async function createSqliteControlPlaneStore(
     accounts: db.prepare<[], Account>('SELECT * FROM accounts ORDER BY created_at, id'),
 
     insertKey: db.prepare(
-      `INSERT INTO api_keys (id, account_id, environment, name, hash, last4, created_at, last_used_at, expires_at, revoked_at, rotated_from)
-       VALUES (@id, @account_id, @environment, @name, @hash, @last4, @created_at, @last_used_at, @expires_at, @revoked_at, @rotated_from)`,
+      `INSERT INTO api_keys (id, account_id, environment, name, hash, last4, created_at, last_used_at, expires_at, revoked_at, rotated_from, created_by)
+       VALUES (@id, @account_id, @environment, @name, @hash, @last4, @created_at, @last_used_at, @expires_at, @revoked_at, @rotated_from, @created_by)`,
     ),
     keyByHash: db.prepare<[string], ApiKey>('SELECT * FROM api_keys WHERE hash = ?'),
     key: db.prepare<[string, string], ApiKey>('SELECT * FROM api_keys WHERE account_id = ? AND id = ?'),
