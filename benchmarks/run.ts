@@ -1,5 +1,6 @@
 // Runs every benchmark suite in one process and prints each table (`pnpm bench`).
 import { runBatchBenchmark } from './batch/jobs.js';
+import { runBatchSubmitBenchmark } from './batch/sandbox-submit.js';
 import { runBatchVerifyBenchmark } from './batch/verify-job.js';
 import { runEmailOfflineBenchmark } from './email/offline.js';
 import { runEmailSmtpBenchmark } from './email/smtp.js';
@@ -15,6 +16,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   'email-smtp': runEmailSmtpBenchmark,
   batch: runBatchBenchmark,
   'batch-verify': runBatchVerifyBenchmark,
+  'batch-submit': runBatchSubmitBenchmark,
   server: runServerBenchmark,
   enrich: runEnrichBenchmark,
   scale: runScaleBenchmark,

@@ -85,4 +85,4 @@ export {
   type PostgresStoreMigrationResult,
 } from './stores/postgres/migrations.js';
 export { createPostgresStore } from './stores/postgres/store.js';
-export { createSqliteStore, type SqliteStoreOptions } from './stores/sqlite.js';
+export { createSqliteStore, INSERT_SLICE_RECORDS, type SqliteStoreOptions } from './stores/sqlite.js';

@@ -229,6 +229,46 @@ describe.each(stores)('batch runner on the %s store', (_name, makeStore) => {
     );
   });
 
+  it('runs chunks that never wait (a sandbox job) one per turn of the event loop, sandbox chunks of at most 100', async () => {
+    const sizes: Array<[boolean, number]> = [];
+    // No await inside: the chunk's work, claim and commit never give the event loop a turn.
+    const processor: Processor = {
+      type: 'verify_email',
+      chunkSize: 1000,
+      process: async (records, { sandbox }) => {
+        sizes.push([sandbox, records.length]);
+        return records.map(({ index }) => ({ index, ok: true as const, result: {}, countKey: 'ok' }));
+      },
+    };
+    runner = createBatchRunner({ store: await makeStore(), processors: [processor], concurrency: 4 });
+    const records = Array.from({ length: 2000 }, (_, index) => `u${index}@x.test`);
+    const sandbox = await runner.submit({ type: 'verify_email', records, sandbox: true });
+    let turns = 0;
+    let counting = true;
+    const count = () =>
+      setImmediate(() => {
+        if (!counting) return;
+        turns++;
+        count();
+      });
+    count();
+    runner.start();
+    await runner.idle();
+    counting = false;
+    expect(await runner.get(sandbox.id)).toMatchObject({ status: 'completed', processed: 2000 });
+    // 20 chunks of 100 (the processor's 1,000 is for live SMTP sessions), each in a turn of its own.
+    expect(sizes).toEqual(Array.from({ length: 20 }, () => [true, 100]));
+    expect(turns).toBeGreaterThanOrEqual(20);
+    // A live job keeps the processor's chunk size.
+    sizes.length = 0;
+    await runner.submit({ type: 'verify_email', records });
+    await expect.poll(() => sizes.length).toBe(2);
+    expect(sizes).toEqual([
+      [false, 1000],
+      [false, 1000],
+    ]);
+  });
+
   it('finds work through a custom dispatcher: woken by submitted() instead of polling', async () => {
     const store = await makeStore();
     const base = storeDispatcher(store);

@@ -9,6 +9,7 @@ import {
   type WebhookDispatcherOptions,
 } from '../delivery/dispatcher.js';
 import type { ChunkLease, EventView, JobRecord, JobScope, Page, RecordResult, Store } from '../store.js';
+import { yieldToEventLoop } from '../yield.js';
 import { type ChunkDispatcher, type ChunkOutcome, storeDispatcher } from './chunk-dispatcher.js';
 import { exportLines } from './export.js';
 import type { Processor, ProcessorOutcome } from './processor.js';
@@ -25,6 +26,12 @@ export interface BatchRunnerOptions {
   concurrency?: number;
   /** Records per chunk, unless the job type's processor asks for another size. @default 250 */
   chunkSize?: number;
+  /**
+   * Records per chunk of a sandbox job, at most (whatever its processor asks): sandbox work is
+   * CPU only, and a chunk's processing and commit run without a pause, so small chunks keep the
+   * process answering other requests while a 50,000-record test job runs. @default 100
+   */
+  sandboxChunkSize?: number;
   /** How long a claimed chunk stays ours without renewal; renewed every third of it. @default 30000 */
   leaseMs?: number;
   /** Unique name of this runner in leases. @default host:pid:random */
@@ -96,6 +103,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   const types = [...processors.keys()];
   const concurrency = options.concurrency ?? 4;
   const chunkSize = options.chunkSize ?? 250;
+  const sandboxChunkSize = options.sandboxChunkSize ?? 100;
   const leaseMs = options.leaseMs ?? 30_000;
   const maxAttempts = options.maxAttempts ?? 5;
   const pollMs = options.pollIntervalMs ?? 100;
@@ -115,6 +123,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   for (const [name, value] of Object.entries({
     concurrency,
     chunkSize,
+    sandboxChunkSize,
     leaseMs,
     maxAttempts,
     ...chunkSizes,
@@ -250,8 +259,19 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
     }
   }
 
+  // One worker at a time past this gate per turn of the event loop: a chunk whose processing and
+  // commit never wait for I/O (a sandbox job on SQLite) runs to its end in one go, and without
+  // the gate the workers would run theirs back to back while requests wait.
+  let turn: Promise<void> = Promise.resolve();
+  const takeTurn = () => {
+    turn = turn.then(yieldToEventLoop);
+    return turn;
+  };
+
   async function worker(): Promise<void> {
     while (!stopping()) {
+      await takeTurn();
+      if (stopping()) break;
       const lease = await dispatcher.claim(owner, now(), leaseMs, types).catch(() => null);
       if (lease) {
         await runChunk(lease);
@@ -284,7 +304,8 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
           )
           .digest('hex')
       : null;
-    const jobChunkSize = processors.get(valid.type)?.chunkSize ?? chunkSize;
+    const typeChunkSize = processors.get(valid.type)?.chunkSize ?? chunkSize;
+    const jobChunkSize = request.sandbox ? Math.min(typeChunkSize, sandboxChunkSize) : typeChunkSize;
     const { job, created } = await store.createJob({
       ...valid,
       account_id: request.account_id ?? null,

@@ -11,6 +11,7 @@ import type {
   RecordResult,
   Store,
 } from '../store.js';
+import { yieldToEventLoop } from '../yield.js';
 import { beginInLog, completeInLog } from './attempt-log.js';
 import { abandonedJobError, addCounts, tallyChunk } from './tally.js';
 
@@ -65,6 +66,9 @@ CREATE TABLE IF NOT EXISTS outbox (
   attempts TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (state, next_attempt_at);
+-- Records of a job being inserted in slices, whose jobs row (written last) does not exist yet;
+-- a process that died mid-insert leaves its marker, and the next open removes the records.
+CREATE TABLE IF NOT EXISTS inserting (job_id TEXT PRIMARY KEY, started_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS records (
   job_id TEXT NOT NULL, idx INTEGER NOT NULL, input TEXT NOT NULL, result TEXT,
   PRIMARY KEY (job_id, idx)
@@ -130,6 +134,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   db.exec(SCHEMA);
   migrate(db);
   db.exec(JOB_INDEXES);
+  dropAbandonedInserts(db, Date.now());
 
   const toJob = (row: JobRow | undefined): JobRecord | null => {
     if (!row) return null;
@@ -159,6 +164,9 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       `INSERT INTO chunks (job_id, chunk, start, end, state) VALUES (?, ?, ?, ?, 'pending')`,
     ),
     insertRecord: db.prepare('INSERT INTO records (job_id, idx, input) VALUES (?, ?, ?)'),
+    startInserting: db.prepare('INSERT INTO inserting (job_id, started_at) VALUES (?, ?)'),
+    doneInserting: db.prepare('DELETE FROM inserting WHERE job_id = ?'),
+    dropRecords: db.prepare('DELETE FROM records WHERE job_id = ?'),
     claimable: db.prepare<[number, number], ChunkRow>(
       `SELECT c.job_id, c.chunk, c.start, c.end, c.attempts FROM chunks c JOIN jobs j ON j.id = c.job_id
        WHERE j.status IN ('queued', 'running')
@@ -237,10 +245,18 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     ),
   };
 
+  const existingFor = (input: NewJob) =>
+    input.idempotency_key
+      ? toJob(statements.jobByKey.get(input.account_id ?? '', input.idempotency_key))
+      : null;
+  // The job row and its chunks, last, once every record is in: until then no read or claim sees
+  // the job, so it appears whole or not at all.
   const create = db.transaction((input: NewJob) => {
-    if (input.idempotency_key) {
-      const existing = toJob(statements.jobByKey.get(input.account_id ?? '', input.idempotency_key));
-      if (existing) return { job: existing, created: false };
+    const existing = existingFor(input);
+    if (existing) {
+      statements.dropRecords.run(input.id);
+      statements.doneInserting.run(input.id);
+      return { job: existing, created: false };
     }
     const chunkCount = Math.ceil(input.records.length / input.chunkSize);
     statements.insertJob.run({
@@ -264,10 +280,16 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
         Math.min(input.records.length, start + input.chunkSize),
       );
     }
-    for (let index = 0; index < input.records.length; index++) {
-      statements.insertRecord.run(input.id, index, input.records[index]);
-    }
+    statements.doneInserting.run(input.id);
     return { job: toJob(statements.jobById.get(input.id)) as JobRecord, created: true };
+  });
+  const insertSlice = db.transaction((id: string, records: readonly string[], from: number, to: number) => {
+    if (from === 0) statements.startInserting.run(id, Date.now());
+    for (let index = from; index < to; index++) statements.insertRecord.run(id, index, records[index]);
+  });
+  const abandonInsert = db.transaction((id: string) => {
+    statements.dropRecords.run(id);
+    statements.doneInserting.run(id);
   });
 
   const claim = db.transaction(
@@ -430,7 +452,26 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       return row && inScope({ account_id: row.account_id }, scope) ? toView(row) : null;
     },
     async createJob(input) {
-      return create.immediate(input);
+      // A retried request's job is found without inserting anything.
+      const existing = existingFor(input);
+      if (existing) return { job: existing, created: false };
+      // Records go in slices of INSERT_SLICE_RECORDS, one transaction each, with the event loop
+      // free between them: 50,000 records in one transaction held it for about 0.2 s.
+      try {
+        for (let from = 0; from < input.records.length; from += INSERT_SLICE_RECORDS) {
+          if (from > 0) await yieldToEventLoop();
+          insertSlice.immediate(
+            input.id,
+            input.records,
+            from,
+            Math.min(input.records.length, from + INSERT_SLICE_RECORDS),
+          );
+        }
+        return create.immediate(input);
+      } catch (error) {
+        abandonInsert.immediate(input.id);
+        throw error;
+      }
     },
     async getJob(id, scope) {
       const job = toJob(statements.jobById.get(id));
@@ -474,6 +515,25 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       db.close();
     },
   };
+}
+
+/** Records per insert transaction of a new job (about 4 ms of work each on the development machine). */
+export const INSERT_SLICE_RECORDS = 1000;
+
+/** How old an unfinished insert must be to count as abandoned by a process that died. */
+const ABANDONED_INSERT_MS = 10 * 60_000;
+
+/** Removes the records of inserts a dead process left (their job row was never written). */
+function dropAbandonedInserts(db: BetterSqlite3.Database, now: number): void {
+  db.transaction(() => {
+    const stale = db
+      .prepare<[number], { job_id: string }>('SELECT job_id FROM inserting WHERE started_at < ?')
+      .all(now - ABANDONED_INSERT_MS);
+    for (const { job_id } of stale) {
+      db.prepare('DELETE FROM records WHERE job_id = ?').run(job_id);
+      db.prepare('DELETE FROM inserting WHERE job_id = ?').run(job_id);
+    }
+  }).immediate();
 }
 
 function inScope(job: Pick<JobRecord, 'account_id'> | null, scope?: JobScope): boolean {

@@ -1,0 +1,131 @@
+// GET /v2/health latency while a test key submits a 50,000-record sandbox job (issue 24 item 5):
+// `svc serve` runs as users start it (the CLI from source, SQLite in a fresh data dir), a probe
+// asks /v2/health every 10 ms, one request at a time, first on a quiet server, then from the
+// submit until the job has completed (insert and processing both). Run once, small:
+//   cd benchmarks && node --conditions=source --import tsx run.ts batch-submit
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../../packages/cli/src/bin.ts', import.meta.url));
+const RECORDS = Number(process.env.BATCH_SUBMIT_RECORDS ?? 50_000);
+const QUIET_MS = 3000;
+
+interface Served {
+  url: string;
+  testKey: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function startServe(): Promise<Served> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-batch-submit-'));
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CLI, 'serve'], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dataDir,
+      SVC_PORT: '0',
+      SVC_DATA_DIR: dataDir,
+      SVC_LOG_LEVEL: 'warn',
+      SVC_PROBING_INTERVAL_SECONDS: '0',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout?.setEncoding('utf8').on('data', (text: string) => (out += text));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`svc serve exited (${code})\n${out}`)));
+    child.stdout?.on('data', () => {
+      const match = /svc serve: listening on (\S+) /.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+  });
+  const testKey = /test key[^:]*: +(sk_test_\w+)/.exec(out)?.[1];
+  if (!testKey) throw new Error(`no test key in the first start's output:\n${out}`);
+  return {
+    url,
+    testKey,
+    child,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Asks /v2/health every `everyMs`, one request at a time, until `until` resolves; latencies in ms. */
+async function probeHealth(url: string, until: Promise<unknown>, everyMs = 10): Promise<number[]> {
+  let done = false;
+  void until.finally(() => {
+    done = true;
+  });
+  const latencies: number[] = [];
+  while (!done) {
+    const started = performance.now();
+    const response = await fetch(`${url}/v2/health`);
+    await response.arrayBuffer();
+    latencies.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return latencies;
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+};
+const describe = (values: number[]) =>
+  `${values.length} requests, p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
+
+async function waitForJob(url: string, key: string, id: string): Promise<Record<string, unknown>> {
+  for (;;) {
+    const job = (await (await fetch(`${url}/v2/batch/${id}`, { headers: { 'x-api-key': key } })).json()) as {
+      status: string;
+    };
+    if (job.status !== 'queued' && job.status !== 'running') return job;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function runBatchSubmitBenchmark(): Promise<void> {
+  const served = await startServe();
+  try {
+    // Warm up: the first requests compile the routes.
+    for (let i = 0; i < 50; i++) await (await fetch(`${served.url}/v2/health`)).arrayBuffer();
+    const quiet = await probeHealth(served.url, new Promise((resolve) => setTimeout(resolve, QUIET_MS)));
+    const records = Array.from({ length: RECORDS }, (_, index) => `user${index}@example.com`);
+    const started = performance.now();
+    let submitMs = 0;
+    const work = (async () => {
+      const response = await fetch(`${served.url}/v2/batch`, {
+        method: 'POST',
+        headers: { 'x-api-key': served.testKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'verify_email', records }),
+      });
+      submitMs = performance.now() - started;
+      const job = (await response.json()) as { id?: string };
+      if (response.status !== 202 || !job.id)
+        throw new Error(`submit: ${response.status} ${JSON.stringify(job)}`);
+      return waitForJob(served.url, served.testKey, job.id);
+    })();
+    const busy = await probeHealth(served.url, work);
+    const job = await work;
+    const totalMs = performance.now() - started;
+    console.log(
+      `\n## GET /v2/health during a ${RECORDS.toLocaleString('en')}-record sandbox submit (svc serve, SQLite)\n`,
+    );
+    console.log(`| phase | health latency |`);
+    console.log('|---|---|');
+    console.log(`| quiet (${QUIET_MS / 1000} s) | ${describe(quiet)} |`);
+    console.log(
+      `| submit and processing (${(totalMs / 1000).toFixed(1)} s; 202 after ${(submitMs / 1000).toFixed(2)} s; job ${job.status}) | ${describe(busy)} |`,
+    );
+  } finally {
+    await served.stop();
+  }
+}
