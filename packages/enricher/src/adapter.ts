@@ -60,6 +60,8 @@ export interface CompanyFields {
   /** Network name (`linkedin`, `x`, `facebook`, `github`, …) → profile URL. */
   social: Record<string, string>;
   logo: string;
+  /** The site's language: a BCP 47 primary language subtag (`en`, `de`). */
+  language: string;
 }
 
 export type FieldsOf<K extends AdapterKind> = K extends 'person' ? PersonFields : CompanyFields;
@@ -71,6 +73,8 @@ export interface Candidate<K extends AdapterKind> {
   confidence: number;
   /** Per-field confidence where the source says more than the whole (0..1); else `confidence`. */
   fieldConfidence?: Partial<Record<keyof FieldsOf<K>, number>>;
+  /** Per field, what within the source gave it (`og:site_name`, `about page text (…)`); shown in `sources`. */
+  fieldEvidence?: Partial<Record<keyof FieldsOf<K>, string>>;
 }
 
 /** Why an adapter could not answer (a miss is not an error). */

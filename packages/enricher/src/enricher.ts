@@ -458,6 +458,7 @@ function toCompany(
     location: fields.location ?? null,
     technologies: fields.technologies ?? [],
     social: fields.social ?? {},
+    language: fields.language ?? null,
     logo: fields.logo ?? null,
     confidence: round(confidence),
     sources,

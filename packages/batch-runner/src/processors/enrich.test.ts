@@ -62,6 +62,7 @@ function tableEnricher(delayMs = 5) {
                 location: null,
                 technologies: ['HubSpot'],
                 social: {},
+                language: 'en',
                 confidence: 0.8,
               },
       }));

@@ -64,8 +64,12 @@ describe('enrichment schemas', () => {
           location: null,
           technologies: [],
           social: { linkedin: 'https://www.linkedin.com/company/acme' },
+          language: 'de',
           confidence: 0.8,
           logo: null,
+          sources: {
+            name: { adapter: 'website', retrieved_at: '2026-11-27T12:00:00Z', evidence: 'og:site_name' },
+          },
         },
       }),
     ).toBe(true);

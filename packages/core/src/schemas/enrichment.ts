@@ -26,6 +26,12 @@ const SenioritySchema = Type.Union(
 export const FieldSourceSchema = Type.Object({
   adapter: Type.String({ description: 'Adapter id (`website`, `dns`, `dataset`, `peopledatalabs`, …)' }),
   retrieved_at: Type.String({ format: 'date-time' }),
+  evidence: Type.Optional(
+    Type.String({
+      description:
+        'What within the source gave the field, when the adapter says (`og:site_name`, `schema.org Organization (identity)`, `about page text (…)`)',
+    }),
+  ),
 });
 
 const SourcesSchema = Type.Record(Type.String(), FieldSourceSchema, {
@@ -92,6 +98,12 @@ export const CompanyProfileSchema = Type.Object(
     social: Type.Record(Type.String(), Type.String(), {
       description: 'Network (`linkedin`, `x`, …) → profile URL',
     }),
+    language: Nullable(
+      Type.String({
+        description:
+          'The site’s language as a BCP 47 primary language subtag (`en`, `de`): its declared language, checked against its text',
+      }),
+    ),
     confidence: Type.Number({ minimum: 0, maximum: 1 }),
     logo: Type.Optional(Nullable(Type.String())),
     sources: Type.Optional(SourcesSchema),

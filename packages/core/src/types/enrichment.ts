@@ -51,6 +51,8 @@ export interface CompanyProfile {
   location: string | null;
   technologies: string[];
   social: Record<string, string>;
+  /** The company site's language: a BCP 47 primary language subtag (`en`, `de`), or null. */
+  language: string | null;
   confidence: number;
 }
 

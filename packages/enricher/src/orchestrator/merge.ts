@@ -5,6 +5,8 @@ export interface FieldSource {
   adapter: string;
   /** ISO 8601: when the adapter answered (the cache keeps the original time). */
   retrieved_at: string;
+  /** What within the source gave the field, when the adapter says (`og:site_name`, `about page text`). */
+  evidence?: string;
 }
 
 interface MergedField {
@@ -42,12 +44,15 @@ export class FieldMerger<K extends AdapterKind> {
     return (this.fields.get(field)?.confidence ?? 0) >= this.minConfidence;
   }
 
-  add(candidate: Candidate<K>, source: FieldSource): void {
+  add(candidate: Candidate<K>, adapterSource: FieldSource): void {
     this.accepted.push(candidate.confidence);
     const perField = (candidate.fieldConfidence ?? {}) as Partial<Record<string, number>>;
+    const evidence = (candidate.fieldEvidence ?? {}) as Partial<Record<string, string>>;
     for (const [field, value] of Object.entries(candidate.fields as Partial<FieldsOf<K>>)) {
       if (value === undefined || value === null || value === '') continue;
       const confidence = perField[field] ?? candidate.confidence;
+      const via = evidence[field];
+      const source = via === undefined ? adapterSource : { ...adapterSource, evidence: via };
       const current = this.fields.get(field);
       if (!current) {
         this.fields.set(field, { value: Array.isArray(value) ? [...value] : value, confidence, source });

@@ -50,6 +50,7 @@ export const FIELD_TYPES: { [K in AdapterKind]: Record<keyof FieldsOf<K>, FieldT
     technologies: 'string[]',
     social: 'record',
     logo: 'string',
+    language: 'string',
   },
 };
 

@@ -66,7 +66,7 @@ export const enrichRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['enrichment'],
         summary: 'Enrich a company by domain',
         description:
-          '`{ domain }`: a domain, or any URL or host on it (reduced to the registrable domain). 200 `{ company }` with name, domain, description, employee count, founding year, industry, location, technologies, social profiles, logo and the source of each field; 204 with no body when nothing matches, not billed unless the plan bills company misses.',
+          '`{ domain }`: a domain, or any URL or host on it (reduced to the registrable domain). 200 `{ company }` with name, domain, description, employee count, founding year, industry, location, technologies, social profiles, the site’s language, logo and the source of each field; 204 with no body when nothing matches, not billed unless the plan bills company misses.',
         body: CompanyEnrichmentRequestSchema,
         response: { 200: CompanyEnrichmentResultSchema, 204: noContent, 400: ErrorBodySchema },
       },

@@ -1,8 +1,14 @@
+import { getDomain } from 'tldts';
 import type { Candidate, CompanyFields } from '../../adapter.js';
+import { chooseName } from './company-name.js';
 import { extractPage, type PageFacts } from './extract.js';
 import { detectTechnologies, type SiteSignals } from './fingerprint.js';
-import { type LdOrganization, readJsonLd } from './jsonld.js';
+import { readJsonLd } from './jsonld.js';
+import { siteLanguage } from './language.js';
+import { mergeOrganizations, ownOrganization } from './organization.js';
 import { socialProfiles } from './social.js';
+import { pageKindOf } from './subpages.js';
+import { employeesFromText, foundedFromText } from './text-facts.js';
 
 /** What a site gave: its pages (the homepage first) and the homepage's response headers and cookies. */
 export interface SiteCrawl {
@@ -14,17 +20,15 @@ export interface SiteCrawl {
 
 type Field = keyof CompanyFields;
 
-// How sure each source is of what it states. A site's own JSON-LD is deliberate, structured
+// How sure each source is of what it states. A site's own structured data is deliberate
 // self-description; meta tags are usually right but often the page's, not the company's; the
-// <title> and phrases in running text are guesses.
+// <title> and statements in running text are guesses (company-name.ts and text-facts.ts say when
+// they are read at all).
 const CONFIDENCE = {
-  jsonLd: 0.9,
-  ogSiteName: 0.8,
-  applicationName: 0.7,
-  title: 0.5,
+  structured: 0.9,
   metaDescription: 0.75,
   textYear: 0.6,
-  textEmployees: 0.5,
+  textEmployees: 0.55,
   social: 0.85,
   logoImage: 0.7,
   icon: 0.5,
@@ -32,58 +36,12 @@ const CONFIDENCE = {
   domain: 1,
 } as const;
 
-const FOUNDED_PHRASES = [
-  /\b(?:founded|established|incorporated|started)(?: in)? ((?:1[6-9]|20)\d{2})\b/i,
-  /\bsince ((?:1[6-9]|20)\d{2})\b/i,
-  /\bgegründet(?: im Jahr| im| in)? ((?:1[6-9]|20)\d{2})\b/i,
-  /\bseit ((?:1[6-9]|20)\d{2})\b/i,
-  /\b(?:fondée?|créée?) en ((?:1[6-9]|20)\d{2})\b/i,
-  /\b(?:fundada|fundado|creada) en ((?:1[6-9]|20)\d{2})\b/i,
-];
-
-// Only counts stated as staff: "250 employees", "over 1,200 Mitarbeiter", "40 salariés".
-const EMPLOYEE_PHRASE =
-  /\b(\d{1,3}(?:[,.]\d{3})+|\d{1,6})\s*\+?\s*(?:employees|staff members|team members|mitarbeiter(?:innen|\*innen)?|mitarbeitende|salariés|collaborateurs|empleados)\b/i;
-
 function firstMeta(pages: PageFacts[], key: string): string | undefined {
   for (const page of pages) {
     const value = page.meta[key]?.find((v) => v !== '');
     if (value) return value;
   }
   return undefined;
-}
-
-/** The organisation that is the site's own: the one whose url is on the domain, else the first with a name. */
-function ownOrganization(orgs: LdOrganization[], domain: string): LdOrganization | undefined {
-  const onDomain = orgs.find((o) => {
-    if (!o.url) return false;
-    try {
-      const host = new URL(o.url).hostname.toLowerCase();
-      return host === domain || host.endsWith(`.${domain}`);
-    } catch {
-      return false;
-    }
-  });
-  return onDomain ?? orgs.find((o) => o.name !== undefined);
-}
-
-/** Merges the fields of every organisation node describing the site, the chosen one first. */
-function mergeOrganizations(primary: LdOrganization, all: LdOrganization[]): LdOrganization {
-  const same = all.filter((o) => o === primary || (o.name !== undefined && o.name === primary.name));
-  const merged: LdOrganization = { ...primary, sameAs: [] };
-  for (const org of same) {
-    for (const key of Object.keys(org) as (keyof LdOrganization)[]) {
-      if (key === 'sameAs') merged.sameAs.push(...org.sameAs);
-      else if (merged[key] === undefined) (merged as unknown as Record<string, unknown>)[key] = org[key];
-    }
-  }
-  return merged;
-}
-
-/** "Acme — Widgets for everyone" → "Acme": the part of a title before its first separator. */
-function nameFromTitle(title: string): string | undefined {
-  const first = title.split(/\s[|\-–—:·•]\s/)[0]?.trim();
-  return first && first.length <= 80 ? first : undefined;
 }
 
 function resolveUrl(raw: string | undefined, base: string): string | undefined {
@@ -103,52 +61,84 @@ export function companyCandidate(crawl: SiteCrawl): Candidate<'company'> | null 
   if (!home) return null;
   const fields: Partial<CompanyFields> = { domain };
   const confidence: Partial<Record<Field, number>> = { domain: CONFIDENCE.domain };
-  const set = <F extends Field>(field: F, value: CompanyFields[F] | undefined, score: number) => {
+  const evidence: Partial<Record<Field, string>> = {};
+  const set = <F extends Field>(
+    field: F,
+    value: CompanyFields[F] | undefined,
+    score: number,
+    via: string,
+  ) => {
     if (value === undefined || fields[field] !== undefined) return;
     if (typeof value === 'string' && value.trim() === '') return;
     fields[field] = value;
     confidence[field] = score;
+    evidence[field] = via;
   };
+  const kindOf = (page: PageFacts) => page.kind ?? pageKindOf(page.url);
 
-  const { organizations } = readJsonLd(pages.flatMap((p) => p.jsonLd));
-  const chosen = ownOrganization(organizations, domain);
-  const org = chosen ? mergeOrganizations(chosen, organizations) : undefined;
+  // Only the queried company's own Organization counts (organization.ts); others are ignored.
+  const { organizations } = readJsonLd(
+    pages.flatMap((p) => p.jsonLd),
+    pages.flatMap((p) => p.microdata),
+  );
+  const own = ownOrganization(organizations, domain, home.url);
+  const org = own ? mergeOrganizations(own.org, organizations) : undefined;
+  const structured = `schema.org Organization (${own?.tie ?? ''})`;
 
-  set('name', org?.name, CONFIDENCE.jsonLd);
-  set('name', firstMeta(pages, 'og:site_name'), CONFIDENCE.ogSiteName);
-  set('name', firstMeta(pages, 'application-name'), CONFIDENCE.applicationName);
-  set('name', nameFromTitle(home.title), CONFIDENCE.title);
+  const name = chooseName({
+    organization: org?.name,
+    siteName: firstMeta(pages, 'og:site_name'),
+    applicationName: firstMeta(pages, 'application-name'),
+    logoAlts: home.logoAlts,
+    domain,
+    title: home.title,
+    homepage: kindOf(home) === 'home',
+  });
+  if (name) set('name', name.name, name.confidence, name.via === 'organization' ? structured : name.via);
 
-  set('description', org?.description, CONFIDENCE.jsonLd);
+  set('description', org?.description, CONFIDENCE.structured, structured);
+  const metaDescription = home.meta.description?.[0];
   set(
     'description',
-    home.meta.description?.[0] ?? home.meta['og:description']?.[0],
+    metaDescription ?? home.meta['og:description']?.[0],
     CONFIDENCE.metaDescription,
+    metaDescription !== undefined ? 'meta description' : 'og:description',
   );
 
-  set('founded', org?.foundingYear, CONFIDENCE.jsonLd);
-  set('employee_count', org?.employeeCount, CONFIDENCE.jsonLd);
-  set('location', org?.location, CONFIDENCE.jsonLd);
-  set('industry', org?.industry, CONFIDENCE.jsonLd);
-  for (const page of pages) {
-    for (const phrase of FOUNDED_PHRASES) {
-      const match = phrase.exec(page.text);
-      if (match) set('founded', Number(match[1]), CONFIDENCE.textYear);
-    }
-    const staff = EMPLOYEE_PHRASE.exec(page.text);
-    if (staff) set('employee_count', Number(staff[1]!.replace(/[,.]/g, '')), CONFIDENCE.textEmployees);
+  set('founded', org?.foundingYear, CONFIDENCE.structured, structured);
+  set('employee_count', org?.employeeCount, CONFIDENCE.structured, structured);
+  set('location', org?.location, CONFIDENCE.structured, structured);
+  set('industry', org?.industry, CONFIDENCE.structured, structured);
+  // Running text only on the company's own about page, and only statements about itself.
+  const names = [fields.name, org?.name, domain.split('.')[0]].filter((n): n is string => n !== undefined);
+  for (const page of pages.filter((p) => kindOf(p) === 'about')) {
+    set('founded', foundedFromText(page.text, names), CONFIDENCE.textYear, `about page text (${page.url})`);
+    set(
+      'employee_count',
+      employeesFromText(page.text, names),
+      CONFIDENCE.textEmployees,
+      `about page text (${page.url})`,
+    );
   }
   if (fields.founded !== undefined && fields.founded > new Date().getUTCFullYear()) {
     delete fields.founded;
     delete confidence.founded;
+    delete evidence.founded;
   }
 
-  const social = socialProfiles([...(org?.sameAs ?? []), ...pages.flatMap((p) => p.links.map((l) => l.url))]);
-  if (Object.keys(social).length > 0) set('social', social, CONFIDENCE.social);
+  // Profiles the company declares, then links on its pages that are not inside content or a third-party widget.
+  const social = socialProfiles(
+    [...(org?.sameAs ?? []), ...pages.flatMap((p) => p.links.filter((l) => !l.inContent).map((l) => l.url))],
+    names,
+  );
+  if (Object.keys(social).length > 0) set('social', social, CONFIDENCE.social, 'sameAs and page links');
 
-  set('logo', resolveUrl(org?.logo, home.url), CONFIDENCE.jsonLd);
-  set('logo', home.logoImages[0], CONFIDENCE.logoImage);
-  set('logo', home.icons[0], CONFIDENCE.icon);
+  set('logo', resolveUrl(org?.logo, home.url), CONFIDENCE.structured, structured);
+  set('logo', home.logoImages[0], CONFIDENCE.logoImage, 'logo image');
+  set('logo', home.icons[0], CONFIDENCE.icon, 'icon');
+
+  const language = siteLanguage(home.lang, home.text);
+  if (language) set('language', language.language, language.confidence, `language (${language.via})`);
 
   const signals: SiteSignals = {
     headers: crawl.headers,
@@ -158,16 +148,17 @@ export function companyCandidate(crawl: SiteCrawl): Candidate<'company'> | null 
     meta: home.meta,
     inline: pages.flatMap((p) => p.inline),
   };
-  const technologies = detectTechnologies(signals).map((t) => t.name);
-  if (technologies.length > 0) set('technologies', technologies, CONFIDENCE.technologies);
+  const technologies = detectTechnologies(signals, domain).map((t) => t.name);
+  if (technologies.length > 0) set('technologies', technologies, CONFIDENCE.technologies, 'fingerprints');
 
-  // The domain alone is what we were asked; without anything else the site told us nothing.
-  if (Object.keys(fields).length <= 1) return null;
+  // The domain (what we were asked) and the language alone say nothing about the company.
+  if (Object.keys(fields).filter((f) => f !== 'domain' && f !== 'language').length === 0) return null;
   return {
     fields,
-    // The candidate as a whole: a site describing itself in JSON-LD is as sure as it gets here.
-    confidence: org ? CONFIDENCE.jsonLd : fields.name !== undefined ? 0.7 : 0.5,
+    // The candidate as a whole: a site describing itself in structured data is as sure as it gets here.
+    confidence: org ? CONFIDENCE.structured : (confidence.name ?? 0) >= 0.5 ? 0.7 : 0.5,
     fieldConfidence: confidence,
+    fieldEvidence: evidence,
   };
 }
 
@@ -181,7 +172,8 @@ export function extractCompanyFromHtml(
   pageUrl: string,
   response: { headers?: Record<string, string>; cookies?: string[] } = {},
 ): Candidate<'company'> | null {
-  const domain = new URL(pageUrl).hostname.toLowerCase().replace(/^www\./, '');
+  const hostname = new URL(pageUrl).hostname.toLowerCase();
+  const domain = getDomain(hostname) ?? hostname.replace(/^www\./, '');
   return companyCandidate({
     domain,
     pages: [extractPage(html, pageUrl)],

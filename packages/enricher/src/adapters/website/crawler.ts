@@ -132,13 +132,15 @@ export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): Websi
       }
       if (!home) return failure ? homepageFailure(failure) : { type: 'miss', cost: 0 };
 
-      const homeFacts = extractPage(home.html, home.url);
+      const homeFacts: PageFacts = { ...extractPage(home.html, home.url), kind: 'home' };
       const pages: PageFacts[] = [homeFacts];
-      const fetched = await Promise.all(pickSubpages(homeFacts, maxSubpages).map((url) => page(url)));
-      for (const result of fetched) {
+      const subpages = pickSubpages(homeFacts, maxSubpages);
+      const fetched = await Promise.all(subpages.map(({ url }) => page(url)));
+      fetched.forEach((result, i) => {
         // A missing or failing about page costs the lookup nothing: the homepage already answered.
-        if (result.type === 'page') pages.push(extractPage(result.html, result.url));
-      }
+        if (result.type === 'page')
+          pages.push({ ...extractPage(result.html, result.url), kind: subpages[i]!.kind });
+      });
       return { domain, pages, headers: headerRecord(home.headers), cookies: home.cookies };
     },
   };

@@ -43,7 +43,28 @@ describe('website adapters through createEnricher', () => {
       employee_count: 120,
     });
     expect(match?.technologies).toEqual(['HubSpot']);
-    expect(match?.sources?.name?.adapter).toBe('website');
+    expect(match?.sources?.name).toMatchObject({
+      adapter: 'website',
+      evidence: 'schema.org Organization (identity)',
+    });
+    expect(match?.language).toBeNull();
+  });
+
+  it('drops a name read from a homepage title that agrees with nothing (below the default threshold)', async () => {
+    site.setRoute(
+      '/',
+      '<html lang="en"><title>Best widgets online | Free shipping</title><meta name="description" content="Widgets."></html>',
+    );
+    try {
+      const { match } = await enricher().enrichCompany({ domain: 'acme.com' });
+      expect(match).toMatchObject({ name: null, description: 'Widgets.', language: 'en' });
+      site.setRoute('/', '<title>Best widgets online | Acme</title>');
+      const again = await enricher().enrichCompany({ domain: 'acme.com' });
+      expect(again.match).toMatchObject({ name: 'Acme' });
+      expect(again.match?.sources.name?.evidence).toBe('title+domain');
+    } finally {
+      site.setRoute('/', HOME);
+    }
   });
 
   it('answers a person the site lists, by domain and name, with seniority from the title', async () => {

@@ -82,15 +82,13 @@ describe('social profiles', () => {
   it('keeps profiles, drops share buttons, canonicalises hosts', () => {
     expect(socialProfile('https://de.linkedin.com/company/acme-widgets/')).toEqual({
       network: 'linkedin',
+      handle: 'acme-widgets',
       url: 'https://www.linkedin.com/company/acme-widgets',
     });
-    expect(socialProfile('https://twitter.com/acme?lang=en')).toEqual({
-      network: 'x',
-      url: 'https://x.com/acme',
-    });
+    expect(socialProfile('https://twitter.com/acme?lang=en')?.url).toBe('https://x.com/acme');
     expect(socialProfile('https://twitter.com/intent/tweet?text=hi')).toBeNull();
     expect(socialProfile('https://www.facebook.com/sharer/sharer.php?u=x')).toBeNull();
-    expect(socialProfile('https://fb.com/acme')).toEqual({ network: 'facebook', url: 'https://fb.com/acme' });
+    expect(socialProfile('https://fb.com/acme')?.url).toBe('https://www.facebook.com/acme');
     expect(socialProfiles(['https://github.com/a', 'https://github.com/b'])).toEqual({
       github: 'https://github.com/a',
     });
@@ -100,8 +98,11 @@ describe('social profiles', () => {
 describe('pickSubpages', () => {
   it('picks one about/team/contact/imprint link per kind on the same host', () => {
     const page = extractPage(ACME, 'https://acme.test/');
-    expect(pickSubpages(page, 4)).toEqual(['https://acme.test/about-us/', 'https://acme.test/kontakt']);
-    expect(pickSubpages(page, 1)).toEqual(['https://acme.test/about-us/']);
+    expect(pickSubpages(page, 4)).toEqual([
+      { url: 'https://acme.test/about-us/', kind: 'about' },
+      { url: 'https://acme.test/kontakt', kind: 'contact' },
+    ]);
+    expect(pickSubpages(page, 1)).toEqual([{ url: 'https://acme.test/about-us/', kind: 'about' }]);
   });
 });
 
@@ -128,12 +129,16 @@ describe('companyCandidate', () => {
     expect(candidate?.fieldConfidence?.description).toBe(0.75);
   });
 
-  it('falls back to og:site_name, the title, text phrases and the header logo without JSON-LD', () => {
+  it('falls back to og:site_name, statements on the about page and the header logo without JSON-LD', () => {
     const html = `<title>Beta Corp — Tools</title><meta property="og:site_name" content="Beta">
       <img id="logo" src="/l.png"><p>Gegründet 2011 in Köln. Heute über 1.200 Mitarbeiter.</p>`;
+    const about = `<h1>Über uns</h1><p>Die Beta GmbH wurde 2011 in Köln gegründet. Heute beschäftigen wir über 1.200 Mitarbeiter.</p>`;
     const candidate = companyCandidate({
       domain: 'beta.test',
-      pages: [extractPage(html, 'https://beta.test/')],
+      pages: [
+        { ...extractPage(html, 'https://beta.test/'), kind: 'home' },
+        { ...extractPage(about, 'https://beta.test/unternehmen'), kind: 'about' },
+      ],
       headers: {},
       cookies: [],
     });
@@ -143,7 +148,25 @@ describe('companyCandidate', () => {
       employee_count: 1200,
       logo: 'https://beta.test/l.png',
     });
-    expect(candidate?.fieldConfidence).toMatchObject({ name: 0.8, founded: 0.6, employee_count: 0.5 });
+    expect(candidate?.fieldConfidence).toMatchObject({ name: 0.8, founded: 0.6, employee_count: 0.55 });
+    expect(candidate?.fieldEvidence).toMatchObject({
+      name: 'og:site_name',
+      founded: 'about page text (https://beta.test/unternehmen)',
+    });
+  });
+
+  it('never reads a founding year or head count from the homepage or other pages’ running text', () => {
+    // The same statements as above, but on the homepage and on a news page.
+    const home = `<title>Beta</title><p>Die Beta GmbH wurde 2011 gegründet. Wir haben 1.200 Mitarbeiter.</p>`;
+    const news = `<p>Beta was founded in 1990. We have 500 employees.</p>`;
+    const candidate = companyCandidate({
+      domain: 'beta.test',
+      pages: [extractPage(home, 'https://beta.test/'), extractPage(news, 'https://beta.test/news/2020/beta')],
+      headers: {},
+      cookies: [],
+    });
+    expect(candidate?.fields.founded).toBeUndefined();
+    expect(candidate?.fields.employee_count).toBeUndefined();
   });
 
   it('is null for a page that says nothing about the company', () => {

@@ -1,9 +1,16 @@
 import { Parser } from 'htmlparser2';
+import type { JsonNode } from './jsonld.js';
+import { MicrodataCollector } from './microdata.js';
 
 /** An anchor on a page: its resolved URL and visible text. */
 export interface PageLink {
   url: string;
   text: string;
+  /**
+   * Inside content the site shows rather than states about itself: an `<article>`, a
+   * `<blockquote>`, an embedded post or third-party widget, an author box or comments.
+   */
+  inContent: boolean;
 }
 
 /** Everything the adapter reads from one HTML page, before any interpretation. */
@@ -26,6 +33,14 @@ export interface PageFacts {
   icons: string[];
   /** Images whose class, id or alt says "logo". */
   logoImages: string[];
+  /** The alt texts of those images (in the same order, empty ones left out). */
+  logoAlts: string[];
+  /** The declared language: `<html lang>` (or `xml:lang`), else `<meta http-equiv="content-language">`; `''` when none. */
+  lang: string;
+  /** schema.org microdata items, as JSON-LD-shaped nodes. */
+  microdata: JsonNode[];
+  /** What kind of page the crawler fetched this as (`home`, `about`, …); absent for a page read alone. */
+  kind?: string;
   /** Visible text (scripts and styles left out), whitespace collapsed, capped. */
   text: string;
 }
@@ -34,6 +49,12 @@ export interface PageFacts {
 const MAX_TEXT = 200_000;
 /** Most inline script text kept per page (fingerprints look for loader URLs, which come early). */
 const MAX_INLINE = 100_000;
+
+/** Elements whose links are content, not the site speaking about itself. */
+const CONTENT_TAGS = new Set(['article', 'blockquote']);
+/** Classes of embedded posts and timelines (third-party widgets), author boxes, comments and reviews. */
+const CONTENT_CLASS =
+  /(?:^|[\s_-])(?:twitter-tweet|twitter-timeline|instagram-media|tiktok-embed|fb-post|fb-comments|embed(?:ded)?|author|byline|bio|comments?|testimonials?|reviews?)(?:$|[\s_-])/i;
 
 function resolve(raw: string | undefined, base: string): string | null {
   if (raw === undefined) return null;
@@ -64,8 +85,16 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
     links: [],
     icons: [],
     logoImages: [],
+    logoAlts: [],
+    lang: '',
+    microdata: [],
     text: '',
   };
+  let httpEquivLanguage = '';
+  const microdata = new MicrodataCollector((raw) => resolve(raw, base));
+  // Open elements, each marked when it starts content that is not the site's own statement.
+  const open: Array<{ tag: string; content: boolean }> = [];
+  let contentDepth = 0;
   let base = pageUrl;
   const icons: Array<{ url: string; size: number; apple: boolean }> = [];
   const textParts: string[] = [];
@@ -75,13 +104,22 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
   let script: { jsonLd: boolean; parts: string[] } | null = null;
   let inStyle = false;
   let inTitle = false;
-  let anchor: { url: string; parts: string[] } | null = null;
+  let anchor: { url: string; parts: string[]; inContent: boolean } | null = null;
   let bodyHidden = 0; // <template>, <noscript> depth: text there is not what a visitor reads
 
   const parser = new Parser(
     {
       onopentag(name, attrs) {
+        microdata.open(name, attrs);
+        const content = CONTENT_TAGS.has(name) || CONTENT_CLASS.test(attrs.class ?? '');
+        open.push({ tag: name, content });
+        if (content) contentDepth++;
         switch (name) {
+          case 'html': {
+            const lang = attrs.lang ?? attrs['xml:lang'];
+            if (lang !== undefined && facts.lang === '') facts.lang = lang.trim();
+            break;
+          }
           case 'base': {
             const href = resolve(attrs.href, pageUrl);
             if (href) base = href;
@@ -91,6 +129,9 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
             inTitle = true;
             break;
           case 'meta': {
+            if (attrs['http-equiv']?.trim().toLowerCase() === 'content-language' && attrs.content) {
+              httpEquivLanguage ||= attrs.content.split(',')[0]!.trim();
+            }
             const key = (attrs.property ?? attrs.name ?? attrs.itemprop)?.trim().toLowerCase();
             if (key && attrs.content !== undefined) {
               const list = facts.meta[key] ?? [];
@@ -116,7 +157,7 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
             break;
           case 'a': {
             const href = resolve(attrs.href, base);
-            if (href) anchor = { url: href, parts: [] };
+            if (href) anchor = { url: href, parts: [], inContent: contentDepth > 0 };
             break;
           }
           case 'link': {
@@ -134,15 +175,22 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
             if (!src) break;
             facts.urls.push(src);
             const hint = `${attrs.class ?? ''} ${attrs.id ?? ''} ${attrs.alt ?? ''} ${src}`.toLowerCase();
-            if (hint.includes('logo')) facts.logoImages.push(src);
+            if (hint.includes('logo')) {
+              facts.logoImages.push(src);
+              const alt = collapse(attrs.alt ?? '');
+              if (alt !== '') facts.logoAlts.push(alt);
+            }
             if (anchor && attrs.alt) anchor.parts.push(attrs.alt);
             break;
           }
           case 'iframe':
           case 'source':
           case 'embed': {
-            const src = resolve(attrs.src, base);
-            if (src) facts.urls.push(src);
+            // Lazy-loaded embeds keep their real address in data-src until a script swaps it in.
+            for (const raw of [attrs.src, attrs['data-src'], attrs['data-lazy-src']]) {
+              const src = resolve(raw, base);
+              if (src) facts.urls.push(src);
+            }
             break;
           }
           case 'form': {
@@ -158,6 +206,7 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
           return;
         }
         if (inStyle) return;
+        microdata.text(data);
         if (inTitle) facts.title += data;
         if (anchor) anchor.parts.push(data);
         if (bodyHidden === 0 && !inTitle && textLength < MAX_TEXT) {
@@ -166,6 +215,12 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
         }
       },
       onclosetag(name) {
+        microdata.close(name);
+        for (let i = open.length - 1; i >= 0; i--) {
+          if (open[i]!.tag !== name) continue;
+          for (const closed of open.splice(i)) if (closed.content) contentDepth--;
+          break;
+        }
         switch (name) {
           case 'script':
             if (script) {
@@ -190,7 +245,11 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
             break;
           case 'a':
             if (anchor) {
-              facts.links.push({ url: anchor.url, text: collapse(anchor.parts.join(' ')) });
+              facts.links.push({
+                url: anchor.url,
+                text: collapse(anchor.parts.join(' ')),
+                inContent: anchor.inContent,
+              });
               anchor = null;
             }
             break;
@@ -205,6 +264,8 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
   parser.end();
 
   facts.title = collapse(facts.title);
+  facts.lang ||= httpEquivLanguage;
+  facts.microdata = microdata.items;
   facts.text = collapse(textParts.join('')).slice(0, MAX_TEXT);
   icons.sort((a, b) => Number(b.apple) - Number(a.apple) || b.size - a.size);
   facts.icons = icons.map((i) => i.url);

@@ -71,4 +71,82 @@ describe('fingerprints.json', () => {
       /fingerprint "Bad"/,
     );
   });
+
+  const signalsOf = (html: string, url = 'https://acme.test/'): SiteSignals => {
+    const page = extractPage(html, url);
+    return {
+      headers: {},
+      cookies: [],
+      scripts: page.scripts,
+      urls: page.urls,
+      meta: page.meta,
+      inline: page.inline,
+    };
+  };
+  const names = (html: string, domain?: string) =>
+    detectTechnologies(signalsOf(html), domain).map((t) => t.name);
+
+  it('finds the noscript fallbacks of tracking pixels', () => {
+    const html = `<noscript><img height="1" width="1" src="https://www.facebook.com/tr?id=1&ev=PageView&noscript=1"/></noscript>
+      <noscript><img src="https://px.ads.linkedin.com/collect/?pid=1&fmt=gif"></noscript>
+      <noscript><img src="https://analytics.twitter.com/i/adsct?txn_id=x"></noscript>
+      <noscript><img src="https://bat.bing.com/action/0?ti=1&Ver=2"></noscript>
+      <noscript><p><img src="https://stats.acme.test/matomo.php?idsite=3&rec=1"></p></noscript>
+      <noscript><img src="https://sb.scorecardresearch.com/p?c1=2&c2=1"></noscript>
+      <noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X"></iframe></noscript>`;
+    expect(names(html).sort()).toEqual(
+      [
+        'Meta Pixel',
+        'LinkedIn Insight Tag',
+        'X Ads',
+        'Microsoft Advertising UET',
+        'Matomo',
+        'comScore',
+        'Google Tag Manager',
+      ].sort(),
+    );
+  });
+
+  it('finds iframe-only widgets (also lazy ones), icon-font CDNs and legacy analytics loaders', () => {
+    const html = `<iframe data-src="https://www.google.com/maps/embed?pb=!1m18"></iframe>
+      <iframe src="https://open.spotify.com/embed/playlist/x"></iframe>
+      <iframe src="https://www.facebook.com/plugins/page.php?href=x"></iframe>
+      <link rel="stylesheet" href="https://maxcdn.bootstrapcdn.com/font-awesome/4.7.0/css/font-awesome.min.css">
+      <link rel="stylesheet" href="https://fonts.googleapis.com/icon?family=Material+Icons">
+      <script>var _gaq = _gaq || []; _gaq.push(['_setAccount', 'UA-1-1']);
+        (function() { var ga = document.createElement('script');
+        ga.src = ('https:' == document.location.protocol ? 'https://ssl' : 'http://www') + '.google-analytics.com/ga.js'; })();</script>`;
+    expect(names(html).sort()).toEqual(
+      [
+        'Google Maps',
+        'Spotify Embed',
+        'Facebook Social Plugins',
+        'Font Awesome',
+        'Material Icons',
+        'Google Fonts',
+        'Google Analytics',
+      ].sort(),
+    );
+  });
+
+  it('never reports a technology from a file name alone', () => {
+    const html = `<script src="/js/jquery.min.js"></script><script src="/assets/bootstrap.bundle.min.js"></script>
+      <link rel="stylesheet" href="/css/bootstrap.min.css"><script src="/vendor/matomo.js"></script>
+      <script src="/static/optanon-settings.js"></script>`;
+    expect(names(html)).toEqual([]);
+    // The same libraries from their CDNs are evidence.
+    expect(
+      names(
+        '<script src="https://code.jquery.com/jquery-3.7.1.min.js"></script><script src="https://cdn.jsdelivr.net/npm/bootstrap@5.3.3/dist/js/bootstrap.min.js"></script>',
+      ),
+    ).toEqual(expect.arrayContaining(['jQuery', 'Bootstrap']));
+  });
+
+  it("never reports a technology on the vendor's own site", () => {
+    const html =
+      '<script src="https://js.hs-scripts.com/1.js"></script><script src="https://js.stripe.com/v3"></script>';
+    expect(names(html, 'acme.com').sort()).toEqual(['HubSpot', 'Stripe']);
+    expect(names(html, 'hubspot.com')).toEqual(['Stripe']);
+    expect(names(html, 'stripe.com')).toEqual(['HubSpot']);
+  });
 });

@@ -26,11 +26,14 @@ export interface Fingerprint {
   urls?: string[];
   meta?: Record<string, string>;
   inline?: string[];
+  /** Registrable domains of the vendor's own sites: the technology is not reported there (its pages load their own product). */
+  vendor?: string[];
 }
 
 interface Compiled {
   name: string;
   category: string;
+  vendor: Set<string>;
   headers: Array<[string, RegExp]>;
   cookies: RegExp[];
   scripts: RegExp[];
@@ -64,6 +67,7 @@ function compile(fp: Fingerprint): Compiled {
   return {
     name: fp.name,
     category: fp.category,
+    vendor: new Set((fp.vendor ?? []).map((d) => d.toLowerCase())),
     headers: Object.entries(fp.headers ?? {}).map(([k, v]) => [k.toLowerCase(), re(v, `header ${k}`)]),
     cookies: (fp.cookies ?? []).map((p) => re(p, 'cookie')),
     scripts: (fp.scripts ?? []).map((p) => re(p, 'script')),
@@ -73,15 +77,16 @@ function compile(fp: Fingerprint): Compiled {
   };
 }
 
-/** Builds a matcher over a fingerprint set; throws a `TypeError` naming a malformed entry. */
+/** Builds a matcher over a fingerprint set (the site's registrable domain optional); throws a `TypeError` naming a malformed entry. */
 export function createFingerprintMatcher(
   fingerprints: readonly Fingerprint[],
-): (signals: SiteSignals) => DetectedTechnology[] {
+): (signals: SiteSignals, domain?: string) => DetectedTechnology[] {
   const compiled = fingerprints.map(compile);
-  return (signals) => {
+  return (signals, domain) => {
     const found: DetectedTechnology[] = [];
     const metaEntries = signals.meta;
     for (const fp of compiled) {
+      if (domain !== undefined && fp.vendor.has(domain.toLowerCase())) continue;
       const hit =
         fp.headers.some(([name, re]) => {
           const value = signals.headers[name];
@@ -99,13 +104,16 @@ export function createFingerprintMatcher(
   };
 }
 
-/** The fingerprint set shipped with the package (`fingerprints.json`, about 130 B2B technologies). */
+/** The fingerprint set shipped with the package (`fingerprints.json`, about 150 technologies). */
 export const builtInFingerprints: readonly Fingerprint[] = data.technologies as Fingerprint[];
 
-let builtInMatcher: ((signals: SiteSignals) => DetectedTechnology[]) | undefined;
+let builtInMatcher: ((signals: SiteSignals, domain?: string) => DetectedTechnology[]) | undefined;
 
-/** Matches `signals` against the built-in fingerprint set (compiled once, on first use). */
-export function detectTechnologies(signals: SiteSignals): DetectedTechnology[] {
+/**
+ * Matches `signals` against the built-in fingerprint set (compiled once, on first use). With the
+ * site's registrable `domain`, a technology whose vendor that domain is is not reported.
+ */
+export function detectTechnologies(signals: SiteSignals, domain?: string): DetectedTechnology[] {
   builtInMatcher ??= createFingerprintMatcher(builtInFingerprints);
-  return builtInMatcher(signals);
+  return builtInMatcher(signals, domain);
 }

@@ -10,6 +10,10 @@ export type JsonNode = Record<string, unknown>;
 export interface LdOrganization {
   name?: string;
   url?: string;
+  /** The node's `@id` (often `https://acme.com/#organization`). */
+  id?: string;
+  /** The property this node was the value of (`publisher`, `author`, `worksFor`, …); absent at the top level or in `@graph`. */
+  via?: string;
   description?: string;
   logo?: string;
   foundingYear?: number;
@@ -144,10 +148,13 @@ function location(value: unknown): string | undefined {
   return parts.length > 0 ? parts.join(', ') : undefined;
 }
 
-function organization(node: JsonNode): LdOrganization {
+function organization(node: JsonNode, via: string | undefined): LdOrganization {
+  const id = typeof node['@id'] === 'string' ? text(node['@id']) : undefined;
   return {
     name: text(node.name) ?? text(node.legalName),
     url: url(node.url),
+    ...(id !== undefined ? { id } : {}),
+    ...(via !== undefined ? { via } : {}),
     description: text(node.description),
     logo: url(node.logo) ?? url(node.image),
     foundingYear: year(node.foundingDate),
@@ -171,26 +178,32 @@ function person(node: JsonNode, employer?: string): LdPerson {
   };
 }
 
-/** Organisations and people declared in a page's JSON-LD blocks; malformed blocks are skipped. */
-export function readJsonLd(blocks: readonly string[]): {
+/**
+ * Organisations and people declared in a page's JSON-LD blocks (malformed blocks are skipped) and
+ * in already-parsed nodes of the same shape (microdata items, `extract.ts`).
+ */
+export function readJsonLd(
+  blocks: readonly string[],
+  nodes: readonly JsonNode[] = [],
+): {
   organizations: LdOrganization[];
   people: LdPerson[];
 } {
   const organizations: LdOrganization[] = [];
   const people: LdPerson[] = [];
   const seen = new Set<unknown>();
-  const visit = (value: unknown, employer: string | undefined, depth: number): void => {
+  const visit = (value: unknown, employer: string | undefined, depth: number, via?: string): void => {
     // Depth bound: a hostile page can nest JSON arbitrarily deep.
     if (depth > 12 || value === null || typeof value !== 'object' || seen.has(value)) return;
     seen.add(value);
     if (Array.isArray(value)) {
-      for (const item of value) visit(item, employer, depth + 1);
+      for (const item of value) visit(item, employer, depth + 1, via);
       return;
     }
     const node = value as JsonNode;
     let nextEmployer = employer;
     if (isOrganization(node)) {
-      const org = organization(node);
+      const org = organization(node, via);
       organizations.push(org);
       nextEmployer = org.name ?? employer;
     } else if (isPerson(node)) {
@@ -198,7 +211,7 @@ export function readJsonLd(blocks: readonly string[]): {
     }
     for (const [key, child] of Object.entries(node)) {
       if (key === '@context') continue;
-      visit(child, nextEmployer, depth + 1);
+      visit(child, nextEmployer, depth + 1, key === '@graph' ? undefined : key);
     }
   };
   for (const block of blocks) {
@@ -210,5 +223,6 @@ export function readJsonLd(blocks: readonly string[]): {
     }
     visit(parsed, undefined, 0);
   }
+  for (const node of nodes) visit(node, undefined, 0);
   return { organizations, people };
 }

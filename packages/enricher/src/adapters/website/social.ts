@@ -1,35 +1,30 @@
 import { normaliseProfileUrl } from '../../query.js';
+import { compact } from './company-name.js';
 
-/** Social profile links: which network a URL belongs to, and whether it names a profile (not a share button). */
+import data from './social-networks.json' with { type: 'json' };
+
+/**
+ * Social profile links: which network a URL belongs to and whether it names a profile. What a
+ * profile URL looks like on each network is data (`social-networks.json`): a path pattern with a
+ * `handle`, and the handles that are the platform's own pages (login, help, pricing, topics, …).
+ */
 
 interface Network {
   id: string;
   hosts: string[];
-  /** The path must match to be a profile; share/intent/login paths do not. */
+  /** The canonical host profiles are written with; absent: the link's own host. */
+  host?: string;
   profile: RegExp;
+  reserved: Set<string>;
 }
 
-const NETWORKS: Network[] = [
-  { id: 'linkedin', hosts: ['linkedin.com'], profile: /^\/(company|school|showcase)\/[^/]+/i },
-  {
-    id: 'x',
-    hosts: ['twitter.com', 'x.com'],
-    profile: /^\/(?!share|intent|home|search|hashtag|i\/)[A-Za-z0-9_]{1,15}\/?$/,
-  },
-  {
-    id: 'facebook',
-    hosts: ['facebook.com', 'fb.com'],
-    profile: /^\/(?!sharer|share|dialog|plugins|login|tr\b)[^/?]+\/?$/i,
-  },
-  { id: 'instagram', hosts: ['instagram.com'], profile: /^\/(?!p\/|explore|accounts)[A-Za-z0-9_.]+\/?$/ },
-  { id: 'youtube', hosts: ['youtube.com'], profile: /^\/(@[^/]+|c\/[^/]+|channel\/[^/]+|user\/[^/]+)\/?$/i },
-  { id: 'github', hosts: ['github.com'], profile: /^\/(?!sponsors|features|about|login)[A-Za-z0-9-]+\/?$/ },
-  { id: 'xing', hosts: ['xing.com'], profile: /^\/(pages|companies)\/[^/]+/i },
-  { id: 'crunchbase', hosts: ['crunchbase.com'], profile: /^\/organization\/[^/]+/i },
-  { id: 'tiktok', hosts: ['tiktok.com'], profile: /^\/@[^/]+\/?$/ },
-  { id: 'mastodon', hosts: ['mastodon.social', 'fosstodon.org'], profile: /^\/@[^/]+\/?$/ },
-  { id: 'bluesky', hosts: ['bsky.app'], profile: /^\/profile\/[^/]+\/?$/ },
-];
+const NETWORKS: Network[] = data.networks.map((n) => ({
+  id: n.id,
+  hosts: n.hosts,
+  ...('host' in n && typeof n.host === 'string' ? { host: n.host } : {}),
+  profile: new RegExp(n.profile),
+  reserved: new Set([...data.reserved, ...n.reserved].map((h) => h.toLowerCase())),
+}));
 
 /** A LinkedIn person profile (`/in/slug`) in the canonical form queries use (`query.ts`), or null. */
 export function personProfile(raw: string): string | null {
@@ -56,33 +51,52 @@ function hostIs(hostname: string, domain: string): boolean {
   return host === domain || host.endsWith(`.${domain}`);
 }
 
-/** The network and canonical profile URL (https, no query, no trailing slash) of a link, or null. */
-export function socialProfile(raw: string): { network: string; url: string } | null {
+/** The path a link names: a legacy `#!/acme` fragment (old Twitter/Facebook links) is the path. */
+function profilePath(url: URL): string {
+  if ((url.pathname === '/' || url.pathname === '') && url.hash.startsWith('#!')) {
+    const path = url.hash.slice(2).split('?')[0]!;
+    return path.startsWith('/') ? path : `/${path}`;
+  }
+  return url.pathname;
+}
+
+/** The network, handle and canonical profile URL (https, no query, no trailing slash) of a link, or null. */
+export function socialProfile(raw: string): { network: string; handle: string; url: string } | null {
   const url = parse(raw);
   if (!url) return null;
   for (const network of NETWORKS) {
     if (!network.hosts.some((h) => hostIs(url.hostname, h))) continue;
-    if (!network.profile.test(url.pathname)) return null;
-    const hostname = url.hostname.toLowerCase();
-    // Country and mobile subdomains (de.linkedin.com, m.facebook.com) name the same profile as www.
-    const host =
-      network.id === 'x'
-        ? 'x.com'
-        : hostname.split('.').length > 2
-          ? hostname.replace(/^(m|mobile|[a-z]{2})\./, 'www.')
-          : hostname;
-    const path = url.pathname.replace(/\/+$/, '');
-    return { network: network.id, url: `https://${host}${path}` };
+    const match = network.profile.exec(profilePath(url));
+    const handle = match?.groups?.handle ?? match?.groups?.pageid;
+    if (!match || handle === undefined || network.reserved.has(handle.toLowerCase())) return null;
+    const host = network.host ?? url.hostname.toLowerCase();
+    const path = match[0].replace(/\/+$/, '');
+    return { network: network.id, handle, url: `https://${host}${path}` };
   }
   return null;
 }
 
-/** First profile per network, in the order given (JSON-LD `sameAs` before page links). */
-export function socialProfiles(urls: Iterable<string>): Record<string, string> {
-  const out: Record<string, string> = {};
+/**
+ * One profile per network from links in the order given (JSON-LD `sameAs` before page links):
+ * the first whose handle agrees with one of `brand` (the company's name, its domain's label),
+ * else the first.
+ */
+export function socialProfiles(
+  urls: Iterable<string>,
+  brand: readonly string[] = [],
+): Record<string, string> {
+  const wanted = brand.map(compact).filter((b) => b.length >= 2);
+  const agrees = (handle: string) => {
+    const h = compact(handle);
+    return wanted.some((b) => h.includes(b) || (h.length >= 3 && b.includes(h)));
+  };
+  const first: Record<string, string> = {};
+  const agreeing: Record<string, string> = {};
   for (const raw of urls) {
     const found = socialProfile(raw);
-    if (found && out[found.network] === undefined) out[found.network] = found.url;
+    if (!found) continue;
+    first[found.network] ??= found.url;
+    if (agreeing[found.network] === undefined && agrees(found.handle)) agreeing[found.network] = found.url;
   }
-  return out;
+  return { ...first, ...agreeing };
 }

@@ -45,15 +45,48 @@ function normalise(text: string): string {
   return text.toLowerCase().replace(/[\s_]+/g, '-');
 }
 
+function lastSegment(url: URL): string {
+  const segments = url.pathname.split('/').filter(Boolean);
+  let last = segments.at(-1) ?? '';
+  try {
+    last = decodeURIComponent(last);
+  } catch {
+    // a malformed escape: compare the raw segment
+  }
+  return normalise(last.replace(/\.(html?|php|aspx?)$/, ''));
+}
+
+/**
+ * The kind of page a URL is by its path alone: `home` for the site's root (or a language root
+ * such as `/en/`, or `/index.html`), `about`/`team`/`contact`/`imprint` by its last segment, else `other`.
+ */
+export function pageKindOf(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'other';
+  }
+  if (
+    /^\/(?:(?:[a-z]{2}(?:[-_][a-z]{2})?|home|index\.[a-z]+)\/?)?$/i.test(url.pathname) &&
+    url.search === ''
+  ) {
+    return 'home';
+  }
+  const last = lastSegment(url);
+  for (const { kind, words } of KINDS) if (words.some((w) => normalise(w) === last)) return kind;
+  return 'other';
+}
+
 /**
  * The about/team/contact/imprint pages a homepage links to on its own host: one per kind, the
  * first link whose last path segment or text is one of the kind's words, at most `max` in all.
  */
-export function pickSubpages(home: PageFacts, max: number): string[] {
+export function pickSubpages(home: PageFacts, max: number): Array<{ url: string; kind: string }> {
   const host = new URL(home.url).host;
-  const chosen: string[] = [];
+  const chosen: Array<{ url: string; kind: string }> = [];
   const seen = new Set<string>([home.url.replace(/#.*$/, '')]);
-  for (const { words } of KINDS) {
+  for (const { kind, words } of KINDS) {
     if (chosen.length >= max) break;
     const wanted = new Set(words.map(normalise));
     for (const link of home.links) {
@@ -65,12 +98,11 @@ export function pickSubpages(home: PageFacts, max: number): string[] {
       }
       if (url.host !== host || (url.protocol !== 'http:' && url.protocol !== 'https:')) continue;
       url.hash = '';
-      const segments = url.pathname.split('/').filter(Boolean);
-      const last = normalise(decodeURIComponent(segments.at(-1) ?? '').replace(/\.(html?|php|aspx?)$/, ''));
+      const last = lastSegment(url);
       if (!wanted.has(last) && !wanted.has(normalise(link.text))) continue;
       if (seen.has(url.href)) continue;
       seen.add(url.href);
-      chosen.push(url.href);
+      chosen.push({ url: url.href, kind });
       break;
     }
   }

@@ -18,7 +18,7 @@ const HOME = `<!doctype html><html><head><title>Acme | Widgets</title>
 <script src="https://js.hs-scripts.com/42.js"></script>
 </head><body><a href="/about-us">About us</a> <a href="/team">Team</a> <a href="/impressum">Impressum</a></body></html>`;
 const ABOUT =
-  '<html><body><h1>About</h1><p>Founded in 1998 in Leipzig.</p><p>Today 320 employees.</p></body></html>';
+  '<html><body><h1>About</h1><p>Acme was founded in 1998 in Leipzig.</p><p>Today we have 320 employees.</p></body></html>';
 const TEAM = `<html><head><script type="application/ld+json">[{"@type":"Person","name":"Jane Roe","jobTitle":"CEO"}]</script>
 <script src="https://widget.intercom.io/widget/abc"></script></head><body>Team</body></html>`;
 
