@@ -283,7 +283,12 @@ describe('test keys: the sandbox', () => {
       (await post('/v2/verify/email', keys.testKey.secret, { email: 'catch_all@x.test' })).body,
     );
     expect(catchAll.is_catch_all).toBe(true);
-    expect(catchAll.mx).toEqual({ accepts_mail: true, records: ['mx.sandbox.invalid'] });
+    expect(catchAll.mx).toEqual({
+      accepts_mail: true,
+      records: ['mx.sandbox.invalid'],
+      provider: null,
+      gateway: null,
+    });
     expect(dns.queries).toHaveLength(0);
     expect(fleet.sessions).toHaveLength(0);
     expect(await server.store.usedUnits(keys.account.id, '2026-11')).toBe(0);
