@@ -2,6 +2,7 @@
 import { runBatchBenchmark } from './batch/jobs.js';
 import { runBatchSubmitBenchmark } from './batch/sandbox-submit.js';
 import { runBatchVerifyBenchmark } from './batch/verify-job.js';
+import { runEmailDisposableBenchmark } from './email/disposable.js';
 import { runEmailOfflineBenchmark } from './email/offline.js';
 import { runEmailSmtpBenchmark } from './email/smtp.js';
 import { runEnrichBenchmark } from './enrich/suite.js';
@@ -14,6 +15,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   geo: runGeoBenchmark,
   'email-offline': runEmailOfflineBenchmark,
   'email-smtp': runEmailSmtpBenchmark,
+  'email-disposable': runEmailDisposableBenchmark,
   batch: runBatchBenchmark,
   'batch-verify': runBatchVerifyBenchmark,
   'batch-submit': runBatchSubmitBenchmark,

@@ -46,7 +46,8 @@ export {
 } from './doctor/index.js';
 export {
   type BuiltinLists,
-  DISPOSABLE_LIST_PACKAGE,
+  DISPOSABLE_DATA_FILE,
+  type DisposableListSource,
   loadBuiltinLists,
   readBuiltinLists,
 } from './lists/builtin.js';
@@ -55,7 +56,14 @@ export {
   type DisposableMatch,
   type EmailLists,
   type ListsOptions,
+  type PreferredHost,
 } from './lists/create-lists.js';
+export {
+  type CombinedDisposableList,
+  combineDisposableLists,
+  type DisposableSourceList,
+  MIN_AGREEING_VOTERS,
+} from './lists/disposable-agreement.js';
 export { registrableDomain } from './lists/domain-chain.js';
 export {
   DomainListError,

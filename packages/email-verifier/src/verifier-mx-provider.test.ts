@@ -30,6 +30,14 @@ const ZONES = {
   },
   'selfhosted.test': { MX: [{ priority: 10, exchange: 'mail.selfhosted.test' }] },
   'nxdomain.test': 'NXDOMAIN',
+  // A new alias domain of a disposable service, on no list: its MX is the service's host.
+  'fresh-alias.test': { MX: [{ priority: 10, exchange: 'mail.mailinator.com' }] },
+  'split.test': {
+    MX: [
+      { priority: 10, exchange: 'mail.selfhosted.test' },
+      { priority: 20, exchange: 'mail.mailinator.com' },
+    ],
+  },
 } as const;
 
 let dns: FakeDnsServer;
@@ -95,5 +103,25 @@ describe('mx.provider and mx.gateway, from the MX host names', () => {
       provider: 'google',
       gateway: null,
     });
+  });
+});
+
+describe('disposable by MX', () => {
+  it('a domain on no list whose MX is a disposable service is disposable (risky, reason disposable)', async () => {
+    const result = await verifierWith().verify('someone@fresh-alias.test');
+    expect(result).toMatchObject({ is_disposable: true, state: 'risky' });
+    expect(result.reasons).toContain('disposable');
+    const [many] = await verifierWith().verifyMany(['someone@fresh-alias.test']);
+    expect(many?.is_disposable).toBe(true);
+  });
+
+  it('not when the service is only a backup MX, nor with check_disposable off, nor when allowed', async () => {
+    expect((await verifierWith().verify('a@split.test')).is_disposable).toBe(false);
+    expect(
+      (await verifierWith().verify('a@fresh-alias.test', { check_disposable: false })).is_disposable,
+    ).toBe(false);
+    const allowed = verifierWith({ lists: { allowDomains: ['fresh-alias.test'] } });
+    const result = await allowed.verify('a@fresh-alias.test');
+    expect(result).toMatchObject({ is_disposable: false, state: 'deliverable' });
   });
 });

@@ -188,11 +188,17 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     probe: { verdict: ProbeVerdict; detail: SmtpDetail | null; catchAll: boolean | null } | null,
     requestId: string | undefined,
   ): VerificationResult {
+    // A domain on no list is still disposable when its mail goes to a disposable service's MX.
+    const disposable =
+      prepared.disposable ||
+      (prepared.address !== null &&
+        domain?.status === 'accepts_mail' &&
+        lists.disposableByMailHosts(prepared.address.asciiDomain, domain.hosts) !== null);
     const facts: VerificationFacts = {
       syntaxValid: prepared.address !== null,
       addressLiteral: prepared.address?.isAddressLiteral ?? false,
       domainStatus: domain?.status ?? 'not_checked',
-      disposable: prepared.disposable,
+      disposable,
       role: prepared.role,
       free: prepared.free,
       typoSuggestion: prepared.suggestion,

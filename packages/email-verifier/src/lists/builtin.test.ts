@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { mailProviders } from '../providers/mail-providers.js';
 import { checkDomainName } from '../syntax/domain-name.js';
-import { DISPOSABLE_LIST_PACKAGE, loadBuiltinLists, readBuiltinLists } from './builtin.js';
+import { loadBuiltinLists, readBuiltinLists } from './builtin.js';
 
 describe('built-in lists', () => {
-  it('load from disk well under 100 ms (asserted generously at 250 ms against a loaded machine)', () => {
+  // The disposable file is 0.8 MB of JSON: tens of ms on an idle machine; the bound only catches a
+  // pathological regression on the shared machine, whose load makes the figure swing 5-fold.
+  it('load from disk in tens of milliseconds (asserted at 1 s against a loaded machine)', () => {
     const lists = readBuiltinLists();
     const started = performance.now();
     const again = readBuiltinLists();
@@ -13,18 +16,24 @@ describe('built-in lists', () => {
       `built-in lists: first load ${lists.loadMs.toFixed(1)} ms, second ${secondMs.toFixed(1)} ms ` +
         `(${lists.disposable.size} disposable, ${lists.free.size} free, ${lists.roles.size} roles)`,
     );
-    expect(lists.loadMs).toBeLessThan(250);
-    expect(again.loadMs).toBeLessThan(250);
+    expect(lists.loadMs).toBeLessThan(1000);
+    expect(again.loadMs).toBeLessThan(1000);
   });
 
   it('are loaded once and shared', () => {
     expect(loadBuiltinLists()).toBe(loadBuiltinLists());
   });
 
-  it('name their source package and version', () => {
+  it('name the published lists behind the disposable file, with versions and licences', () => {
     const { sources } = loadBuiltinLists();
-    expect(sources.disposable.package).toBe(DISPOSABLE_LIST_PACKAGE);
-    expect(sources.disposable.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(sources.disposable.file).toBe('data/disposable-domains.json');
+    expect(sources.disposable.lists.map((list) => [list.package, list.role, list.license])).toEqual([
+      ['disposable-email-domains-js', 'curated', 'CC0-1.0'],
+      ['mailchecker', 'voter', 'MIT'],
+      ['disposable-email-domains', 'voter', 'MIT'],
+      ['fakefilter', 'voter', 'BSD-3-Clause'],
+    ]);
+    for (const list of sources.disposable.lists) expect(list.version, list.package).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it('hold thousands of disposable domains, all lowercase valid domain names', () => {
@@ -39,9 +48,25 @@ describe('built-in lists', () => {
     expect(invalid).toEqual([]);
   });
 
+  it("never list a mail provider's or gateway's MX domain as disposable", () => {
+    const { disposable } = loadBuiltinLists();
+    for (const provider of mailProviders())
+      for (const pattern of provider.mx) expect(disposable.has(pattern), pattern).toBe(false);
+  });
+
   it('never list a major provider or privacy relay as disposable', () => {
     const { disposable } = loadBuiltinLists();
     for (const real of [
+      '33mail.com',
+      'addy.io',
+      'anonaddy.me',
+      'mozmail.com',
+      'relay.firefox.com',
+      'passmail.net',
+      'privaterelay.appleid.com',
+      'forwardemail.net',
+      'improvmx.com',
+      'spamgourmet.com',
       'gmail.com',
       'outlook.com',
       'yahoo.com',

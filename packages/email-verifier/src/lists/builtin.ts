@@ -1,8 +1,21 @@
-import { isStringArray, readDataFile, readPackageJson } from './data-files.js';
+import { isStringArray, readDataFile, readDataObject } from './data-files.js';
 
-/** The npm package the disposable-domain list comes from (CC0-1.0, see the README). */
-export const DISPOSABLE_LIST_PACKAGE = 'disposable-email-domains-js';
-const DISPOSABLE_LIST_FILE = `${DISPOSABLE_LIST_PACKAGE}/dist/dict/disposable_email_blocklist.json`;
+/**
+ * The disposable-domain file: the published lists combined by the agreement rule
+ * (src/lists/disposable-agreement.ts; sources, licences and attribution beside it in
+ * data/disposable-domains.NOTICE.md).
+ */
+export const DISPOSABLE_DATA_FILE = 'disposable-domains.json';
+
+/** One published list behind the disposable file, as its header records it. */
+export interface DisposableListSource {
+  package: string;
+  version: string;
+  license: string;
+  role: 'curated' | 'voter';
+  /** Entries of this list that the file holds. */
+  kept: number;
+}
 
 /** The lists that ship with the package, each loaded once into a Set. */
 export interface BuiltinLists {
@@ -14,7 +27,7 @@ export interface BuiltinLists {
   roles: ReadonlySet<string>;
   /** Where each list came from, for logs and the CLI's `--version`-style output. */
   sources: {
-    disposable: { package: string; version: string };
+    disposable: { file: string; lists: DisposableListSource[] };
     free: { file: string };
     roles: { file: string };
   };
@@ -33,13 +46,9 @@ export function loadBuiltinLists(): BuiltinLists {
 /** Reads the built-in lists afresh (no sharing); loadBuiltinLists is what callers want. */
 export function readBuiltinLists(): BuiltinLists {
   const started = performance.now();
-  const disposableSource = readPackageJson(DISPOSABLE_LIST_FILE);
-  if (!isStringArray(disposableSource.data)) {
-    throw new Error(
-      `${DISPOSABLE_LIST_FILE} is not an array of domains; the package layout may have changed (version ${disposableSource.version})`,
-    );
-  }
-  const disposable = lowercaseSet(disposableSource.data);
+  const disposableData = readDataObject(DISPOSABLE_DATA_FILE, isStringArray);
+  // Generated, already lowercase and trimmed (src/lists/disposable-data.test.ts checks it).
+  const disposable = new Set(disposableData.entries);
   const free = lowercaseSet(readDataFile('free-providers.json', isStringArray));
   const roles = lowercaseSet(readDataFile('role-local-parts.json', isStringArray));
   return {
@@ -47,7 +56,18 @@ export function readBuiltinLists(): BuiltinLists {
     free,
     roles,
     sources: {
-      disposable: { package: DISPOSABLE_LIST_PACKAGE, version: disposableSource.version },
+      disposable: {
+        file: `data/${DISPOSABLE_DATA_FILE}`,
+        lists: ((disposableData.sources ?? []) as DisposableListSource[]).map(
+          ({ package: name, version, license, role, kept }) => ({
+            package: name,
+            version,
+            license,
+            role,
+            kept,
+          }),
+        ),
+      },
       free: { file: 'data/free-providers.json' },
       roles: { file: 'data/role-local-parts.json' },
     },

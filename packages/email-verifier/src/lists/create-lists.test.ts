@@ -29,6 +29,60 @@ describe('createLists: disposable domains', () => {
     expect(lists.disposableMatch('example.com')).toBeNull();
   });
 
+  describe("by MX: where the domain's mail goes", () => {
+    const at = (...hosts: Array<[string, number]>) => hosts.map(([host, priority]) => ({ host, priority }));
+
+    it("a domain on no list whose MX is a disposable service's host is disposable", () => {
+      expect(lists.isDisposable('brand-new-alias.example')).toBe(false);
+      expect(lists.disposableByMailHosts('brand-new-alias.example', at(['mail.mailinator.com', 10]))).toEqual(
+        {
+          entry: 'mailinator.com',
+          source: 'mx',
+          host: 'mail.mailinator.com',
+        },
+      );
+    });
+
+    it('every most preferred host must belong to one; backups do not count', () => {
+      expect(
+        lists.disposableByMailHosts('a.example', at(['mail.mailinator.com', 10], ['mx.a.example', 10])),
+      ).toBeNull();
+      expect(
+        lists.disposableByMailHosts('a.example', at(['mx.a.example', 10], ['mail.mailinator.com', 20])),
+      ).toBeNull();
+      expect(
+        lists.disposableByMailHosts('a.example', at(['mx2.mailinator.com', 10], ['mx.a.example', 20])),
+      ).toMatchObject({ source: 'mx', host: 'mx2.mailinator.com' });
+      expect(lists.disposableByMailHosts('a.example', [])).toBeNull();
+    });
+
+    it('a mail provider, gateway or free provider host is never a disposable service', () => {
+      // Even when a user lists the provider's domain as disposable.
+      const wrong = createLists({ extraDisposable: ['google.com', 'gmx.net', 'yahoo.com'] });
+      expect(wrong.disposableByMailHosts('a.example', at(['aspmx.l.google.com', 1]))).toBeNull();
+      expect(wrong.disposableByMailHosts('a.example', at(['mx00.emig.gmx.net', 1]))).toBeNull();
+      expect(wrong.disposableByMailHosts('a.example', at(['mx.yahoo.com', 1]))).toBeNull();
+    });
+
+    it('allowDomains beats it, denyDomains answers first', () => {
+      const overridden = createLists({ allowDomains: ['partner.example'], denyDomains: ['burner.example'] });
+      expect(
+        overridden.disposableByMailHosts('x.partner.example', at(['mail.mailinator.com', 10])),
+      ).toBeNull();
+      expect(overridden.disposableByMailHosts('burner.example', at(['mx.burner.example', 10]))).toEqual({
+        entry: 'burner.example',
+        source: 'deny',
+      });
+    });
+
+    it('extraDisposable entries count as services too', () => {
+      const extra = createLists({ extraDisposable: ['throwaway-service.example'] });
+      expect(
+        extra.disposableByMailHosts('alias.example', at(['in.throwaway-service.example', 5])),
+      ).toMatchObject({ entry: 'throwaway-service.example', source: 'mx' });
+    });
+  });
+
   it('never matches on a public suffix, even when one is listed', () => {
     const withSuffix = createLists({ extraDisposable: ['co.uk'] });
     expect(withSuffix.isDisposable('example.co.uk')).toBe(false);

@@ -1,3 +1,4 @@
+import { mailProviderOf } from '../providers/mail-providers.js';
 import { lowerDomain } from '../syntax/char-classes.js';
 import { type BuiltinLists, loadBuiltinLists } from './builtin.js';
 import { findInChain } from './domain-chain.js';
@@ -32,10 +33,24 @@ export interface ListsOptions {
 
 /** Why a domain counts as disposable. */
 export interface DisposableMatch {
-  /** The list entry that matched: the domain itself or one of its parents. */
+  /**
+   * The list entry that matched: the domain itself or one of its parents; for `mx`, the entry
+   * that the MX host belongs to (`mailinator.com` for `mail.mailinator.com`).
+   */
   entry: string;
-  /** `builtin`: the shipped list; `extra`: extraDisposable; `deny`: denyDomains. */
-  source: 'builtin' | 'extra' | 'deny';
+  /**
+   * `builtin`: the shipped list; `extra`: extraDisposable; `deny`: denyDomains; `mx`: the
+   * domain's mail goes to the MX hosts of a listed disposable domain.
+   */
+  source: 'builtin' | 'extra' | 'deny' | 'mx';
+  /** For `mx`: the MX host that belongs to the disposable service. */
+  host?: string;
+}
+
+/** An MX host with its preference, as DNS gives it. */
+export interface PreferredHost {
+  host: string;
+  priority: number;
 }
 
 /** Lookups against the built-in lists plus the user's additions and overrides. */
@@ -44,6 +59,14 @@ export interface EmailLists {
   isDisposable(domain: string): boolean;
   /** The entry that makes the domain disposable, or null (also null when an allow entry wins). */
   disposableMatch(domain: string): DisposableMatch | null;
+  /**
+   * Disposable by where its mail goes: the most preferred MX hosts (every host at the lowest
+   * preference) all belong to a disposable domain of the lists (`mail.mailinator.com` is under
+   * `mailinator.com`), none to a known mail provider or gateway (data/mail-providers.json) or a
+   * free provider. Catches a new alias domain of a disposable service before any list has it.
+   * allowDomains and denyDomains decide first, as for disposableMatch. Null when not.
+   */
+  disposableByMailHosts(domain: string, hosts: readonly PreferredHost[]): DisposableMatch | null;
   /** True when the domain or a parent (down to the registrable domain) is a free provider. */
   isFree(domain: string): boolean;
   /** True when the local part names a role (`Sales+eu` → `sales`); quotes are ignored. */
@@ -92,9 +115,29 @@ export function createLists(options: ListsOptions = {}): EmailLists {
     return { entry, source: builtin.disposable.has(entry) ? 'builtin' : 'extra' };
   };
 
+  const disposableByMailHosts = (input: string, hosts: readonly PreferredHost[]): DisposableMatch | null => {
+    if (hosts.length === 0) return null;
+    if (overrides.size > 0) {
+      const entry = findInChain(lowerDomain(input), overrides);
+      if (entry !== null) return overrides.get(entry) === 'deny' ? { entry, source: 'deny' } : null;
+    }
+    const best = Math.min(...hosts.map((host) => host.priority));
+    let match: DisposableMatch | null = null;
+    for (const { host, priority } of hosts) {
+      if (priority !== best) continue;
+      const name = lowerDomain(host);
+      if (mailProviderOf(name) !== null || findInChain(name, builtin.free, freeExtra) !== null) return null;
+      const entry = findInChain(name, builtin.disposable, disposableExtra);
+      if (entry === null) return null;
+      match ??= { entry, source: 'mx', host: name };
+    }
+    return match;
+  };
+
   return {
     isDisposable: (domain) => disposableMatch(domain) !== null,
     disposableMatch,
+    disposableByMailHosts,
     isFree: (domain) => findInChain(lowerDomain(domain), builtin.free, freeExtra) !== null,
     isRole(localPart) {
       let local = localPart;

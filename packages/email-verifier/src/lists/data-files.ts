@@ -7,11 +7,19 @@ const DATA_DIR = new URL('../../data/', import.meta.url);
 
 /** Reads `data/<name>` of this package: a JSON object whose `entries` holds the list. */
 export function readDataFile<T>(name: string, check: (entries: unknown) => entries is T): T {
+  return readDataObject(name, check).entries;
+}
+
+/** Reads `data/<name>` whole (its other fields too), checking its `entries`. */
+export function readDataObject<T>(
+  name: string,
+  check: (entries: unknown) => entries is T,
+): Record<string, unknown> & { entries: T } {
   const url = new URL(name, DATA_DIR);
-  const parsed: unknown = JSON.parse(readFileSync(url, 'utf8'));
-  const entries = (parsed as { entries?: unknown } | null)?.entries;
-  if (!check(entries)) throw new Error(`The data file ${url.pathname} does not hold the expected "entries"`);
-  return entries;
+  const parsed = JSON.parse(readFileSync(url, 'utf8')) as Record<string, unknown> | null;
+  if (!check(parsed?.entries))
+    throw new Error(`The data file ${url.pathname} does not hold the expected "entries"`);
+  return parsed as Record<string, unknown> & { entries: T };
 }
 
 /** True for an array of strings. */
