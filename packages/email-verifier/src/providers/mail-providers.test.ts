@@ -71,6 +71,8 @@ describe('the mail provider registry (data/mail-providers.json)', () => {
     ['us-smtp-inbound-1.mimecast.com', 'mimecast'],
     ['d123456a.ess.barracudanetworks.com', 'barracuda'],
     ['mx1.acme.iphmx.com', 'cisco'],
+    ['mx.eu.etd.cisco.com', 'cisco'],
+    ['mx.usgov.etd.cisco', 'cisco'],
     ['abc123.in.tmes.trendmicro.eu', 'trendmicro'],
     ['mx-01-eu-west-1.prod.hydra.sophos.com', 'sophos'],
     ['cluster1.eu.messagelabs.com', 'broadcom'],
