@@ -602,7 +602,6 @@ export async function webhookSigningSecrets(
 export async function authenticate(
   deps: Pick<AccountDeps, 'controlPlane' | 'now'>,
   presented: unknown,
-  options: AuthenticateOptions = {},
 ): Promise<AuthContext | null> {
   const shape = parseSecret(presented);
   if (!shape) return null;
@@ -612,7 +611,6 @@ export async function authenticate(
   const cache = credentialsOf(store);
   const hit = cache.entries.get(hash);
   if (hit && hit.until > now) return finish(store, cache, hash, hit, now);
-  await options.beforeStoreRead?.();
   const generation = cache.generation;
   let key: ApiKey | null;
   let token: Token | null = null;
@@ -641,22 +639,12 @@ export async function authenticate(
   return finish(store, cache, hash, entry, now);
 }
 
-/** Options of `authenticate`. */
-export interface AuthenticateOptions {
-  /**
-   * Runs before a credential that is not cached costs a store read; throwing stops it. The auth
-   * plugin checks the client address's failed attempts here: guesses (never cached) are limited,
-   * while a credential verified moments ago is not held up by other clients' failures.
-   */
-  beforeStoreRead?: () => Promise<unknown>;
-}
-
 /**
  * What `authenticate` would answer, when it can tell at once: the credential authenticated in
  * the last CREDENTIAL_CACHE_MS, is still usable by the clock, its plan is cached and its key
  * needs no `last_used_at` touch. Otherwise undefined: ask `authenticate`, which reads the store
  * (and refuses what is refused). The auth plugin answers almost every request this way, without
- * a promise; nothing is ever refused here, so a guess always takes the limited path.
+ * a promise; nothing is ever refused here, so a failure always takes the counted path.
  */
 export function cachedCredential(
   deps: Pick<AccountDeps, 'controlPlane' | 'now'>,

@@ -150,35 +150,83 @@ describe('auth plugin', () => {
     expect(response.json()).toMatchObject({ status: 'ok', version: '2.3.1' });
   });
 
-  it('failed attempts are limited per client address: past the limit 429 with Retry-After, even for a good key not verified moments ago', async () => {
+  it('failed attempts are limited per client address: past the limit 429 with Retry-After; a good key still passes', async () => {
     await start(3);
-    const { liveKey } = await server.account();
+    const { liveKey, testKey } = await server.account();
     for (let i = 0; i < 3; i++) {
       const response = await get('/test/verify_email', `sk_live_${String(i).repeat(40)}`);
       expect(response.statusCode).toBe(401);
       expect(response.headers['x-ratelimit-limit']).toBe('3');
       expect(response.headers['x-ratelimit-remaining']).toBe(String(2 - i));
     }
-    const locked = await get('/test/verify_email', liveKey.secret);
+    const locked = await get('/test/verify_email', `sk_live_${'9'.repeat(40)}`);
     expect(locked.statusCode).toBe(429);
     expect(locked.json().error).toMatchObject({
       code: 'rate_limited',
       message: 'too many failed authentications from this address; retry in 20 s',
     });
     expect(locked.headers['retry-after']).toBe('20');
+    expect((await get('/test/verify_email', 'hunter2')).statusCode).toBe(429);
+    // A good key never verified here is looked up and passes; a good key where it may not go gets
+    // its own 401, not the address's 429.
+    expect((await get('/test/verify_email', liveKey.secret)).statusCode).toBe(200);
+    const misplaced = await server.app.inject({
+      method: 'GET',
+      url: '/v2/keys',
+      headers: { 'x-api-key': testKey.secret },
+    });
+    expect(misplaced.statusCode).toBe(401);
+    expect(misplaced.headers['x-ratelimit-remaining']).toBe('0');
     // Another address is not affected.
     const elsewhere = await server.app.inject({
       method: 'GET',
       url: '/test/verify_email',
-      headers: { 'x-api-key': liveKey.secret },
+      headers: { 'x-api-key': `sk_live_${'8'.repeat(40)}` },
       remoteAddress: '203.0.113.9',
     });
-    expect(elsewhere.statusCode).toBe(200);
-    // Verified a moment ago (cached): the locked address may use it; guesses stay locked out.
-    expect((await get('/test/verify_email', liveKey.secret)).statusCode).toBe(200);
-    expect((await get('/test/verify_email', `sk_live_${'9'.repeat(40)}`)).statusCode).toBe(429);
+    expect(elsewhere.statusCode).toBe(401);
     server.clock.now += 20_000;
-    expect((await get('/test/verify_email', liveKey.secret)).statusCode).toBe(200);
+    expect((await get('/test/verify_email', `sk_live_${'7'.repeat(40)}`)).statusCode).toBe(401);
+  });
+
+  it('over HTTP, a neighbour guessing on the same address never gets a good key refused (issue 24 item 3)', async () => {
+    // The audit: a good key's 2 s credential cache lapsed and it met the address's exhausted
+    // failure bucket (429), while another client there sent a bad key every 2 s. Two clients on
+    // separate connections from 127.0.0.1, the test's clock moving 2 s between rounds.
+    await start(20);
+    const { liveKey } = await server.account();
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = server.app.server.address() as AddressInfo;
+    const neighbour = new Agent({ keepAlive: true, maxSockets: 1 });
+    const customer = new Agent({ keepAlive: true, maxSockets: 1 });
+    const call = (agent: Agent, key: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          { port, host: '127.0.0.1', path: '/test/verify_email', agent, headers: { 'x-api-key': key } },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    const customerStatuses: number[] = [];
+    const neighbourStatuses: number[] = [];
+    try {
+      for (let round = 0; round < 60; round++) {
+        neighbourStatuses.push(await call(neighbour, `sk_live_${'0'.repeat(39)}${round % 10}`));
+        customerStatuses.push(await call(customer, liveKey.secret));
+        server.clock.now += 2_001; // past CREDENTIAL_CACHE_MS: the good key is looked up again
+      }
+    } finally {
+      neighbour.destroy();
+      customer.destroy();
+    }
+    // The neighbour did exhaust the bucket (30 failures a minute against 20)...
+    expect(neighbourStatuses).toContain(429);
+    // ...and not one of the customer's 60 calls was refused.
+    expect(customerStatuses.filter((status) => status !== 200)).toEqual([]);
   });
 
   it('refuses a failed-authentication limit below 1 when the server is built', async () => {

@@ -75,11 +75,11 @@ function hashOn(socket: object, presented: string): string {
  * ENDPOINTS): `X-API-Key` carries a key (`sk_live_…`, `sk_test_…`) or a token (`tok_…`).
  * Missing, malformed, unknown, revoked or expired → 401 `invalid_api_key`; so is a token on an
  * endpoint that needs a key, a test key where a live key is needed, and a token outside its
- * scopes. Unknown credentials are counted per client address (`limits.authFailuresPerMinute`):
- * past the limit that address gets 429 `rate_limited` with `Retry-After` before a credential it
- * sends is even looked up, so keys cannot be guessed at speed; only a credential verified in
- * the last seconds (CREDENTIAL_CACHE_MS) still passes, as a guess never is. Runs at onRequest,
- * before the body is read.
+ * scopes. Failed credentials are counted per client address (`limits.authFailuresPerMinute`):
+ * past the limit, that address's failures are 429 `rate_limited` with `Retry-After` instead of
+ * 401, which slows guessing; a working credential is always looked up and always passes, so
+ * clients sharing an address with a guesser (a NAT, a proxy) are never refused for it. Runs at
+ * onRequest, before the body is read.
  */
 export const authPlugin = globalPlugin('svc-auth', async (app) => {
   const svc = app.svc;
@@ -90,7 +90,11 @@ export const authPlugin = globalPlugin('svc-auth', async (app) => {
   const failureBucket = { ratePerSecond: perMinute / 60, burst: perMinute };
   app.decorateRequest('auth', null);
 
-  /** The path of a credential not answered from the cache: the failed-attempts guard, the store, the refusals. */
+  /**
+   * The path of a credential not answered from the cache: the store, then the refusals. The
+   * address's failure bucket is consulted only once a credential has failed, so it slows failures
+   * and never refuses a working credential, whoever else shares the address.
+   */
   const check = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -99,27 +103,18 @@ export const authPlugin = globalPlugin('svc-auth', async (app) => {
   ): Promise<void> => {
     const bucket = `auth-failures:${request.clientAddress?.ip ?? request.ip}`;
     const now = svc.now();
-    // The address's failed attempts, looked at once: before a credential costs a store read, and
-    // before any refusal; past the limit, 429 instead. A cached credential skips the look (no
-    // guess is ever cached), which also spares a Redis limiter a round trip per request.
-    let look: RateDecision | undefined;
-    const guard = async (): Promise<RateDecision> => {
-      look ??= await svc.limiter.take(bucket, failureBucket, now, 0);
-      if (!look.allowed) {
-        setRateLimitHeaders(reply, look);
-        throw new ServiceError(
-          'rate_limited',
-          `too many failed authentications from this address; retry in ${look.retryAfterSeconds} s`,
-          { retryAfterSeconds: look.retryAfterSeconds },
-        );
-      }
-      return look;
-    };
-    const auth = presented ? await authenticate(svc, presented, { beforeStoreRead: guard }) : null;
+    const auth = presented ? await authenticate(svc, presented) : null;
     if (!auth) {
-      await guard();
+      // A failure, counted; past the address's limit it is answered 429 with Retry-After.
       const counted = await svc.limiter.take(bucket, failureBucket, now, 1);
       setRateLimitHeaders(reply, counted);
+      if (!counted.allowed) {
+        throw new ServiceError(
+          'rate_limited',
+          `too many failed authentications from this address; retry in ${counted.retryAfterSeconds} s`,
+          { retryAfterSeconds: counted.retryAfterSeconds },
+        );
+      }
       if (!presented)
         throw refused(
           'the X-API-Key header is missing; send your API key (sk_live_… or sk_test_…) or a token',
@@ -130,7 +125,9 @@ export const authPlugin = globalPlugin('svc-auth', async (app) => {
     }
     const problem = credentialProblem(auth, endpoint, now);
     if (problem) {
-      setRateLimitHeaders(reply, await guard());
+      // A working credential used where it may not be: its own 401, never a 429 for others'
+      // failures, and not counted (it is no guess).
+      setRateLimitHeaders(reply, await svc.limiter.take(bucket, failureBucket, now, 0));
       throw refused(problem);
     }
     request.auth = auth;
