@@ -97,11 +97,22 @@ export { createSqliteResultCache, type SqliteResultCacheOptions } from './result
 export {
   classifyRcptReply,
   classifySessionRefusal,
+  explainRcptReply,
+  PERMANENT_REPLY_RULES,
   type RcptOutcome,
+  type ReplyReading,
+  type ReplyRule,
   SESSION_REFUSALS,
   type SessionRefusal,
+  TEMPORARY_REPLY_RULES,
 } from './smtp/classify-reply.js';
 export type { SocketFactory } from './smtp/connection.js';
+export {
+  MAILBOX_PHRASES,
+  type MailboxPhrase,
+  type MailboxVerdict,
+  mailboxVerdictOf,
+} from './smtp/mailbox-phrases.js';
 export type { ProbeOutcome, SmtpDetail } from './smtp/probe.js';
 export {
   checkProxyPoolOptions,
@@ -110,6 +121,8 @@ export {
   type SmtpProxyOptions,
 } from './smtp/proxy-options.js';
 export type { ProxyPoolEvent, ProxySelection } from './smtp/proxy-pool.js';
+export { enhancedStatus, ReplyReader, type SmtpReply } from './smtp/reply.js';
+export { normaliseReplyText, replyTextForMatching } from './smtp/reply-text.js';
 export type { StartTlsPolicy } from './smtp/session.js';
 export { parseSocks5Url, type Socks5ProxyOptions } from './smtp/socks5.js';
 export { boundedDistance } from './suggest/distance.js';

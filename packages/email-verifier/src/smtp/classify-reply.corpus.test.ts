@@ -61,7 +61,14 @@ describe('the labelled corpus of real-world replies (test-data/smtp-replies.json
       corpus.replies.map((entry) => `${entry.stage} ${withoutAddresses(entry.reply.join(' '))}`),
     );
     expect(distinct.size).toBe(corpus.replies.length);
-    const independent = ['sisimai', 'cwsmailbouncehandler', 'phpmailer-bmh', 'bounceparser', 'node-baunsu'];
+    const independent = [
+      'sisimai',
+      'smtp-field-manual',
+      'cwsmailbouncehandler',
+      'phpmailer-bmh',
+      'bounceparser',
+      'issues',
+    ];
     for (const source of independent) {
       expect(corpus.replies.filter((entry) => entry.source === source).length, source).toBeGreaterThanOrEqual(
         5,

@@ -54,6 +54,7 @@ const TEMPORARY_ROWS: ReadonlyArray<readonly [string, string, RcptOutcome]> = [
     '421 4.7.0 IP not in whitelist for RCPT domain, closing connection.',
     'blocked_by_policy',
   ],
+  ['policy_text', '452 <a@zoho.com> Mailbox delivery restricted by policy error', 'blocked_by_policy'],
   ['exchange_throttling', '451 4.7.500 Server busy. Please try again later', 'rate_limited'],
   ['greylisting_text', '450 4.2.0 <a@example.com>: Recipient address rejected: Greylisted', 'greylisted'],
   ['server_trouble', '451 System(u) busy, try again later.', 'temporary_failure'],
@@ -73,6 +74,15 @@ describe('the precedence tables, row by row', () => {
       outcome,
       rule,
       table: code >= 500 ? 'permanent' : 'temporary',
+    });
+  });
+
+  it('answers the README example', () => {
+    const reply = { code: 550, enhanced: '5.7.1', lines: ['5.7.1 550 User Unknown: someone@example.org'] };
+    expect(explainRcptReply(reply)).toEqual({
+      outcome: 'mailbox_not_found',
+      rule: 'mailbox_text',
+      table: 'permanent',
     });
   });
 

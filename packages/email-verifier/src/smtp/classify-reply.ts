@@ -186,6 +186,8 @@ export const TEMPORARY_REPLY_RULES: readonly ReplyRule[] = [
     id: 'not_allowlisted',
     decide: ({ text }) => (NOT_ALLOWLISTED_TEXT.test(text) ? 'blocked_by_policy' : undefined),
   },
+  // A temporary refusal that gives a policy reason (content, recipient rules) is not greylisting.
+  { id: 'policy_text', decide: ({ policy }) => (policy ? 'blocked_by_policy' : undefined) },
   // Exchange Online's 4.7.500–4.7.899 are its throttling of a sending IP.
   {
     id: 'exchange_throttling',
@@ -209,14 +211,16 @@ export const TEMPORARY_REPLY_RULES: readonly ReplyRule[] = [
 ];
 
 /**
- * "Too many recipients": 452 (RFC 5321 §4.5.3.1.10), or 552, which that section tells clients to
- * treat as temporary. With x.5.3 or in words.
+ * "Too many recipients": in words with any 4xx or 552, or x.5.3 with 452 or 552 (RFC 5321
+ * §4.5.3.1.10 gives 452 and tells clients to treat 552 as temporary).
  */
 function tooManyRecipients(code: number, status: Status | undefined, text: string): RcptOutcome | undefined {
+  if (code !== 552 && !(code >= 400 && code < 500)) return undefined;
+  if (TOO_MANY_RECIPIENTS_TEXT.test(text)) return 'too_many_recipients';
   if (code !== 452 && code !== 552) return undefined;
-  return (status?.subject === 5 && status.detail === 3) || TOO_MANY_RECIPIENTS_TEXT.test(text)
-    ? 'too_many_recipients'
-    : undefined;
+  // Rambler answers its rate limit `452 4.5.3 rate limit exceeded`: the words say what it is.
+  const x53 = status?.subject === 5 && status.detail === 3;
+  return x53 && firstMatch(ABOUT_US_TEXTS, text) !== 'rate_limited' ? 'too_many_recipients' : undefined;
 }
 
 function factsOf(reply: SmtpReply): ReplyFacts {

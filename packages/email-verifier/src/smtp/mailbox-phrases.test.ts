@@ -116,8 +116,12 @@ describe('MAILBOX_PHRASES', () => {
     expect(mailboxVerdictOf(replyTextForMatching([text]))).toBeUndefined();
   });
 
-  it('states nothing when two wordings disagree on deliverability', () => {
+  it('states nothing when two wordings disagree on deliverability, and disabled over not found', () => {
     expect(mailboxVerdictOf('Destinatario desconocido o mailbox lleno')).toBeUndefined();
-    expect(mailboxVerdictOf('Mailbox ( EMAIL_ADDRESS ) not found or inactivated')).toBe('mailbox_not_found');
+    // Not found and disabled together: disabled, the more specific (Mail.ru's wording); both dead.
+    expect(mailboxVerdictOf('Mailbox ( EMAIL_ADDRESS ) not found or inactivated')).toBe('mailbox_disabled');
+    expect(
+      mailboxVerdictOf('invalid mailbox. Local mailbox EMAIL_ADDRESS is unavailable: account is disabled'),
+    ).toBe('mailbox_disabled');
   });
 });

@@ -49,7 +49,7 @@ const WORDINGS: readonly MailboxPhrase[] = [
         `\\bunknown (?:user|recipient|addressee|mailbox|local[- ]part|e-?mail address)\\b`,
         `\\bno such (?:user|recipient|mailbox|account|address|e-?mail address)\\b`,
         `(?<!sender |sending |from )\\b${MAILBOX_NOUN}(?! domain)${GAP}\\b(?:does not|doesn't|does no|is not|not) exists?\\b`,
-        `\\b${MAILBOX_NOUN} (?:was )?not found\\b`,
+        `\\b${MAILBOX_NOUN} (?:was |could )?not (?:be )?found\\b`,
         `\\b(?:local user|user) \\[[^\\]]*\\] (?:not found|does not exist)`,
         `\\binvalid (?:recipient|mailbox|user)\\b(?! address| syntax)`,
         `\\b(?:user|recipient|mailbox|address) ${AN_ADDRESS} (?:is )?(?:unknown|not found)\\b`,
@@ -77,6 +77,8 @@ const WORDINGS: readonly MailboxPhrase[] = [
         `\\b(?:inactive|disabled|deactivated|suspended) (?:user|account|mailbox|recipient|e-?mail address|address)\\b`,
         `\\b(?:account|address) inactive\\b`,
         `\\baccount not activated\\b`,
+        `\\b(?:address|recipient|user|account|mailbox)(?: rejected)?: inactive\\b`,
+        `\\b(?:blocked|closed|disabled|deactivated) (?:due to|for) inactivity\\b`,
         `\\brecipient no longer on server\\b`,
       ].join('|'),
       'i',
@@ -98,6 +100,7 @@ const WORDINGS: readonly MailboxPhrase[] = [
         `\\bout of storage\\b`,
         `\\bmailbox (?:size )?(?:limit )?exceed(?:s|ed)\\b`,
         `\\bmailbox size limit exceeded\\b`,
+        `\\bquota violation\\b`,
         `\\bexhausted (?:allowed |its )?storage\\b`,
         `\\btoo many messages (?:on the server|in (?:the |this |your )?(?:mailbox|inbox))\\b`,
       ].join('|'),
@@ -257,12 +260,13 @@ export const MAILBOX_PHRASES: readonly MailboxPhrase[] = WORDINGS.map(({ languag
 /**
  * The verdict a text states without doubt, or undefined. A text that states two verdicts that
  * disagree on deliverability (Latinmail's "Destinatario desconocido o mailbox lleno": unknown
- * *or* full) states none; not found and disabled together are read as not found (both dead).
+ * *or* full) states none; not found and disabled together are read as disabled, the more specific
+ * (Mail.ru's "invalid mailbox … account is disabled"); both are dead.
  */
 export function mailboxVerdictOf(text: string): MailboxVerdict | undefined {
   const found = new Set<MailboxVerdict>();
   for (const { verdict, pattern } of MAILBOX_PHRASES) if (pattern.test(text)) found.add(verdict);
   if (found.has('mailbox_full')) return found.size === 1 ? 'mailbox_full' : undefined;
-  if (found.has('mailbox_not_found')) return 'mailbox_not_found';
-  return found.has('mailbox_disabled') ? 'mailbox_disabled' : undefined;
+  if (found.has('mailbox_disabled')) return 'mailbox_disabled';
+  return found.has('mailbox_not_found') ? 'mailbox_not_found' : undefined;
 }

@@ -51,24 +51,24 @@ export const ABOUT_US_TEXTS: ReadonlyArray<readonly [RegExp, SessionRefusal]> = 
     'reverse_dns_failed',
   ],
   [
-    /helo command rejected|helo\/ehlo|\b(helo|ehlo) (name|domain|argument|hostname)|(invalid|bad|illegal) (helo|ehlo)|fully[- ]qualified (host ?name|domain)/i,
+    /helo command rejected|helo\/ehlo|\b(helo|ehlo) (name|domain|argument|hostname)|(invalid|bad|illegal) (helo|ehlo)|helohost|fully[- ]qualified (host ?name|domain)/i,
     'helo_rejected',
   ],
   // Rate limits come before reputation: "temporarily rate limited" says what to do (wait).
   [
-    /rate[- ]?limit|concurrent connections|too many (connections|concurrent|sessions|messages|mails|e-?mails|errors|commands|invalid|login)|too much mail(?! data)|too fast|too quickly|receiving mail at a rate|(excessive|unexpected|unusual) volume|throttl|connection rate|message rate|(?<!line |size |length )limit exceeded|exceeded (the |its |your )?(permitted |connection |message |sending )?limit|daily (sending |user |smtp |relay )?(quota|limit)|max(imum)? (number of )?(connections?|messages?) per|sent to too many recipients|frequency limit/i,
+    /rate[- ]?limit|concurrent connections|too many (connections|concurrent|sessions|(recent )?messages|mails|e-?mails|errors|commands|invalid|login)|too much mail(?! data)|too fast|too quickly|receiving mail at a rate|(excessive|unexpected|unusual) volume|throttl|connection rate|message rate|(?<!line |size |length )limit exceeded|exceeded (the |its |your |their )?(permitted |connection |message |sending )?limit|daily (sending |user |smtp |relay )?(quota|limit)|max(imum)? (number of )?(connections?|messages?) per|sent to too many recipients|frequency limit/i,
     'rate_limited',
   ],
   [
-    /reputation|rate of unsolicited|unsolicited mail originating|spam abuse|banned (sending ip|sender|ip)|block ?list|black ?list|blocklisted|blacklisted|spam ?list|excessive unknown recipients|permanently deferred|user complaints|suspicious activity|ipcheck\.proofpoint|\bip\b[^.]{0,40}\b(blocked|banned|not allowed|not authorized)|ip address [0-9a-f.:]+ (is )?blocked|traffic not accepted from this ip|client host (rejected|blocked)|is an open relay|blocked for abuse|smtp server of your isp|bypassing service provider|denyip/i,
+    /reputation|rate of unsolicited|unsolicited mail originating|spam abuse|banned (sending ip|sender|ip)|block ?list|black ?list|blocklisted|blacklisted|spam ?list|spam sender|block for spam|black ip|openrelay|excessive unknown recipients|permanently deferred|user complaints|suspicious activity|ipcheck\.proofpoint|\bip\b[^.]{0,40}\b(blocked|banned|not allowed|not authorized)|ip address [0-9a-f.:]+ (is )?blocked|traffic not accepted from this ip|client host (rejected|blocked)|is an open relay|blocked for abuse|smtp server of your isp|bypassing service provider|denyip/i,
     'sender_reputation',
   ],
   [
-    /relay(ing)? (access )?(is )?(denied|not permitted|not allowed|prohibited|refused)|relaying to \S+ (prohibited|denied)|unable to relay|not (permitted|allowed|authorized|configured) to relay|open relay|rcpthosts|in my list of allowed|we do not relay|non-accepted domain|relay not permitted|no relaying|insecure mail relay|unauthori[sz]ed relay|as a relay, but|no such domain at this location|not a gateway/i,
+    /relay(ing)? (access )?(is )?(denied|not permitted|not allowed|prohibited|refused)|relaying to \S+ (prohibited|denied)|unable to relay|not (permitted|allowed|authorized|configured) to relay|open relay|rcpthosts|in my list of allowed|we do not relay|non-accepted domain|relay not permitted|no relaying|insecure mail relay|unauthori[sz]ed relay|as a relay, but|no such domain at this location|relay check|denies relay|not a gateway/i,
     'relay_denied',
   ],
   [
-    /sender address rejected|sender (address )?(is )?(rejected|denied|refused|blocked|not allowed|invalid|unknown)|sender verif(y|ication)|verification failed for <|domain of sender address|envelope sender|envelope (blocked|rejected)|(bad|invalid|unknown|unroutable) sender|sender domain|sender e-?mail is not|mail from (address )?(rejected|refused|not accepted)|mail from \S+ rejected|mail from is mismatched|verify mail ?from failed|sending address not accepted|from: domain is invalid|identities failed the check|return[- ]path|mail sending denied|sender not in allowed|unresolvable rfc\.?5321/i,
+    /sender address rejected|sender (address )?(is )?(rejected|denied|refused|blocked|not allowed|invalid|unknown)|sender verif(y|ication)|verification failed for <|domain of sender address|envelope sender|envelope (blocked|rejected)|(bad|invalid|unknown|unroutable) sender|sender domain|sender e-?mail is not|mail from (address )?(rejected|refused|not accepted)|mail from \S+ rejected|mail from is mismatched|mail from invalid|denies the sender|sender is unvalidated|black mail address|verify mail ?from failed|sending address not accepted|from: domain is invalid|identities failed the check|invalid dns mx|return[- ]path|mail sending denied|sender not in allowed|unresolvable rfc\.?5321/i,
     'sender_rejected',
   ],
 ];
@@ -82,7 +82,7 @@ export const PROVIDER_MAILBOX_REPLIES: ReadonlyArray<
   readonly [string | null, RegExp, 'mailbox_not_found' | 'mailbox_disabled']
 > = [
   // Office 365 Directory Based Edge Blocking: the address is not in the tenant's directory.
-  ['5.4.1', /recipient address rejected: access denied/i, 'mailbox_not_found'],
+  ['5.4.1', /recipient address(es)? rejected ?: access denied/i, 'mailbox_not_found'],
   ['5.7.504', /recipient address rejected/i, 'mailbox_not_found'],
   ['5.7.505', /banned recipient/i, 'mailbox_disabled'],
   // Outlook.com's (Hotmail's) unknown user.
@@ -102,7 +102,7 @@ export const PROVIDER_MAILBOX_REPLIES: ReadonlyArray<
  * syntax, not policy.
  */
 export const POLICY_TEXT =
-  /block|spam|junk mail|polic(y|ies)|prohibit|(?<!name )not allowed|denied|banned|(?<!connection )refused|restricted|forgery|content reject|white ?list|allow ?list|not permitted|no permit/i;
+  /block(?!ed due to inactivity)|spam|junk mail|virus|rejected by recipients?|polic(y|ies)|prohibit|(?<!name )not allowed|denied|banned|(?<!connection )refused|restricted|forgery|content reject|white ?list|allow ?list|not permitted|no permit/i;
 
 /** Fallbacks for a 5xx without a (meaningful) enhanced status, in order. */
 export const MAILBOX_TEXTS: ReadonlyArray<
@@ -123,10 +123,10 @@ export const MAILBOX_TEXTS: ReadonlyArray<
 export const GREYLIST_TEXT = /greylist|graylist|internal resources are temporarily unavailable/i;
 /** 4xx wordings of a server in trouble: temporary, but not greylisting. */
 export const SERVER_TROUBLE_TEXT =
-  /temporary (local |system |server )?(problem|failure|error)|local problem|server (is )?(busy|error)|\bbusy\b|resources? (are |is )?temporarily unavailable|service (is )?(temporarily )?(unavailable|not available|not active)|insufficient (system|disk)|internal (server )?error/i;
+  /temporary (local |system |server )?(problem|failure|error)|local problem|server (is )?(busy|error)|\bbusy\b|resources? (are |is )?temporarily unavailable|service (is )?(currently |temporarily )?(unavailable|not available|not active)|insufficient (system|disk)|internal (server )?error/i;
 /** A 4xx without a status that only asks for a retry: how greylisting servers without one answer. */
 export const RETRY_LATER_TEXT = /try (again )?later|deferred|retry later/i;
 /** A 4xx that is a standing policy rather than anything temporary. */
 export const NOT_ALLOWLISTED_TEXT = /not in (the )?(whitelist|allowlist)/i;
 export const TOO_MANY_RECIPIENTS_TEXT =
-  /too many recipients|recipients? per (message|transaction)|separate transaction/i;
+  /too many recipients|out of allow(ed)? rcpt numbers|recipients? per (message|transaction)|separate transaction/i;
