@@ -11,6 +11,15 @@ const ZONES = {
   'mx.slow.test': { A: ['127.0.0.5'] },
   'gone.test': 'NXDOMAIN',
   'blackhole.test': 'NO_ANSWER',
+  // Host names as the providers document them (email-verifier's data/mail-providers.json).
+  'filtered.test': {
+    MX: [
+      { priority: 10, exchange: 'us-smtp-inbound-1.mimecast.com' },
+      { priority: 20, exchange: 'filtered-test.mail.protection.outlook.com' },
+    ],
+  },
+  // A new alias domain of a disposable service: on no list, its MX is the service's.
+  'new-alias.test': mx('mail.mailinator.com'),
 } as const;
 
 let dns: FakeDnsServer;
@@ -112,6 +121,29 @@ describe('POST /v2/verify/email with a live key (testkit DNS and SMTP)', () => {
     expect(body.request_id).toBe(response.headers['x-request-id']);
     expect(fleet.sessions).toHaveLength(0);
     expect(await server.store.usedUnits(keys.account.id, '2026-11')).toBe(1);
+  });
+
+  it('names the mail provider and the gateway in front, and calls a domain on a disposable MX disposable', async () => {
+    const one = await post('/v2/verify/email', keys.liveKey.secret, { email: 'bob@filtered.test' });
+    expect(one.statusCode).toBe(200);
+    expect(JSON.parse(one.body).mx).toEqual({
+      accepts_mail: true,
+      records: ['us-smtp-inbound-1.mimecast.com', 'filtered-test.mail.protection.outlook.com'],
+      provider: 'microsoft',
+      gateway: 'mimecast',
+    });
+    const bulk = await post('/v2/verify/email/bulk', keys.liveKey.secret, {
+      emails: ['carol@new-alias.test', 'alice@good.test'],
+    });
+    expect(bulk.statusCode).toBe(200);
+    const [alias, good] = JSON.parse(bulk.body).results;
+    expect(alias).toMatchObject({
+      is_disposable: true,
+      state: 'risky',
+      mx: { provider: null, gateway: null },
+    });
+    expect(alias.reasons).toContain('disposable');
+    expect(good).toMatchObject({ is_disposable: false, mx: { provider: null, gateway: null } });
   });
 
   it('probes the mailbox when asked', async () => {
