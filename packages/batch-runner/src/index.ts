@@ -68,6 +68,7 @@ export type {
   DeliveryOutcome,
   DeliveryState,
   EventView,
+  JobQuota,
   JobRecord,
   JobScope,
   NewJob,
@@ -85,4 +86,5 @@ export {
   type PostgresStoreMigrationResult,
 } from './stores/postgres/migrations.js';
 export { createPostgresStore } from './stores/postgres/store.js';
+export { checkJobQuota, IN_FLIGHT_RETRY_SECONDS, type QuotaCounts } from './stores/quota.js';
 export { createSqliteStore, INSERT_SLICE_RECORDS, type SqliteStoreOptions } from './stores/sqlite.js';

@@ -26,6 +26,20 @@ export interface JobScope {
   accountId?: string;
 }
 
+/**
+ * Limits a new job must fit, checked by createJob atomically with the insert (a server gives
+ * them for its test keys' sandbox jobs). Only the jobs of the new job's account and kind (sandbox
+ * or not) count; a retried idempotency key gets its job back without being checked.
+ */
+export interface JobQuota {
+  /** Jobs created from `dayStart` on, this one included, at most. @default no limit */
+  jobsPerDay?: number;
+  /** Start of the day `jobsPerDay` counts (ms; a server takes the UTC day). */
+  dayStart: number;
+  /** Records not yet processed in queued and running jobs, this job's included, at most. @default no limit */
+  recordsInFlight?: number;
+}
+
 /** What a job is created from. */
 export interface NewJob {
   id: string;
@@ -42,6 +56,8 @@ export interface NewJob {
   /** Records per chunk (the unit of leasing and committing). */
   chunkSize: number;
   now: Date;
+  /** Refuse the job (`rate_limited`, see checkJobQuota) unless it fits. @default none */
+  quota?: JobQuota;
 }
 
 /** A leased chunk: the holder may process these records until `leaseUntil` (ms since epoch). */
@@ -154,7 +170,9 @@ export interface Page<T> {
 export interface Store {
   /**
    * Creates a job and its chunks; with an idempotency key already used by the same account (or,
-   * for a job without an account, by another job without one), returns that job instead.
+   * for a job without an account, by another job without one), returns that job instead. With a
+   * `quota`, throws the ServiceError of checkJobQuota when the job does not fit, atomically with
+   * the insert (concurrent creates of one account cannot both pass).
    */
   createJob(job: NewJob): Promise<{ job: JobRecord; created: boolean }>;
   /** The job, or null when there is none (or it is outside `scope`). */

@@ -87,6 +87,8 @@ const SETTINGS: readonly Setting[] = [
   { path: ['limits', 'authFailuresPerMinute'], kind: { type: 'integer', min: 1, max: MAX_INT } },
   { path: ['limits', 'whenRedisUnavailable'], kind: { type: 'enum', values: ['refuse', 'allow'] } },
   { path: ['limits', 'usageFlushMs'], kind: { type: 'integer', min: 0, max: 60_000 } },
+  { path: ['batch', 'sandboxJobsPerDay'], kind: { type: 'integer', min: 1, max: MAX_INT } },
+  { path: ['batch', 'sandboxRecordsInFlight'], kind: { type: 'integer', min: 1, max: MAX_INT } },
   { path: ['smtp', 'heloName'], kind: { type: 'string', check: checkHostname } },
   { path: ['smtp', 'mailFrom'], kind: { type: 'string', check: checkMailFrom } },
   { path: ['smtp', 'port'], kind: { type: 'integer', min: 1, max: 65_535 } },

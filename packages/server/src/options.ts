@@ -56,6 +56,16 @@ export interface ServerOptions {
      */
     usageFlushMs?: number;
   };
+  /** Batch jobs (README "Batch jobs and webhooks"). */
+  batch?: {
+    /** Sandbox (test-key) batch jobs an account may create per UTC day; past it 429. @default 10 */
+    sandboxJobsPerDay?: number;
+    /**
+     * Records an account's sandbox jobs may have waiting to be processed, a new job's included;
+     * past it 429 until one finishes. @default 50_000 (one job of the largest size)
+     */
+    sandboxRecordsInFlight?: number;
+  };
   /** The identity of SMTP probes (HELO name, MAIL FROM), and where DNS is asked. */
   smtp?: {
     heloName?: string;
@@ -172,6 +182,7 @@ export interface ResolvedServerOptions {
   plans: Record<string, Plan>;
   ownerPlan: string;
   limits: Required<NonNullable<ServerOptions['limits']>>;
+  batch: Required<NonNullable<ServerOptions['batch']>>;
   smtp: {
     heloName: string | null;
     mailFrom: string | null;
@@ -272,6 +283,10 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
       authFailuresPerMinute: options.limits?.authFailuresPerMinute ?? 20,
       whenRedisUnavailable: options.limits?.whenRedisUnavailable ?? 'refuse',
       usageFlushMs: options.limits?.usageFlushMs ?? 250,
+    },
+    batch: {
+      sandboxJobsPerDay: options.batch?.sandboxJobsPerDay ?? 10,
+      sandboxRecordsInFlight: options.batch?.sandboxRecordsInFlight ?? 50_000,
     },
     smtp: {
       heloName: options.smtp?.heloName ?? null,

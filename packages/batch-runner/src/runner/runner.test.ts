@@ -269,6 +269,28 @@ describe.each(stores)('batch runner on the %s store', (_name, makeStore) => {
     ]);
   });
 
+  it('passes a quota to the store with the UTC day of its clock', async () => {
+    runner = createBatchRunner({
+      store: await makeStore(),
+      processors: [testProcessor()],
+      now: () => Date.parse('2026-11-27T22:00:00Z'),
+    });
+    const request = {
+      type: 'verify_email',
+      records: ['a@x.test'],
+      account_id: 'acct_q',
+      sandbox: true,
+      quota: { jobsPerDay: 1 },
+    };
+    await runner.submit(request);
+    await expect(runner.submit(request)).rejects.toMatchObject({
+      code: 'rate_limited',
+      retryAfterSeconds: 2 * 3600,
+    });
+    // Without a quota (a live key) nothing is counted.
+    await runner.submit({ ...request, quota: undefined });
+  });
+
   it('finds work through a custom dispatcher: woken by submitted() instead of polling', async () => {
     const store = await makeStore();
     const base = storeDispatcher(store);

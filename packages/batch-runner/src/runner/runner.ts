@@ -314,6 +314,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       id: createId('batch'),
       chunkSize: jobChunkSize,
       now: new Date(now()),
+      ...(request.quota && { quota: { ...request.quota, dayStart: utcDayStart(now()) } }),
     });
     // A retried request gets its job back; a different request reusing the key is a mistake
     // the caller must hear about (jobs written before hashes were kept have none: accepted).
@@ -393,6 +394,11 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       idleWaiters = [];
     },
   };
+}
+
+/** The start (ms) of the UTC day `ms` falls in. */
+function utcDayStart(ms: number): number {
+  return ms - (((ms % 86_400_000) + 86_400_000) % 86_400_000);
 }
 
 function checkPaging(cursor: string | null, limit: number, shape: RegExp): void {

@@ -19,6 +19,14 @@ export interface SubmitRequest {
   account_id?: string | null;
   /** A sandbox job: processors get `sandbox: true` (a server's test keys). @default false */
   sandbox?: boolean;
+  /**
+   * Limits on the account's jobs of this kind (sandbox or not), checked atomically with the
+   * insert: jobs created per UTC day, this one included, and records not yet processed in its
+   * queued and running jobs, this one's included. Past either: `rate_limited` with
+   * `retryAfterSeconds` (until the next UTC day, or 30 s). A server gives them for test keys.
+   * @default no limits
+   */
+  quota?: { jobsPerDay?: number; recordsInFlight?: number };
 }
 
 /** Checks a submission; every problem is an invalid_request with a message naming the field. */

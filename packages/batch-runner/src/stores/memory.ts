@@ -11,6 +11,7 @@ import type {
   Store,
 } from '../store.js';
 import { beginInLog, completeInLog } from './attempt-log.js';
+import { checkJobQuota } from './quota.js';
 import { abandonedJobError, addCounts, tallyChunk } from './tally.js';
 
 interface Chunk {
@@ -118,6 +119,22 @@ export function createMemoryStore(): Store {
         ? byKey.get(keyOf(input.account_id, input.idempotency_key))
         : undefined;
       if (existing) return { job: clone((entries.get(existing) as Entry).job), created: false };
+      if (input.quota) {
+        const counts = { jobsToday: 0, recordsInFlight: 0 };
+        const dayStart = new Date(input.quota.dayStart).toISOString();
+        for (const { job } of entries.values()) {
+          if (job.account_id !== (input.account_id ?? null) || job.sandbox !== (input.sandbox ?? false))
+            continue;
+          if (job.created_at >= dayStart) counts.jobsToday++;
+          if (job.status === 'queued' || job.status === 'running')
+            counts.recordsInFlight += job.total - job.processed;
+        }
+        checkJobQuota(input.quota, counts, {
+          total: input.records.length,
+          sandbox: input.sandbox ?? false,
+          now: input.now.getTime(),
+        });
+      }
       const chunks: Chunk[] = [];
       for (let start = 0; start < input.records.length; start += input.chunkSize) {
         const end = Math.min(input.records.length, start + input.chunkSize);

@@ -13,6 +13,7 @@ import type {
 } from '../store.js';
 import { yieldToEventLoop } from '../yield.js';
 import { beginInLog, completeInLog } from './attempt-log.js';
+import { checkJobQuota, type QuotaCounts } from './quota.js';
 import { abandonedJobError, addCounts, tallyChunk } from './tally.js';
 
 /** Options of the SQLite store. */
@@ -164,6 +165,13 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       `INSERT INTO chunks (job_id, chunk, start, end, state) VALUES (?, ?, ?, ?, 'pending')`,
     ),
     insertRecord: db.prepare('INSERT INTO records (job_id, idx, input) VALUES (?, ?, ?)'),
+    quotaCounts: db.prepare(
+      `SELECT
+         (SELECT count(*) FROM jobs WHERE account_id IS @account AND sandbox = @sandbox
+            AND created_at >= @since) AS jobsToday,
+         (SELECT ifnull(sum(total - processed), 0) FROM jobs WHERE account_id IS @account
+            AND sandbox = @sandbox AND status IN ('queued', 'running')) AS recordsInFlight`,
+    ),
     startInserting: db.prepare('INSERT INTO inserting (job_id, started_at) VALUES (?, ?)'),
     doneInserting: db.prepare('DELETE FROM inserting WHERE job_id = ?'),
     dropRecords: db.prepare('DELETE FROM records WHERE job_id = ?'),
@@ -251,6 +259,19 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       : null;
   // The job row and its chunks, last, once every record is in: until then no read or claim sees
   // the job, so it appears whole or not at all.
+  const checkQuota = (input: NewJob) => {
+    if (!input.quota) return;
+    const counts = statements.quotaCounts.get({
+      account: input.account_id ?? null,
+      sandbox: input.sandbox ? 1 : 0,
+      since: new Date(input.quota.dayStart).toISOString(),
+    }) as QuotaCounts;
+    checkJobQuota(input.quota, counts, {
+      total: input.records.length,
+      sandbox: input.sandbox ?? false,
+      now: input.now.getTime(),
+    });
+  };
   const create = db.transaction((input: NewJob) => {
     const existing = existingFor(input);
     if (existing) {
@@ -258,6 +279,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       statements.doneInserting.run(input.id);
       return { job: existing, created: false };
     }
+    // Again, in the transaction that makes the job: another create may have come in meanwhile.
+    checkQuota(input);
     const chunkCount = Math.ceil(input.records.length / input.chunkSize);
     statements.insertJob.run({
       id: input.id,
@@ -455,6 +478,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       // A retried request's job is found without inserting anything.
       const existing = existingFor(input);
       if (existing) return { job: existing, created: false };
+      // Refused before any record is written, when it is clear already.
+      checkQuota(input);
       // Records go in slices of INSERT_SLICE_RECORDS, one transaction each, with the event loop
       // free between them: 50,000 records in one transaction held it for about 0.2 s.
       try {

@@ -308,6 +308,71 @@ export function describeStore(name: string, factory: StoreFactory): void {
       await store.close();
     });
 
+    it('refuses a job past its quota (jobs a day, records in flight) atomically, counting only the account’s jobs of its kind', async () => {
+      const store = await factory.create();
+      const now = new Date('2026-11-27T10:00:00Z');
+      const dayStart = Date.parse('2026-11-27T00:00:00Z');
+      const quota = { jobsPerDay: 2, dayStart, recordsInFlight: 30 };
+      const sandboxJob = (overrides: Partial<NewJob> = {}) =>
+        newJob({ account_id: 'acct_q', sandbox: true, now, quota, records: ['a', 'b'], ...overrides });
+      // Yesterday's job, a live job and another account's do not count.
+      await store.createJob(sandboxJob({ now: new Date('2026-11-26T23:59:59Z'), quota: undefined }));
+      await store.createJob(sandboxJob({ sandbox: false, quota: undefined }));
+      await store.createJob(sandboxJob({ account_id: 'acct_other', quota: undefined }));
+      const first = await store.createJob(
+        sandboxJob({ records: Array.from({ length: 25 }, (_, i) => `r${i}`) }),
+      );
+      expect(first.created).toBe(true);
+      // 25 records waiting: 10 more do not fit in 30.
+      await expect(
+        store.createJob(sandboxJob({ records: Array.from({ length: 10 }, (_, i) => `s${i}`) })),
+      ).rejects.toMatchObject({
+        code: 'rate_limited',
+        retryAfterSeconds: 30,
+      });
+      // Processed records no longer count: with 10 of the 25 done, 10 more fit (yesterday's 2
+      // records wait too: its job is the account's and of the kind).
+      while (((await store.getJob(first.job.id))?.processed ?? 0) < 10) {
+        const lease = await store.claimChunk('w', 1000, 5000);
+        await store.commitChunk(
+          lease!,
+          lease!.records.map(({ index, input }) => ok(index, input, 'x')),
+          2000,
+        );
+      }
+      const second = await store.createJob(
+        sandboxJob({
+          idempotency_key: `q-${counter}`,
+          records: Array.from({ length: 10 }, (_, i) => `s${i}`),
+        }),
+      );
+      expect(second.created).toBe(true);
+      // Two today: the third is refused until the next UTC day (14 h from 10:00)…
+      await expect(store.createJob(sandboxJob())).rejects.toMatchObject({
+        code: 'rate_limited',
+        retryAfterSeconds: 14 * 3600,
+      });
+      // …but a retried key still gets its job back, and a job larger than the limit itself is a bad request.
+      expect(await store.createJob(sandboxJob({ idempotency_key: second.job.idempotency_key }))).toEqual({
+        job: second.job,
+        created: false,
+      });
+      await expect(
+        store.createJob(
+          sandboxJob({ account_id: 'acct_big', records: Array.from({ length: 31 }, (_, i) => `b${i}`) }),
+        ),
+      ).rejects.toMatchObject({ code: 'invalid_request' });
+      // Concurrent creates of one account cannot all pass: one of three fits a limit of one.
+      const racing = await Promise.allSettled(
+        [1, 2, 3].map(() =>
+          store.createJob(sandboxJob({ account_id: 'acct_race', quota: { ...quota, jobsPerDay: 1 } })),
+        ),
+      );
+      expect(racing.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+      expect((await store.listJobs({ limit: 10, accountId: 'acct_race' })).data).toHaveLength(1);
+      await store.close();
+    });
+
     it('logs an attempt before it is sent: one left in progress by a dead deliverer stays, closed as interrupted', async () => {
       const store = await factory.create();
       const { job } = await store.createJob(

@@ -9,6 +9,7 @@ import { startWebhookReceiver, type WebhookDelivery, type WebhookReceiver } from
 import { verifyPayload } from '@svc/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerOptions } from '../options.js';
 import { createSandboxVerifier } from '../sandbox.js';
 import { createTestServer, fixtureGeoResolver, type TestServer } from '../testing/test-server.js';
 import { batchResultsPath } from './batch.js';
@@ -40,7 +41,15 @@ const IPS = ['81.2.69.142', '2.125.160.216', '10.0.0.1', '81.2.69.160', '89.160.
  * The server with the batch routes, a running geo_ip runner over a memory store signing with each
  * account's secrets, and webhook targets on loopback allow-listed (unless `allowLoopback` is false).
  */
-async function setup({ allowLoopback = true } = {}) {
+async function setup({
+  allowLoopback = true,
+  batch,
+  start = true,
+}: {
+  allowLoopback?: boolean;
+  batch?: ServerOptions['batch'];
+  start?: boolean;
+} = {}) {
   const store = createMemoryStore();
   const holder: { runner?: BatchRunner } = {};
   server = await createTestServer({
@@ -50,7 +59,10 @@ async function setup({ allowLoopback = true } = {}) {
         return holder.runner ?? null;
       },
     },
-    options: { webhooks: { allowPrivateTargets: allowLoopback ? ['127.0.0.0/8'] : [] } },
+    options: {
+      webhooks: { allowPrivateTargets: allowLoopback ? ['127.0.0.0/8'] : [] },
+      ...(batch && { batch }),
+    },
   });
   runner = createBatchRunner({
     store,
@@ -68,7 +80,7 @@ async function setup({ allowLoopback = true } = {}) {
     },
   });
   holder.runner = runner;
-  runner.start();
+  if (start) runner.start();
   return server;
 }
 
@@ -101,6 +113,34 @@ const headersOf = (delivery: WebhookDelivery | undefined) =>
   Object.fromEntries(Object.entries(delivery?.headers ?? {}).map(([name, value]) => [name, String(value)]));
 
 describe('batch routes', () => {
+  it('limits test keys’ sandbox jobs per account: records waiting and jobs a day, 429 with Retry-After; live keys are not', async () => {
+    const s = await setup({ batch: { sandboxJobsPerDay: 2, sandboxRecordsInFlight: 6 }, start: false });
+    const { liveKey, testKey } = await s.account('free');
+    const submit = (key: string, records: string[]) =>
+      call(s, { method: 'POST', url: '/v2/batch', key, body: { type: 'geo_ip', records } });
+    const first = await submit(testKey.secret, IPS);
+    expect(first.status).toBe(202);
+    // 5 records wait (the runner is not started): 2 more pass the 6 allowed.
+    const waiting = await submit(testKey.secret, IPS.slice(0, 2));
+    expect(waiting.status).toBe(429);
+    expect(waiting.headers['retry-after']).toBe('30');
+    expect(waiting.json().error).toMatchObject({ code: 'rate_limited' });
+    expect(waiting.json().error.message).toContain('may have 6 records waiting to be processed; 5 are');
+    expect((await submit(testKey.secret, IPS.slice(0, 1))).status).toBe(202);
+    // A job larger than the limit could never fit: a bad request, not a wait.
+    expect((await submit(testKey.secret, [...IPS, ...IPS])).json().error.code).toBe('invalid_request');
+    // Live keys are billed, not limited this way.
+    expect((await submit(liveKey.secret, IPS)).status).toBe(202);
+    runner?.start();
+    await waitFor(s, first.json().id, testKey.secret);
+    // Two jobs today: the third waits for the next UTC day.
+    const third = await submit(testKey.secret, IPS.slice(0, 1));
+    expect(third.status).toBe(429);
+    expect(third.json().error.message).toContain('may create 2 sandbox batch jobs a day (UTC)');
+    const untilMidnight = Math.ceil((86_400_000 - (Date.now() % 86_400_000)) / 1000);
+    expect(Math.abs(Number(third.headers['retry-after']) - untilMidnight)).toBeLessThanOrEqual(5);
+  });
+
   it('runs a job from submit to results, signs its webhook with the account secret, lists events, resends one', async () => {
     receiver = await startWebhookReceiver();
     const s = await setup();

@@ -156,7 +156,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['batch'],
         summary: 'Create an asynchronous batch job',
         description:
-          'A JSON body (`type`, `records`, `webhook_url`), or an uploaded list: `Content-Type: text/plain` (one record per line; blank lines and # comments skipped) or `text/csv` (the column named by `?column=`, else the first column, a header row named like email or ip skipped), with `?type=` and optionally `?webhook_url=`. Answers 202 with the job and a `Location` header. `Idempotency-Key` (per account) returns the first job for a retried request. A webhook URL at a private or reserved address is refused unless the operator allow-listed it. The records count against the monthly allowance, checked before the job is created.',
+          'A JSON body (`type`, `records`, `webhook_url`), or an uploaded list: `Content-Type: text/plain` (one record per line; blank lines and # comments skipped) or `text/csv` (the column named by `?column=`, else the first column, a header row named like email or ip skipped), with `?type=` and optionally `?webhook_url=`. Answers 202 with the job and a `Location` header. `Idempotency-Key` (per account) returns the first job for a retried request. A webhook URL at a private or reserved address is refused unless the operator allow-listed it. The records count against the monthly allowance, checked before the job is created. Jobs of test keys (sandbox jobs) are not billed but limited per account: jobs a day (UTC) and records waiting to be processed; past either, 429 `rate_limited` with `Retry-After`.',
         querystring: SubmitQuery,
         headers: IdempotencyHeaders,
         body: {
@@ -206,6 +206,13 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       submission.account_id = auth.account.id;
       // Test keys run in the sandbox, batch included: the processors make no outbound calls.
       submission.sandbox = auth.environment === 'test';
+      // Never billed, so bounded here instead: jobs a day and records waiting, per account (429).
+      if (submission.sandbox) {
+        submission.quota = {
+          jobsPerDay: svc.options.batch.sandboxJobsPerDay,
+          recordsInFlight: svc.options.batch.sandboxRecordsInFlight,
+        };
+      }
       const records = Array.isArray(submission.records) ? submission.records.length : 0;
       if (typeof submission.webhook_url === 'string' && URL.canParse(submission.webhook_url)) {
         const refused = await refusedWebhookTarget(submission.webhook_url, isAllowedTarget);

@@ -1,7 +1,8 @@
 import { createId } from '@svc/core';
 import type { PoolClient } from 'pg';
-import type { ChunkLease, JobRecord, JobScope, RecordResult, Store } from '../../store.js';
+import type { ChunkLease, JobRecord, JobScope, NewJob, RecordResult, Store } from '../../store.js';
 import { ATTEMPT_IN_PROGRESS, ATTEMPT_INTERRUPTED } from '../attempt-log.js';
+import { checkJobQuota, type QuotaCounts } from '../quota.js';
 import { abandonedJobError, addCounts, tallyChunk } from '../tally.js';
 import {
   checkedSchema,
@@ -22,6 +23,9 @@ import {
   toJob,
   toView,
 } from './rows.js';
+
+// The advisory lock of quota checks (with a hash of the schema and account as the second key).
+const QUOTA_LOCK_KEY = 0x5_ba_7c2;
 
 const inScope = (job: Pick<JobRecord, 'account_id'> | undefined, scope?: JobScope) =>
   !!job && (scope?.accountId === undefined || job.account_id === scope.accountId);
@@ -56,9 +60,45 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       [createId('evt', now), type, Math.floor(now / 1000), now, jobId],
     );
 
+  const jobByKey = async (client: PoolClient, input: NewJob) => {
+    if (!input.idempotency_key) return undefined;
+    const { rows } = await q<JobRow>(
+      client,
+      `SELECT ${JOB_COLUMNS} FROM ${s}.jobs WHERE coalesce(account_id, '') = $1 AND idempotency_key = $2`,
+      [input.account_id ?? '', input.idempotency_key],
+    );
+    return rows[0];
+  };
+
   return {
     async createJob(input) {
       return transaction(opened, async (client) => {
+        if (input.quota) {
+          // One create at a time per account while a quota is checked, across every process:
+          // concurrent creates must not all count the same jobs and pass together.
+          await q(client, 'SELECT pg_advisory_xact_lock($1::int, hashtext($2::text))', [
+            QUOTA_LOCK_KEY,
+            `${schema}:${input.account_id ?? ''}`,
+          ]);
+          const existing = await jobByKey(client, input);
+          if (existing) return { job: toJob(existing), created: false };
+          // `account_id = $1` (not IS NOT DISTINCT FROM) so that the account index is used.
+          const owner = input.account_id ? 'account_id = $1' : '(account_id IS NULL AND $1::text IS NULL)';
+          const { rows: counted } = await q<QuotaCounts>(
+            client,
+            `SELECT
+               (SELECT count(*) FROM ${s}.jobs WHERE ${owner} AND sandbox = $2
+                  AND created_at >= $3)::int AS "jobsToday",
+               (SELECT coalesce(sum(total - processed), 0) FROM ${s}.jobs WHERE ${owner}
+                  AND sandbox = $2 AND status IN ('queued', 'running'))::int AS "recordsInFlight"`,
+            [input.account_id ?? null, input.sandbox ?? false, iso(input.quota.dayStart)],
+          );
+          checkJobQuota(input.quota, counted[0] as QuotaCounts, {
+            total: input.records.length,
+            sandbox: input.sandbox ?? false,
+            now: input.now.getTime(),
+          });
+        }
         const chunks: string[][] = [];
         for (let start = 0; start < input.records.length; start += input.chunkSize)
           chunks.push(input.records.slice(start, start + input.chunkSize));
@@ -86,12 +126,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         );
         const row = inserted.rows[0];
         if (!row) {
-          const existing = await q<JobRow>(
-            client,
-            `SELECT ${JOB_COLUMNS} FROM ${s}.jobs WHERE coalesce(account_id, '') = $1 AND idempotency_key = $2`,
-            [input.account_id ?? '', input.idempotency_key],
-          );
-          const job = existing.rows[0];
+          const job = await jobByKey(client, input);
           if (!job) throw new Error(`the job holding idempotency key ${input.idempotency_key} vanished`);
           return { job: toJob(job), created: false };
         }
