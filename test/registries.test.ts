@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { JOB_TYPE_IDS } from '@svc/core';
+import { PAID_PROVIDERS } from '@svc/enricher';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -63,5 +64,34 @@ describe('registries are not copied', () => {
       'packages/server/src/endpoints.ts',
     ];
     expect(copiesOf(JOB_TYPE_IDS, allowed)).toEqual([]);
+  });
+
+  it("paid providers: only @svc/enricher's PAID_PROVIDERS lists them or names their key variables", () => {
+    const registry = 'packages/enricher/src/adapters/paid-providers.ts';
+    expect(
+      copiesOf(
+        PAID_PROVIDERS.map((provider) => provider.id),
+        [registry],
+      ),
+    ).toEqual([]);
+    const variables = PAID_PROVIDERS.map((provider) => provider.envVar);
+    const named = packageSources
+      .map((path) => relative(root, path).split('\\').join('/'))
+      .filter((file) => file !== registry)
+      .filter((file) =>
+        variables.some((variable) => readFileSync(join(root, file), 'utf8').includes(variable)),
+      );
+    expect(named).toEqual([]);
+  });
+});
+
+describe('the docs name what the registries hold', () => {
+  it("every README that names a paid provider's key variable names all of them", () => {
+    const readmes = ['packages/server/README.md', 'packages/cli/README.md', 'packages/enricher/README.md'];
+    for (const readme of readmes) {
+      const text = readFileSync(join(root, readme), 'utf8');
+      for (const provider of PAID_PROVIDERS)
+        expect({ readme, named: text.includes(provider.envVar) }).toEqual({ readme, named: true });
+    }
   });
 });

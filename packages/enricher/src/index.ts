@@ -28,6 +28,12 @@ export {
 export { createDnsAdapter, type DnsAdapterOptions } from './adapters/dns/dns.js';
 export { DNS_SIGNATURES, type DnsSignature } from './adapters/dns/signatures.js';
 export { createHunterAdapters, type HunterOptions } from './adapters/hunter.js';
+export {
+  PAID_PROVIDERS,
+  type PaidProvider,
+  type PaidProviderId,
+  paidProviderAdapters,
+} from './adapters/paid-providers.js';
 export { createPeopleDataLabsAdapters, type PeopleDataLabsOptions } from './adapters/peopledatalabs.js';
 export type { ProviderOptions } from './adapters/provider-http.js';
 export { extractCompanyFromHtml } from './adapters/website/company.js';

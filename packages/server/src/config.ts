@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { checkProxyPoolOptions, MAX_PROXIES } from '@svc/email-verifier';
+import { PAID_PROVIDERS } from '@svc/enricher/providers';
 import { type ParsedIp, parseIp } from '@svc/ip-address';
 import { PLAN_GATED_ENDPOINTS } from './endpoints.js';
 import { DEFAULT_PLANS, type ResolvedServerOptions, type ServeRole, type ServerOptions } from './options.js';
@@ -44,12 +45,17 @@ export interface LoadedConfig {
   warnings: string[];
 }
 
-/** `SVC_` variables that belong to other parts of svc, not to a server setting. */
-const OTHER_SVC_VARIABLES = new Set([
+/**
+ * `SVC_` variables that are not a server setting but are read (by `svc serve` or other parts of
+ * svc): not warned about as unknown. The paid providers' keys come from `@svc/enricher`'s
+ * registry; `svc serve`'s enricher uses them.
+ */
+const OTHER_SVC_VARIABLES: ReadonlySet<string> = new Set([
   'SVC_CONFIG',
   'SVC_SECRET_KEY',
   'SVC_REQUIRE_EXTERNAL',
   'SVC_WEBHOOK_SECRET',
+  ...PAID_PROVIDERS.map((provider) => provider.envVar),
 ]);
 
 type Kind =

@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PAID_PROVIDERS } from '@svc/enricher';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadServerConfig } from './config.js';
 import { type RunningServer, serve } from './serve.js';
 import { ENRICH_CACHE_DB_FILE, openServeEnricher } from './serve-enricher.js';
 import { GEO_FIXTURES } from './testing/test-server.js';
@@ -32,6 +34,26 @@ describe('openServeEnricher', () => {
     ]);
     await keyed.close();
     expect(existsSync(join(dir, ENRICH_CACHE_DB_FILE))).toBe(true);
+  });
+
+  it("every paid provider's key is used by the enricher, and svc serve's configuration does not call it ignored", async () => {
+    const env = Object.fromEntries(PAID_PROVIDERS.map((provider) => [provider.envVar, `${provider.id}-key`]));
+    expect(Object.keys(env)).toEqual([
+      'SVC_PEOPLEDATALABS_API_KEY',
+      'SVC_HUNTER_API_KEY',
+      'SVC_APOLLO_API_KEY',
+    ]);
+    const keyed = await openServeEnricher({ dataDir: dir, env });
+    expect(Object.keys(keyed.enricher.circuits())).toEqual([
+      'website',
+      'website_people',
+      'dns',
+      ...PAID_PROVIDERS.flatMap((provider) => [provider.id, `${provider.id}_company`]),
+    ]);
+    await keyed.close();
+    // It warned that SVC_HUNTER_API_KEY and the others "are ignored" while it used them.
+    const loaded = await loadServerConfig({ env: { ...env, SVC_PROT: '1' }, cwd: dir });
+    expect(loaded.warnings).toEqual(['SVC_PROT is not a setting svc serve knows; it is ignored']);
   });
 });
 

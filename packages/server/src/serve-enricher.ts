@@ -1,12 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  createApolloAdapters,
   createDatasetAdapters,
   createDnsAdapter,
   createEnricher,
-  createHunterAdapters,
-  createPeopleDataLabsAdapters,
   createSqliteCache,
   createSqliteSuppression,
   createWebsiteAdapter,
@@ -15,6 +12,7 @@ import {
   type Enricher,
   type EnrichmentAdapter,
   openDatasetIndex,
+  paidProviderAdapters,
 } from '@svc/enricher';
 import type BetterSqlite3 from 'better-sqlite3';
 
@@ -26,17 +24,11 @@ import type BetterSqlite3 from 'better-sqlite3';
 export const ENRICH_CACHE_DB_FILE = 'enrich-cache.db';
 export const ENRICH_DATASET_DB_FILE = 'enrich-dataset.db';
 
-/** The paid providers' keys, by the environment variables `svc enrich` reads too. */
-export const PAID_PROVIDER_KEYS = {
-  SVC_PEOPLEDATALABS_API_KEY: createPeopleDataLabsAdapters,
-  SVC_HUNTER_API_KEY: createHunterAdapters,
-  SVC_APOLLO_API_KEY: createApolloAdapters,
-} as const;
-
 /**
  * `svc serve`'s live enricher, in priority order: the user's own dataset (when imported), the
  * company website (company and team pages, sharing one crawler), DNS, then each paid provider
- * whose key is in the environment. Cache and suppression list in SQLite in the data dir.
+ * of `@svc/enricher`'s `PAID_PROVIDERS` whose key is in the environment (`envVar`, the variables
+ * `svc enrich` reads too). Cache and suppression list in SQLite in the data dir.
  */
 export async function openServeEnricher(input: {
   dataDir: string;
@@ -59,12 +51,7 @@ export async function openServeEnricher(input: {
     createWebsitePersonAdapter({ crawler }) as EnrichmentAdapter,
     createDnsAdapter() as EnrichmentAdapter,
   );
-  for (const [variable, create] of Object.entries(PAID_PROVIDER_KEYS)) {
-    const apiKey = input.env[variable];
-    if (!apiKey) continue;
-    const { person, company } = create({ apiKey });
-    adapters.push(person as EnrichmentAdapter, company as EnrichmentAdapter);
-  }
+  adapters.push(...paidProviderAdapters(input.env));
   const path = join(input.dataDir, ENRICH_CACHE_DB_FILE);
   const cache = await createSqliteCache({ path, driver });
   const suppression = await createSqliteSuppression({ path, driver });

@@ -3,39 +3,41 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Enricher, EnrichmentAdapter, EnrichmentDns } from '@svc/enricher';
+import { PAID_PROVIDERS } from '@svc/enricher/providers';
 import type { CliIo } from '../../io.js';
 import { cliSqliteDriver } from '../../sqlite-driver.js';
 import { UsageError } from '../../usage-error.js';
 import type { EnrichPaths } from './paths.js';
 
-/** The built-in adapters, in the default priority order (the user's own data first). */
-export const ADAPTER_NAMES = ['dataset', 'website', 'dns', 'peopledatalabs', 'hunter', 'apollo'] as const;
-type AdapterName = (typeof ADAPTER_NAMES)[number];
+/** The keyless adapters, in the default priority order (the user's own data first). */
+const KEYLESS_ADAPTERS = ['dataset', 'website', 'dns'] as const;
 
-/** Paid providers: used only when their key is in the environment. */
-const KEY_VARIABLES = {
-  peopledatalabs: 'SVC_PEOPLEDATALABS_API_KEY',
-  hunter: 'SVC_HUNTER_API_KEY',
-  apollo: 'SVC_APOLLO_API_KEY',
-} as const;
+/**
+ * The built-in adapters, in the default priority order: the keyless ones, then `@svc/enricher`'s
+ * paid providers (used only when their key is in the environment).
+ */
+export const ADAPTER_NAMES: readonly string[] = [
+  ...KEYLESS_ADAPTERS,
+  ...PAID_PROVIDERS.map((provider) => provider.id),
+];
 
 export const ENRICH_SETUP_HELP = `  --adapters a,b   adapters in priority order, default
                    ${ADAPTER_NAMES.join(',')};
-                   a paid provider only with its key in ${Object.values(KEY_VARIABLES).join(',\n                   ')}
+                   a paid provider only with its key in ${PAID_PROVIDERS.map((provider) => provider.envVar).join(',\n                   ')}
   --dns host:port  ask this DNS server (default: the system's)
   --dataset <path> the dataset index (default: $SVC_DATA_DIR/enrich-dataset.db)
   --cache <path>   cache and suppression list (default: $SVC_DATA_DIR/enrich-cache.db)
   --min-confidence N
                    a result below N (0..1) is no match (default 0.5)`;
 
-function adapterNames(values: Record<string, unknown>): AdapterName[] {
+function adapterNames(values: Record<string, unknown>): string[] {
   if (values.adapters === undefined) return [...ADAPTER_NAMES];
   const names = String(values.adapters)
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
   for (const name of names) {
-    if (!(ADAPTER_NAMES as readonly string[]).includes(name)) {
+    if (!ADAPTER_NAMES.includes(name)) {
       throw new UsageError(
         `--adapters: unknown adapter "${name}" (known: ${ADAPTER_NAMES.join(', ')})`,
         'enrich',
@@ -43,7 +45,7 @@ function adapterNames(values: Record<string, unknown>): AdapterName[] {
     }
   }
   if (names.length === 0) throw new UsageError('--adapters needs at least one adapter', 'enrich');
-  return names as AdapterName[];
+  return names;
 }
 
 function dnsOption(value: unknown): EnrichmentDns | undefined {
@@ -115,24 +117,17 @@ export async function openCliEnricher(
         adapters.push(enricher.createDnsAdapter() as EnrichmentAdapter);
         break;
       default: {
-        const apiKey = io.env[KEY_VARIABLES[name]];
+        const provider = PAID_PROVIDERS.find((candidate) => candidate.id === name);
+        if (!provider) break;
+        const apiKey = io.env[provider.envVar];
         if (!apiKey) {
           // Named explicitly without its key: say so rather than silently skip it.
           if (values.adapters !== undefined) {
-            throw new UsageError(
-              `--adapters ${name} needs ${KEY_VARIABLES[name]} in the environment`,
-              'enrich',
-            );
+            throw new UsageError(`--adapters ${name} needs ${provider.envVar} in the environment`, 'enrich');
           }
           break;
         }
-        const create =
-          name === 'peopledatalabs'
-            ? enricher.createPeopleDataLabsAdapters
-            : name === 'hunter'
-              ? enricher.createHunterAdapters
-              : enricher.createApolloAdapters;
-        const { person, company } = create({ apiKey });
+        const { person, company } = provider.create({ apiKey });
         adapters.push(person as EnrichmentAdapter, company as EnrichmentAdapter);
       }
     }
