@@ -49,11 +49,18 @@ afterAll(async () => {
 });
 
 describe('first start', () => {
-  it('printed the owner account and its keys once', () => {
+  it('printed the owner account and its keys once, on stderr, never on stdout (the log stream)', () => {
     expect(server.accountId).toMatch(/^acct_/);
     expect(server.liveKey).toMatch(/^sk_live_/);
     expect(server.testKey).toMatch(/^sk_test_/);
     expect(server.webhookSecret).toMatch(/^whsec_/);
+    expect(server.stdout()).toMatch(
+      /first start: created the owner account acct_\w+; .* printed once on stderr/,
+    );
+    for (const secret of [server.liveKey, server.testKey, server.webhookSecret]) {
+      expect(server.stdout()).not.toContain(secret);
+      expect(server.stderr().split(secret)).toHaveLength(2);
+    }
   });
 
   it('serves a valid OpenAPI 3.1 document with API version 2.x.y, and health without a key', async () => {

@@ -32,10 +32,16 @@ async function startServe(): Promise<Served> {
       SVC_LOG_LEVEL: 'warn',
       SVC_PROBING_INTERVAL_SECONDS: '0',
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  // The first start's keys are printed on stderr (never with the log on stdout).
+  let err = '';
   child.stdout?.setEncoding('utf8').on('data', (text: string) => (out += text));
+  child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+    err += text;
+    process.stderr.write(text.replace(/(sk_(live|test)_|whsec_)\S+/g, '$1…'));
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`svc serve exited (${code})\n${out}`)));
     child.stdout?.on('data', () => {
@@ -43,8 +49,11 @@ async function startServe(): Promise<Served> {
       if (match?.[1]) resolve(match[1]);
     });
   });
-  const testKey = /test key[^:]*: +(sk_test_\w+)/.exec(out)?.[1];
-  if (!testKey) throw new Error(`no test key in the first start's output:\n${out}`);
+  // stderr is its own pipe: its lines may arrive after the start line on stdout.
+  for (let waited = 0; !/test key[^:]*: +sk_test_\w+/.test(err) && waited < 5_000; waited += 20)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  const testKey = /test key[^:]*: +(sk_test_\w+)/.exec(err)?.[1];
+  if (!testKey) throw new Error(`no test key in the first start's stderr:\n${err}`);
   return {
     url,
     testKey,

@@ -27,7 +27,7 @@ export interface StartServeOptions {
 export interface ServeChild {
   url: string;
   dataDir: string;
-  /** The secrets printed on first start (empty strings on a restart). */
+  /** The secrets printed on first start, on stderr (empty strings on a restart). */
   liveKey: string;
   testKey: string;
   webhookSecret: string;
@@ -91,7 +91,26 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
       );
     });
   });
-  const secret = (pattern: RegExp) => pattern.exec(out)?.[1] ?? '';
+  // On first start stdout says the owner's secrets went to stderr (a separate pipe, which may be
+  // read after stdout): wait for their last line there.
+  if (out.includes('printed once on stderr')) {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no secrets on stderr in 10 s\nstderr: ${err}`)),
+        10_000,
+      );
+      const look = () => {
+        if (/webhook signing secret: +\S+\n/.test(err)) {
+          clearTimeout(timer);
+          child.stderr?.off('data', look);
+          resolve();
+        }
+      };
+      child.stderr?.on('data', look);
+      look();
+    });
+  }
+  const secret = (pattern: RegExp) => pattern.exec(err)?.[1] ?? '';
   return {
     url,
     dataDir,

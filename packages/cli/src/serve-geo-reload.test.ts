@@ -69,7 +69,7 @@ describe('svc serve with its default settings and svc geo update', () => {
     resolved.dataDir = resolve(cwd, resolved.dataDir);
     server = await startServer(io, loaded, resolved, { handleSignals: false });
     expect(server.options.dataDir).toBe(join(cwd, 'svc-data'));
-    const liveKey = /live key: +(sk_live_\w+)/.exec(io.out())?.[1] as string;
+    const liveKey = /live key: +(sk_live_\w+)/.exec(io.err())?.[1] as string;
     const url = server.url;
     const health = async () => (await (await fetch(`${url}/v2/health`)).json()) as Health;
     const geo = async () =>

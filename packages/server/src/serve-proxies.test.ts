@@ -77,7 +77,7 @@ describe('svc serve with smtp.proxies', () => {
       stderr: { write: (text: string) => (err += text) },
       handleSignals: false,
     });
-    const live = /live key: +(sk_live_\w+)/.exec(out)?.[1] as string;
+    const live = /live key: +(sk_live_\w+)/.exec(err)?.[1] as string;
     const response = await fetch(`${server.url}/v2/verify/email`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': live },

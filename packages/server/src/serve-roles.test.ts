@@ -135,7 +135,7 @@ describe.skipIf(!postgresUrl || !redisUrl)('first start of several processes at 
       expect(owners).toHaveLength(1);
       expect(both.filter(({ out }) => out().includes('first start'))).toHaveLength(1);
       // The keys one printed work on the other: one account, one database.
-      const live = /live key: +(sk_live_\w+)/.exec((owners[0] as (typeof both)[0]).out())?.[1] as string;
+      const live = /live key: +(sk_live_\w+)/.exec((owners[0] as (typeof both)[0]).err())?.[1] as string;
       for (const { server } of both) {
         expect((await call(server.url, 'GET', '/v2/usage', live)).status).toBe(200);
       }
@@ -149,7 +149,7 @@ describe.skipIf(!postgresUrl || !redisUrl)('first start of several processes at 
 describe.skipIf(!postgresUrl || !redisUrl)('roles on PostgreSQL + Redis', () => {
   it('an api process submits but never runs a job; a worker process runs it; both see one state', async () => {
     const api = await start('api', { role: 'api' });
-    const live = /live key: +(sk_live_\w+)/.exec(api.out())?.[1] as string;
+    const live = /live key: +(sk_live_\w+)/.exec(api.err())?.[1] as string;
     expect(live).toMatch(/^sk_live_/);
     expect(api.out()).toContain(`svc serve: listening on ${api.server.url} (role api; state in postgres://`);
 

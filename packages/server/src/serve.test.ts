@@ -47,16 +47,28 @@ async function start(options: Record<string, unknown> = {}, extra: Pick<ServeOpt
 }
 
 describe('serve', () => {
-  it('first start: data dir 0700, an owner account whose keys are printed once and work', async () => {
-    const first = await start();
-    const printed = first.out();
+  it('first start: data dir 0700, an owner account whose keys are printed once, on stderr, and work', async () => {
+    const first = await start({ logLevel: 'info' });
+    const printed = first.err();
     expect(printed).toMatch(/first start: created the account acct_\w+ \("owner", plan self_hosted\)/);
     const live = /live key: +(sk_live_\w+)/.exec(printed)?.[1];
     const test = /test key \(sandbox, never billed\): +(sk_test_\w+)/.exec(printed)?.[1];
     expect(live).toBeDefined();
     expect(test).toBeDefined();
     expect(printed).toMatch(/webhook signing secret: +whsec_[A-Za-z0-9+/]{32}\n/);
-    expect(printed).toContain(`svc serve: listening on ${first.server.url} (data in ${join(dir, 'data')})`);
+    // stdout (the start line and the JSON request log, what a log shipper collects) holds no secret.
+    await fetch(`${first.server.url}/v2/account`, { headers: { 'x-api-key': live as string } });
+    expect(first.out()).toContain(
+      `svc serve: listening on ${first.server.url} (data in ${join(dir, 'data')})`,
+    );
+    expect(first.out()).toMatch(
+      /first start: created the owner account acct_\w+; its keys .* printed once on stderr/,
+    );
+    await expect.poll(() => first.out()).toMatch(/"path":"\/v2\/account"/);
+    for (const secret of [live, test, /whsec_\S+/.exec(printed)?.[0]]) {
+      expect(secret).toBeDefined();
+      expect(first.out()).not.toContain(secret);
+    }
     expect(first.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700);
     // The printed keys authenticate as the owner account.
@@ -83,8 +95,8 @@ describe('serve', () => {
   });
 
   it('creates the owner on the configured plan', async () => {
-    const { server, out } = await start({ ownerPlan: 'pro' });
-    expect(out()).toContain('plan pro)');
+    const { server, err } = await start({ ownerPlan: 'pro' });
+    expect(err()).toContain('plan pro)');
     expect(server.createdOwner).not.toBeNull();
   });
 
@@ -99,8 +111,8 @@ describe('serve', () => {
       ['127.0.0.1', /^http:\/\/127\.0\.0\.1:\d+\/v2\/batch\/batch_\w+\/results$/],
       ['0.0.0.0', /^\/v2\/batch\/batch_\w+\/results$/],
     ] as const) {
-      const { server, out } = await start({ host, dataDir: join(dir, host) });
-      const live = /live key: +(sk_live_\w+)/.exec(out())?.[1] as string;
+      const { server, err } = await start({ host, dataDir: join(dir, host) });
+      const live = /live key: +(sk_live_\w+)/.exec(err())?.[1] as string;
       const url = `http://127.0.0.1:${new URL(server.url).port}`;
       const submitted = await fetch(`${url}/v2/batch`, {
         method: 'POST',
@@ -131,8 +143,8 @@ describe('serve', () => {
 describe('serve with its clock moved by the test', () => {
   it('a token minted with the minimum TTL (60 s) serves until then and is refused from then on', async () => {
     const clock = { now: Date.UTC(2026, 10, 23, 12) };
-    const { server, out } = await start({}, { now: () => clock.now });
-    const live = /live key: +(sk_live_\w+)/.exec(out())?.[1] as string;
+    const { server, err } = await start({}, { now: () => clock.now });
+    const live = /live key: +(sk_live_\w+)/.exec(err())?.[1] as string;
     const minted = await fetch(`${server.url}/v2/tokens`, {
       method: 'POST',
       headers: { 'x-api-key': live, 'content-type': 'application/json' },
@@ -160,8 +172,8 @@ describe('serve with a DNS server that answers slowly', () => {
       zones: { 'slow.test': { MX: [{ priority: 10, exchange: 'mx.slow.test' }], delayMs: 3_000 } },
     });
     try {
-      const { server, out } = await start({ dns: dns.address, dnsTimeoutMs: 200 });
-      const live = /live key: +(sk_live_\w+)/.exec(out())?.[1] as string;
+      const { server, err } = await start({ dns: dns.address, dnsTimeoutMs: 200 });
+      const live = /live key: +(sk_live_\w+)/.exec(err())?.[1] as string;
       const started = Date.now();
       const response = await fetch(`${server.url}/v2/verify/email`, {
         method: 'POST',
@@ -194,7 +206,7 @@ describe('serve with a batch job in progress', () => {
     try {
       const options = { dns: dns.address };
       const first = await start(options);
-      const live = /live key: +(sk_live_\w+)/.exec(first.out())?.[1] as string;
+      const live = /live key: +(sk_live_\w+)/.exec(first.err())?.[1] as string;
       const submitted = await fetch(`${first.server.url}/v2/batch`, {
         method: 'POST',
         headers: { 'x-api-key': live, 'content-type': 'application/json' },

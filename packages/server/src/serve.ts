@@ -67,9 +67,12 @@ export interface ServeOptions {
   env?: Record<string, string | undefined>;
   /** @default process.cwd() */
   cwd?: string;
-  /** The start lines (first keys, the address) and the pino log go here. @default process.stdout */
+  /** The start line (the address) and the pino log go here. @default process.stdout */
   stdout?: { write(text: string): unknown };
-  /** Warnings. @default process.stderr */
+  /**
+   * Warnings, and the owner's secrets on first start (once; never on stdout, the log stream a log
+   * shipper collects). @default process.stderr
+   */
   stderr?: { write(text: string): unknown };
   /**
    * Opens the geo data (at start and when a stamp file changes). The CLI passes one that puts
@@ -368,7 +371,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       }
     });
 
-    const createdOwner = await ensureOwner(deps, options, stdout);
+    const createdOwner = await ensureOwner(deps, options, stderr);
     await app.listen({ host: options.host, port: options.port });
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -391,6 +394,12 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
         input.exit ?? ((code) => process.exit(code)),
       );
       closers.unshift(removeHandlers);
+    }
+    // Before the start line: a reader waiting for that line knows where to look for the secrets.
+    if (createdOwner) {
+      stdout.write(
+        `svc serve: first start: created the owner account ${createdOwner.accountId}; its keys and webhook signing secret were printed once on stderr\n`,
+      );
     }
     stdout.write(
       role === 'all' && databaseUrl === null
@@ -446,11 +455,14 @@ async function openConfiguredGeo(options: ResolvedServerOptions): Promise<Opened
   return { resolver: await createDefaultGeoResolver({ cacheDir: join(options.dataDir, 'geo') }) };
 }
 
-/** On first start (no account yet): the owner account, its keys printed this once. */
+/**
+ * On first start (no account yet): the owner account, its keys printed this once, on stderr: the
+ * request log is JSON on stdout, and a log shipper collecting it must not collect a live key.
+ */
 async function ensureOwner(
   deps: Parameters<typeof createFirstAccount>[0],
   options: ResolvedServerOptions,
-  stdout: { write(text: string): unknown },
+  stderr: { write(text: string): unknown },
 ): Promise<{ accountId: string } | null> {
   // A store with accounts is past its first start: ownerPlan is not even looked up then.
   if ((await deps.controlPlane.listAccounts()).length > 0) return null;
@@ -458,7 +470,7 @@ async function ensureOwner(
   const created = await createFirstAccount(deps, { name: 'owner', planId: options.ownerPlan });
   if (!created) return null;
   const { account, testKey, liveKey, webhookSecret } = created;
-  stdout.write(
+  stderr.write(
     [
       `svc serve: first start: created the account ${account.id} ("owner", plan ${account.plan_id}).`,
       '  These secrets are shown only now; keep them somewhere safe:',

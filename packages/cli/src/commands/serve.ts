@@ -13,7 +13,7 @@ api and worker need databaseUrl (PostgreSQL), and redisUrl to wake workers at on
 rate limits between API processes (docs/deployment.md).
 --print-config prints the effective settings as JSON, secrets masked, and exits.
 On first start the data dir is created and an owner account's first test and live keys and
-webhook signing secret are printed once: keep them. SIGTERM or SIGINT stops the server
+webhook signing secret are printed once, on stderr (stdout carries the request log): keep them. SIGTERM or SIGINT stops the server
 gracefully (no new connections, requests in flight finish, batch work is handed back).`,
   options: {
     host: { type: 'string' },
