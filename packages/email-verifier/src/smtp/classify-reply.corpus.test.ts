@@ -18,6 +18,8 @@ interface LabelledReply {
   ref?: string;
   /** A known misreading of the reason (never of the state), with why it is left. */
   misread?: string;
+  /** Labelled and measured before the rules were corrected against it (figures in the README). */
+  heldout?: boolean;
 }
 
 const corpus = JSON.parse(
@@ -209,10 +211,13 @@ describe('the README describes the rules the code applies', () => {
 
   it('names every reason about our side of the session in its table, in the order they are tried', () => {
     const table = section.slice(section.indexOf('Texts about our side of the session'));
-    const positions = ABOUT_US_TEXTS.map(([, reason]) => table.indexOf(`| \`${reason}\` |`));
-    for (const [index, position] of positions.entries()) {
-      expect(position, ABOUT_US_TEXTS[index]?.[1]).toBeGreaterThan(-1);
-      if (index > 0) expect(position).toBeGreaterThan(positions[index - 1] as number);
+    // A reason may have more than one row (sender verification first, other sender refusals last):
+    // each row is looked for after the previous one.
+    let previous = -1;
+    for (const [, reason] of ABOUT_US_TEXTS) {
+      const position = table.indexOf(`| \`${reason}\` |`, previous + 1);
+      expect(position, reason).toBeGreaterThan(previous);
+      previous = position;
     }
   });
 

@@ -30,6 +30,12 @@ const PERMANENT_ROWS: ReadonlyArray<readonly [string, string, RcptOutcome]> = [
   ['about_us_status', '553 5.1.8 <a@example.com>: User unknown', 'sender_rejected'],
   ['authentication_code', '530 5.7.0 User unknown', 'authentication_required'],
   ['not_about_the_recipient_code', '503 All RCPT commands were rejected: unknown user', 'rejected_unclear'],
+  // A mailbox status, a fault of the receiving system (Postfix's own routing loop).
+  [
+    'system_fault_text',
+    '550 5.1.1 <admin@abit.dev>: Recipient address rejected: undeliverable address: mail for abit.dev loops back to myself',
+    'rejected_unclear',
+  ],
   // A policy status, a mailbox text (Sun Java System Messaging Server).
   ['mailbox_text', '550 5.7.1 550 User Unknown: sabineko@example.org', 'mailbox_not_found'],
   // A mailbox status, a policy text (Facebook).

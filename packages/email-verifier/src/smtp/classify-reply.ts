@@ -10,6 +10,7 @@ import {
   RETRY_LATER_TEXT,
   SERVER_TROUBLE_TEXT,
   type SessionRefusal,
+  SYSTEM_FAULT_TEXT,
   TOO_MANY_RECIPIENTS_TEXT,
 } from './reply-patterns.js';
 import { replyTextForMatching } from './reply-text.js';
@@ -113,6 +114,8 @@ export interface ReplyFacts {
   mailbox: MailboxVerdict | undefined;
   /** The text says it refused by policy (`POLICY_TEXT`). */
   policy: boolean;
+  /** The text gives a policy reason: `POLICY_TEXT` but the bare verb "refused" ("refused: user invalid"). */
+  policyReason: boolean;
   /** The status is x.2.2 (mailbox full). */
   fullStatus: boolean;
 }
@@ -161,7 +164,11 @@ export const PERMANENT_REPLY_RULES: readonly ReplyRule[] = [
     id: 'not_about_the_recipient_code',
     decide: ({ code }) => ([500, 502, 503, 504, 521, 556].includes(code) ? 'rejected_unclear' : undefined),
   },
-  { id: 'mailbox_text', decide: ({ mailbox, policy }) => (policy ? undefined : mailbox) },
+  {
+    id: 'system_fault_text',
+    decide: ({ text }) => (SYSTEM_FAULT_TEXT.test(text) ? 'rejected_unclear' : undefined),
+  },
+  { id: 'mailbox_text', decide: ({ mailbox, policyReason }) => (policyReason ? undefined : mailbox) },
   { id: 'policy_text', decide: ({ policy }) => (policy ? 'blocked_by_policy' : undefined) },
   { id: 'status', decide: ({ status }) => status && permanentByStatus(status) },
   { id: 'keywords', decide: ({ text }) => firstMatch(MAILBOX_TEXTS, text) },
@@ -232,6 +239,7 @@ function factsOf(reply: SmtpReply): ReplyFacts {
     status,
     mailbox: mailboxVerdictOf(text),
     policy: POLICY_TEXT.test(text),
+    policyReason: POLICY_TEXT.test(text.replace(/\brefused\b/gi, '')),
     fullStatus: status?.subject === 2 && status.detail === 2,
   };
 }

@@ -55,6 +55,7 @@ const WORDINGS: readonly MailboxPhrase[] = [
         `\\b(?:user|recipient|mailbox|address) ${AN_ADDRESS} (?:is )?(?:unknown|not found)\\b`,
         `\\bno (?:such )?mailbox found\\b`,
         `\\bnot a valid (?:recipient|mailbox|user)\\b`,
+        `\\b(?:user|recipient|mailbox) invalid\\b`,
         `\\bnonexistent (?:user|recipient|mailbox|address)\\b`,
         `\\bis not a (?:known|registered (?:gateway )?)user\\b`,
         `\\bno (?:mailbox|mail ?box|account) (?:here )?by that name\\b`,

@@ -28,6 +28,9 @@ export type SessionRefusal = (typeof SESSION_REFUSALS)[number];
  * unknown, so a false match costs a reason's precision, never a good mailbox.
  */
 export const ABOUT_US_TEXTS: ReadonlyArray<readonly [RegExp, SessionRefusal]> = [
+  // Exim's callout: the whole reply is about our sender, whatever else it mentions ("… may be
+  // blacklisted …", "No Such User Here" of the sender's own mailbox).
+  [/sender verif(y|ication) failed|verification failed for </i, 'sender_rejected'],
   // SPF / DKIM / DMARC before the rest: their refusals also say "rate limited" or "blocked".
   [
     /\b(spf(?! ?, ?helo)|dkim(?!-signature)|dmarc)\b|sender policy framework|unauthenticated (e-?mail|mail|message)|authentication checks|fails? to pass authentication|purported responsible address|mismatch(es|ed)? (the )?client ip|invalid ip for sending mail of domain|not allowed to send mail from|unverif[iy]able sending ips?/i,
@@ -118,6 +121,14 @@ export const MAILBOX_TEXTS: ReadonlyArray<
     'mailbox_not_found',
   ],
 ];
+
+/**
+ * A 5xx that reports a fault of the receiving system (a routing loop, its configuration): never
+ * a verdict on the mailbox, whatever status it carries (Postfix's `550 5.1.1 … mail for example.com
+ * loops back to myself`).
+ */
+export const SYSTEM_FAULT_TEXT =
+  /loops? back to myself|mail (for \S+ )?loops|loop detected|looping message|too many hops|(system|local) config(uration)? error|internal (system|server) error/i;
 
 /** 4xx wordings that name greylisting (Mimecast's greylisting says "internal resources"). */
 export const GREYLIST_TEXT = /greylist|graylist|internal resources are temporarily unavailable/i;
