@@ -49,6 +49,29 @@ describe('GET /v2/health: the probing self-check for the owner', () => {
     return { health, runs: () => runs };
   }
 
+  it("other clients' failed keys at the owner's address never hide the owner's findings (issue 24 item 3)", async () => {
+    const clock = { now: 0 };
+    const probe = countingHealth(clock);
+    server = await createTestServer({
+      probingHealth: probe.health,
+      now: () => clock.now,
+      options: { limits: { authFailuresPerMinute: 2 } },
+    });
+    clock.now = server.clock.now;
+    const owner = await server.account('self_hosted', 'owner');
+    for (let i = 0; i < 4; i++)
+      expect((await health(`sk_live_${String(i).repeat(40)}`)).statusCode).toBe(200);
+    // The address's failure bucket is empty (the API would answer its guesses 429)...
+    const guess = await server.app.inject({
+      method: 'GET',
+      url: '/v2/account',
+      headers: { 'x-api-key': `sk_live_${'9'.repeat(40)}` },
+    });
+    expect(guess.statusCode).toBe(429);
+    // ...and the owner's key, never verified here, still gets the probing section.
+    expect((await health(owner.liveKey.secret)).json()).toHaveProperty('probing');
+  });
+
   it('shows nothing and runs nothing without the owner key; runs once and caches for the owner', async () => {
     const clock = { now: 0 };
     const probe = countingHealth(clock);

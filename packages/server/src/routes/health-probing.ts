@@ -84,8 +84,8 @@ async function ownerAccountId(svc: ServerContext): Promise<string | null> {
 /**
  * The probing findings when the request carries a key or token of the owner account, else null.
  * Health needs no key, so a wrong key is not an error here; but it counts against the same
- * per-address budget of failed authentications as everywhere else, so health is no oracle for
- * guessing keys.
+ * per-address budget of failed authentications as everywhere else. As there, a working
+ * credential is always looked up, whatever other clients at its address failed.
  */
 export async function probingForRequest(
   svc: ServerContext,
@@ -98,7 +98,6 @@ export async function probingForRequest(
   const bucket = { ratePerSecond: perMinute / 60, burst: perMinute };
   const key = `auth-failures:${request.clientAddress?.ip ?? request.ip}`;
   const now = svc.now();
-  if (!(await svc.limiter.take(key, bucket, now, 0)).allowed) return null;
   const auth = await authenticate(svc, header);
   if (!auth) {
     await svc.limiter.take(key, bucket, now, 1);
