@@ -54,6 +54,11 @@ export { createGeoIpProcessor, type IpLocator } from './processors/geo-ip.js';
 export { type BulkVerifier, createVerifyEmailProcessor } from './processors/verify-email.js';
 export { type ChunkDispatcher, type ChunkOutcome, storeDispatcher } from './runner/chunk-dispatcher.js';
 export type { Processor, ProcessorContext, ProcessorOutcome, ProcessorRecord } from './runner/processor.js';
+export {
+  createRetentionSweeper,
+  type RetentionOptions,
+  type RetentionSweeper,
+} from './runner/retention.js';
 export { type BatchRunner, type BatchRunnerOptions, createBatchRunner } from './runner/runner.js';
 export {
   MAX_RECORD_LENGTH,

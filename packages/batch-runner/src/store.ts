@@ -247,6 +247,14 @@ export interface Store {
   deliveries(jobId: string): Promise<EventView[]>;
   /** One event with its attempts, or null (also when its job is outside `scope`). */
   getEvent(eventId: string, scope?: JobScope): Promise<EventView | null>;
+  /**
+   * Deletes up to `limit` jobs of one kind (`sandbox` or not) that finished (completed, failed or
+   * cancelled) before `finishedBefore` (ms), with their chunks, records, results, webhook events
+   * and attempts; a job with an event still pending delivery is kept until the event is done.
+   * Resolves with how many jobs were deleted (fewer than `limit`: none of that kind is left).
+   * What a retention sweeper calls, slice after slice.
+   */
+  deleteFinishedJobs(options: { finishedBefore: number; sandbox: boolean; limit: number }): Promise<number>;
   /** Results in record order, page by page. */
   results(jobId: string, options: { cursor?: string | null; limit: number }): Promise<Page<RecordResult>>;
   close(): Promise<void>;

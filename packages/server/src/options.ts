@@ -65,6 +65,14 @@ export interface ServerOptions {
      * past it 429 until one finishes. @default 50_000 (one job of the largest size)
      */
     sandboxRecordsInFlight?: number;
+    /**
+     * Days a finished job (completed, failed or cancelled) and its results are kept, then
+     * deleted by the sweeper: `live` for live keys' jobs, `test` for test keys' (sandbox) jobs;
+     * 0 keeps them forever. @default live 30, test 1
+     */
+    retentionDays?: { live?: number; test?: number };
+    /** How often processes that run batch work sweep expired jobs, seconds. @default 600 */
+    sweepIntervalSeconds?: number;
   };
   /** The identity of SMTP probes (HELO name, MAIL FROM), and where DNS is asked. */
   smtp?: {
@@ -182,7 +190,12 @@ export interface ResolvedServerOptions {
   plans: Record<string, Plan>;
   ownerPlan: string;
   limits: Required<NonNullable<ServerOptions['limits']>>;
-  batch: Required<NonNullable<ServerOptions['batch']>>;
+  batch: {
+    sandboxJobsPerDay: number;
+    sandboxRecordsInFlight: number;
+    retentionDays: { live: number; test: number };
+    sweepIntervalSeconds: number;
+  };
   smtp: {
     heloName: string | null;
     mailFrom: string | null;
@@ -287,6 +300,11 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     batch: {
       sandboxJobsPerDay: options.batch?.sandboxJobsPerDay ?? 10,
       sandboxRecordsInFlight: options.batch?.sandboxRecordsInFlight ?? 50_000,
+      retentionDays: {
+        live: options.batch?.retentionDays?.live ?? 30,
+        test: options.batch?.retentionDays?.test ?? 1,
+      },
+      sweepIntervalSeconds: options.batch?.sweepIntervalSeconds ?? 600,
     },
     smtp: {
       heloName: options.smtp?.heloName ?? null,

@@ -12,6 +12,7 @@ import {
   createPostgresStore,
   createSqliteStore,
   createVerifyEmailProcessor,
+  type RetentionOptions,
 } from '@svc/batch-runner';
 import {
   createDns2Resolver,
@@ -263,6 +264,8 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
         onError: (error, job) => warn(`usage credit of ${job.id}: ${error.message}`),
       }),
       ...(dispatcher ? { dispatcher } : {}),
+      // Finished jobs and their results are deleted after their retention (0 days: kept).
+      retention: batchRetention(options, (error) => warn(`batch retention sweep: ${error.message}`)),
       webhooks: {
         // Each account's events are signed with its own active secrets (two during a rotation).
         secretsFor: accountWebhookSecrets(deps),
@@ -447,6 +450,20 @@ function asOpenedGeo(value: GeoResolver | OpenedGeo): OpenedGeo {
 }
 
 /** The configured `.mmdb` files in priority order, else the bundled open data (each file described by the resolver). */
+/** The runner's retention settings from `batch.retentionDays` and `batch.sweepIntervalSeconds`. */
+export function batchRetention(
+  options: ResolvedServerOptions,
+  onError: (error: Error) => void,
+): RetentionOptions {
+  const days = (count: number) => (count === 0 ? null : count * 86_400_000);
+  return {
+    liveMs: days(options.batch.retentionDays.live),
+    sandboxMs: days(options.batch.retentionDays.test),
+    intervalMs: options.batch.sweepIntervalSeconds * 1000,
+    onError,
+  };
+}
+
 async function openConfiguredGeo(options: ResolvedServerOptions): Promise<OpenedGeo> {
   if (options.geo.databases.length > 0) {
     const backends = await Promise.all(options.geo.databases.map((source) => openMmdbBackend({ source })));

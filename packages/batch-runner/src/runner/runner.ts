@@ -13,6 +13,7 @@ import { yieldToEventLoop } from '../yield.js';
 import { type ChunkDispatcher, type ChunkOutcome, storeDispatcher } from './chunk-dispatcher.js';
 import { exportLines } from './export.js';
 import type { Processor, ProcessorOutcome } from './processor.js';
+import { createRetentionSweeper, type RetentionOptions } from './retention.js';
 import { type SubmitRequest, validateSubmit } from './validate-submit.js';
 
 /** Options of createBatchRunner. */
@@ -58,6 +59,11 @@ export interface BatchRunnerOptions {
    * @default none
    */
   webhooks?: Omit<WebhookDispatcherOptions, 'store'>;
+  /**
+   * Deletes finished jobs past their retention while the runner runs (start/close drive it):
+   * live and sandbox apart, see createRetentionSweeper. @default none (jobs are kept forever)
+   */
+  retention?: RetentionOptions;
 }
 
 /**
@@ -134,6 +140,9 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
 
   const deliveries = options.webhooks
     ? createWebhookDispatcher({ resultsUrl: options.resultsUrl, ...options.webhooks, store })
+    : undefined;
+  const sweeper = options.retention
+    ? createRetentionSweeper(store, { now, ...options.retention })
     : undefined;
   const inFlight = new Map<ChunkLease, AbortController>();
   // Why each chunk last failed in this process, so the record errors of a chunk that is finally
@@ -377,6 +386,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       stopped = new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
       workers = Array.from({ length: concurrency }, () => worker());
       deliveries?.start();
+      sweeper?.start();
     },
     idle() {
       return new Promise((resolve) => idleWaiters.push(resolve));
@@ -389,6 +399,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       for (const controller of inFlight.values()) controller.abort(new Error('runner closing'));
       await drained;
       await deliveries?.close();
+      await sweeper?.close();
       running = false;
       for (const resolve of idleWaiters) resolve();
       idleWaiters = [];

@@ -344,6 +344,25 @@ export function createMemoryStore(): Store {
       return event && scoped(event.jobId, scope) ? view(event) : null;
     },
 
+    async deleteFinishedJobs({ finishedBefore, sandbox, limit }) {
+      const before = new Date(finishedBefore).toISOString();
+      const pending = new Set(
+        outbox.filter((event) => event.state === 'pending').map((event) => event.jobId),
+      );
+      let deleted = 0;
+      for (const [id, { job }] of entries) {
+        if (deleted >= limit) break;
+        if (job.sandbox !== sandbox || job.completed_at === null || job.completed_at >= before) continue;
+        if (job.status === 'queued' || job.status === 'running' || pending.has(id)) continue;
+        entries.delete(id);
+        if (job.idempotency_key) byKey.delete(keyOf(job.account_id, job.idempotency_key));
+        deleted++;
+      }
+      for (let index = outbox.length - 1; index >= 0; index--)
+        if (!entries.has((outbox[index] as OutboxEntry).jobId)) outbox.splice(index, 1);
+      return deleted;
+    },
+
     async close() {},
   } satisfies Store;
 }

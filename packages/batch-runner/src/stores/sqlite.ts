@@ -50,6 +50,8 @@ const JOB_INDEXES = `
 CREATE UNIQUE INDEX IF NOT EXISTS jobs_idempotency ON jobs (ifnull(account_id, ''), idempotency_key)
   WHERE idempotency_key IS NOT NULL;
 CREATE INDEX IF NOT EXISTS jobs_account ON jobs (account_id, id);
+CREATE INDEX IF NOT EXISTS jobs_finished ON jobs (sandbox, completed_at)
+  WHERE status IN ('completed', 'failed', 'cancelled');
 `;
 const SCHEMA = `
 ${JOBS_TABLE('jobs')};
@@ -70,6 +72,8 @@ CREATE INDEX IF NOT EXISTS outbox_due ON outbox (state, next_attempt_at);
 -- Records of a job being inserted in slices, whose jobs row (written last) does not exist yet;
 -- a process that died mid-insert leaves its marker, and the next open removes the records.
 CREATE TABLE IF NOT EXISTS inserting (job_id TEXT PRIMARY KEY, started_at INTEGER NOT NULL);
+-- Records of a deleted job (retention) still being removed in slices; the next open finishes.
+CREATE TABLE IF NOT EXISTS purging (job_id TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS records (
   job_id TEXT NOT NULL, idx INTEGER NOT NULL, input TEXT NOT NULL, result TEXT,
   PRIMARY KEY (job_id, idx)
@@ -165,6 +169,18 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       `INSERT INTO chunks (job_id, chunk, start, end, state) VALUES (?, ?, ?, ?, 'pending')`,
     ),
     insertRecord: db.prepare('INSERT INTO records (job_id, idx, input) VALUES (?, ?, ?)'),
+    expired: db.prepare<[number, string, number], { id: string; total: number }>(
+      `SELECT j.id, j.total FROM jobs j
+       WHERE j.sandbox = ? AND j.status IN ('completed', 'failed', 'cancelled') AND j.completed_at < ?
+         AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.job_id = j.id AND o.state = 'pending')
+       ORDER BY j.completed_at LIMIT ?`,
+    ),
+    deleteJob: db.prepare('DELETE FROM jobs WHERE id = ?'),
+    deleteChunks: db.prepare('DELETE FROM chunks WHERE job_id = ?'),
+    deleteEvents: db.prepare('DELETE FROM outbox WHERE job_id = ?'),
+    startPurging: db.prepare('INSERT OR IGNORE INTO purging (job_id) VALUES (?)'),
+    donePurging: db.prepare('DELETE FROM purging WHERE job_id = ?'),
+    dropRecordSlice: db.prepare('DELETE FROM records WHERE job_id = ? AND idx >= ? AND idx < ?'),
     quotaCounts: db.prepare(
       `SELECT
          (SELECT count(*) FROM jobs WHERE account_id IS @account AND sandbox = @sandbox
@@ -309,6 +325,14 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   const insertSlice = db.transaction((id: string, records: readonly string[], from: number, to: number) => {
     if (from === 0) statements.startInserting.run(id, Date.now());
     for (let index = from; index < to; index++) statements.insertRecord.run(id, index, records[index]);
+  });
+  // The job disappears for every reader at once; its records follow in slices (a marker in
+  // `purging` lets the next open finish what a crash left).
+  const deleteJobRows = db.transaction((id: string) => {
+    statements.deleteJob.run(id);
+    statements.deleteChunks.run(id);
+    statements.deleteEvents.run(id);
+    statements.startPurging.run(id);
   });
   const abandonInsert = db.transaction((id: string) => {
     statements.dropRecords.run(id);
@@ -536,6 +560,18 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       const data = rows.slice(0, limit).map((row) => JSON.parse(row.result) as RecordResult);
       return { data, next_cursor: has_more ? String((data.at(-1)?.index ?? 0) + 1) : null, has_more };
     },
+    async deleteFinishedJobs({ finishedBefore, sandbox, limit }) {
+      const expired = statements.expired.all(sandbox ? 1 : 0, new Date(finishedBefore).toISOString(), limit);
+      for (const { id, total } of expired) {
+        deleteJobRows.immediate(id);
+        for (let from = 0; from < total; from += INSERT_SLICE_RECORDS) {
+          await yieldToEventLoop();
+          statements.dropRecordSlice.run(id, from, from + INSERT_SLICE_RECORDS);
+        }
+        statements.donePurging.run(id);
+      }
+      return expired.length;
+    },
     async close() {
       db.close();
     },
@@ -548,9 +584,16 @@ export const INSERT_SLICE_RECORDS = 1000;
 /** How old an unfinished insert must be to count as abandoned by a process that died. */
 const ABANDONED_INSERT_MS = 10 * 60_000;
 
-/** Removes the records of inserts a dead process left (their job row was never written). */
+/**
+ * Removes the records of inserts a dead process left (their job row was never written) and of
+ * deleted jobs whose records were still being removed when a process died.
+ */
 function dropAbandonedInserts(db: BetterSqlite3.Database, now: number): void {
   db.transaction(() => {
+    for (const { job_id } of db.prepare<[], { job_id: string }>('SELECT job_id FROM purging').all()) {
+      db.prepare('DELETE FROM records WHERE job_id = ?').run(job_id);
+      db.prepare('DELETE FROM purging WHERE job_id = ?').run(job_id);
+    }
     const stale = db
       .prepare<[number], { job_id: string }>('SELECT job_id FROM inserting WHERE started_at < ?')
       .all(now - ABANDONED_INSERT_MS);

@@ -373,6 +373,69 @@ export function describeStore(name: string, factory: StoreFactory): void {
       await store.close();
     });
 
+    it('deletes finished jobs of one kind past their retention with everything they had, keeping those with events pending', async () => {
+      const store = await factory.create();
+      const finish = async (job: NewJob, at: number) => {
+        const { job: created } = await store.createJob(job);
+        for (
+          let lease = await store.claimChunk('w', at, 5000);
+          lease;
+          lease = await store.claimChunk('w', at, 5000)
+        )
+          await store.commitChunk(
+            lease,
+            lease.records.map(({ index, input }) => ok(index, input, 'x')),
+            at,
+          );
+        return created.id;
+      };
+      const day = 86_400_000;
+      const t0 = Date.parse('2026-11-20T00:00:00Z');
+      const records = Array.from({ length: 2500 }, (_, index) => `r${index}`);
+      const oldSandbox = await finish(
+        newJob({ sandbox: true, records, chunkSize: 1000, idempotency_key: `ret-${counter}` }),
+        t0,
+      );
+      const oldLive = await finish(newJob(), t0);
+      const newSandbox = await finish(newJob({ sandbox: true }), t0 + 2 * day);
+      // Finished with a webhook that is still being retried: kept until the event is done.
+      const hooked = await finish(newJob({ sandbox: true, webhook_url: 'https://h.test/x' }), t0);
+      // Not finished: never deleted, however old.
+      const { job: running } = await store.createJob(newJob({ sandbox: true, now: new Date(t0) }));
+      const cancelled = (await store.cancelJob(
+        (
+          await store.createJob(newJob({ sandbox: true }))
+        ).job.id,
+        t0,
+      )) as { id: string };
+      const cutoff = t0 + day;
+      expect(await store.deleteFinishedJobs({ finishedBefore: cutoff, sandbox: true, limit: 1 })).toBe(1);
+      expect(await store.deleteFinishedJobs({ finishedBefore: cutoff, sandbox: true, limit: 10 })).toBe(1);
+      expect(await store.deleteFinishedJobs({ finishedBefore: cutoff, sandbox: true, limit: 10 })).toBe(0);
+      for (const id of [oldSandbox, cancelled.id]) {
+        expect(await store.getJob(id)).toBeNull();
+        expect((await store.results(id, { limit: 10 })).data).toEqual([]);
+        expect(await store.deliveries(id)).toEqual([]);
+      }
+      for (const id of [oldLive, newSandbox, hooked, running.id])
+        expect(await store.getJob(id)).not.toBeNull();
+      // The deleted job's idempotency key is free again.
+      expect((await store.createJob(newJob({ idempotency_key: `ret-${counter - 6}` }))).created).toBe(true);
+      // The event done, its job goes too; live jobs only with sandbox false.
+      const delivery = await store.claimDelivery('d', t0, 5000);
+      expect(await store.beginAttempt(delivery!, { at: t0 })).toBe(true);
+      await store.recordAttempt(
+        delivery!,
+        { at: t0, status: 200, latencyMs: 1, error: null },
+        { state: 'delivered' },
+      );
+      expect(await store.deleteFinishedJobs({ finishedBefore: cutoff, sandbox: true, limit: 10 })).toBe(1);
+      expect(await store.getEvent(delivery!.eventId)).toBeNull();
+      expect(await store.deleteFinishedJobs({ finishedBefore: cutoff, sandbox: false, limit: 10 })).toBe(1);
+      expect(await store.getJob(oldLive)).toBeNull();
+      await store.close();
+    });
+
     it('logs an attempt before it is sent: one left in progress by a dead deliverer stays, closed as interrupted', async () => {
       const store = await factory.create();
       const { job } = await store.createJob(

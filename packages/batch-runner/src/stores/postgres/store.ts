@@ -463,6 +463,26 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       return rows[0] && inScope(rows[0], scope) ? toView(rows[0]) : null;
     },
 
+    async deleteFinishedJobs({ finishedBefore, sandbox, limit }) {
+      return transaction(opened, async (client) => {
+        // Jobs another sweeper is deleting right now are skipped, not waited for.
+        const { rows } = await q<{ id: string }>(
+          client,
+          `SELECT j.id FROM ${s}.jobs j
+           WHERE j.sandbox = $1 AND j.status IN ('completed', 'failed', 'cancelled') AND j.completed_at < $2
+             AND NOT EXISTS (SELECT 1 FROM ${s}.outbox o WHERE o.job_id = j.id AND o.state = 'pending')
+           ORDER BY j.completed_at LIMIT $3 FOR UPDATE OF j SKIP LOCKED`,
+          [sandbox, iso(finishedBefore), limit],
+        );
+        const ids = rows.map((row) => row.id);
+        if (ids.length === 0) return 0;
+        // Results have no foreign key (see the schema); chunks, events and attempts cascade.
+        await q(client, `DELETE FROM ${s}.results WHERE job_id = ANY($1::text[])`, [ids]);
+        await q(client, `DELETE FROM ${s}.jobs WHERE id = ANY($1::text[])`, [ids]);
+        return ids.length;
+      });
+    },
+
     async close() {
       if (opened.owned) await opened.pool.end();
     },
