@@ -154,7 +154,7 @@ export interface paths {
         put?: never;
         /**
          * Enrich a company by domain
-         * @description `{ domain }`: a domain, or any URL or host on it (reduced to the registrable domain). 200 `{ company }` with name, domain, description, employee count, founding year, industry, location, technologies, social profiles, logo and the source of each field; 204 with no body when nothing matches, not billed unless the plan bills company misses.
+         * @description `{ domain }`: a domain, or any URL or host on it (reduced to the registrable domain). 200 `{ company }` with name, domain, description, employee count, founding year, industry, location, technologies, social profiles, the site’s language, logo and the source of each field; 204 with no body when nothing matches, not billed unless the plan bills company misses.
          */
         post: operations["enrichCompany"];
         delete?: never;
@@ -307,7 +307,7 @@ export interface paths {
         put?: never;
         /**
          * Create an asynchronous batch job
-         * @description A JSON body (`type`, `records`, `webhook_url`), or an uploaded list: `Content-Type: text/plain` (one record per line; blank lines and # comments skipped) or `text/csv` (the column named by `?column=`, else the first column, a header row named like email or ip skipped), with `?type=` and optionally `?webhook_url=`. Answers 202 with the job and a `Location` header. `Idempotency-Key` (per account) returns the first job for a retried request. A webhook URL at a private or reserved address is refused unless the operator allow-listed it. The records count against the monthly allowance, checked before the job is created.
+         * @description A JSON body (`type`, `records`, `webhook_url`), or an uploaded list: `Content-Type: text/plain` (one record per line; blank lines and # comments skipped) or `text/csv` (the column named by `?column=`, else the first column, a header row named like email or ip skipped), with `?type=` and optionally `?webhook_url=`. Answers 202 with the job and a `Location` header. `Idempotency-Key` (per account) returns the first job for a retried request. A webhook URL at a private or reserved address is refused unless the operator allow-listed it. The records count against the monthly allowance, checked before the job is created. Jobs of test keys (sandbox jobs) are not billed but limited per account: jobs a day (UTC) and records waiting to be processed; past either, 429 `rate_limited` with `Retry-After`.
          */
         post: operations["createBatchJob"];
         delete?: never;
@@ -662,6 +662,7 @@ export interface operations {
                         quality_score: number;
                         /** @description Stable snake_case reasons; empty when none */
                         reasons: string[];
+                        /** @description The domain is disposable (by the lists or by its MX, see `disposable_match`); false when `check_disposable` is off */
                         is_disposable: boolean;
                         is_catch_all: boolean;
                         mx: {
@@ -681,6 +682,17 @@ export interface operations {
                         request_id: string;
                         normalized?: string | null;
                         suggestion?: string | null;
+                        disposable_match?: {
+                            /**
+                             * @description `builtin`: the shipped disposable list; `extra`: the operator's added list; `deny`: the operator's deny list; `mx`: the domain is on no list but its mail goes to the MX hosts of a listed disposable domain
+                             * @enum {unknown}
+                             */
+                            source: "builtin" | "extra" | "deny" | "mx";
+                            /** @description The list entry that matched (the domain or a parent; for `mx`, the service's domain) */
+                            entry: string;
+                            /** @description For `mx`: the MX host that belongs to the disposable service */
+                            host?: string;
+                        } | null;
                         is_role_account?: boolean;
                         is_free_provider?: boolean;
                         smtp?: {
@@ -1034,6 +1046,7 @@ export interface operations {
                             quality_score: number;
                             /** @description Stable snake_case reasons; empty when none */
                             reasons: string[];
+                            /** @description The domain is disposable (by the lists or by its MX, see `disposable_match`); false when `check_disposable` is off */
                             is_disposable: boolean;
                             is_catch_all: boolean;
                             mx: {
@@ -1053,6 +1066,17 @@ export interface operations {
                             request_id: string;
                             normalized?: string | null;
                             suggestion?: string | null;
+                            disposable_match?: {
+                                /**
+                                 * @description `builtin`: the shipped disposable list; `extra`: the operator's added list; `deny`: the operator's deny list; `mx`: the domain is on no list but its mail goes to the MX hosts of a listed disposable domain
+                                 * @enum {unknown}
+                                 */
+                                source: "builtin" | "extra" | "deny" | "mx";
+                                /** @description The list entry that matched (the domain or a parent; for `mx`, the service's domain) */
+                                entry: string;
+                                /** @description For `mx`: the MX host that belongs to the disposable service */
+                                host?: string;
+                            } | null;
                             is_role_account?: boolean;
                             is_free_provider?: boolean;
                             smtp?: {
@@ -2214,6 +2238,8 @@ export interface operations {
                                     adapter: string;
                                     /** Format: date-time */
                                     retrieved_at: string;
+                                    /** @description What within the source gave the field, when the adapter says (`og:site_name`, `schema.org Organization (identity)`, `about page text (…)`) */
+                                    evidence?: string;
                                 };
                             };
                         };
@@ -2524,6 +2550,7 @@ export interface operations {
                             social: {
                                 [key: string]: string;
                             };
+                            language: string | null;
                             confidence: number;
                             logo?: string | null;
                             /** @description Field (flat name, e.g. `title`, `company_name`) → the adapter that supplied it and when */
@@ -2533,6 +2560,8 @@ export interface operations {
                                     adapter: string;
                                     /** Format: date-time */
                                     retrieved_at: string;
+                                    /** @description What within the source gave the field, when the adapter says (`og:site_name`, `schema.org Organization (identity)`, `about page text (…)`) */
+                                    evidence?: string;
                                 };
                             };
                         };

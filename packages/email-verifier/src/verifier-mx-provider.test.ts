@@ -110,18 +110,44 @@ describe('disposable by MX', () => {
   it('a domain on no list whose MX is a disposable service is disposable (risky, reason disposable)', async () => {
     const result = await verifierWith().verify('someone@fresh-alias.test');
     expect(result).toMatchObject({ is_disposable: true, state: 'risky' });
+    // The result says why: the MX host that belongs to the disposable service.
+    expect(result.disposable_match).toEqual({
+      entry: 'mailinator.com',
+      source: 'mx',
+      host: 'mail.mailinator.com',
+    });
     expect(result.reasons).toContain('disposable');
     const [many] = await verifierWith().verifyMany(['someone@fresh-alias.test']);
     expect(many?.is_disposable).toBe(true);
   });
 
   it('not when the service is only a backup MX, nor with check_disposable off, nor when allowed', async () => {
-    expect((await verifierWith().verify('a@split.test')).is_disposable).toBe(false);
-    expect(
-      (await verifierWith().verify('a@fresh-alias.test', { check_disposable: false })).is_disposable,
-    ).toBe(false);
+    expect(await verifierWith().verify('a@split.test')).toMatchObject({
+      is_disposable: false,
+      disposable_match: null,
+    });
+    expect(await verifierWith().verify('a@fresh-alias.test', { check_disposable: false })).toMatchObject({
+      is_disposable: false,
+      disposable_match: null,
+    });
     const allowed = verifierWith({ lists: { allowDomains: ['fresh-alias.test'] } });
     const result = await allowed.verify('a@fresh-alias.test');
     expect(result).toMatchObject({ is_disposable: false, state: 'deliverable' });
+  });
+});
+
+describe('disposable_match', () => {
+  it('names the list entry for a listed domain, whatever DNS says', async () => {
+    const [listed, sub] = await verifierWith().verifyMany(['a@mailinator.com', 'b@x.mailinator.com']);
+    expect(listed?.disposable_match).toEqual({ entry: 'mailinator.com', source: 'builtin' });
+    expect(sub?.disposable_match).toEqual({ entry: 'mailinator.com', source: 'builtin' });
+  });
+
+  it("names the operator's deny entry", async () => {
+    const denied = verifierWith({ lists: { denyDomains: ['workspace.test'] } });
+    expect((await denied.verify('a@workspace.test')).disposable_match).toEqual({
+      entry: 'workspace.test',
+      source: 'deny',
+    });
   });
 });

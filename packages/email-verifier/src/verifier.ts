@@ -4,7 +4,7 @@ import { type Classification, classify } from './classify/classify.js';
 import type { DomainStatus, ProbeVerdict, VerificationFacts } from './classify/facts.js';
 import { addressesOf, type MailHosts, resolveMailHosts } from './dns/mail-hosts.js';
 import { DnsQueryError } from './dns/resolver.js';
-import { createLists, type EmailLists } from './lists/create-lists.js';
+import { createLists, type DisposableMatch, type EmailLists } from './lists/create-lists.js';
 import { identifyMailHosts } from './providers/mail-providers.js';
 import { type CachedResult, type ResultCacheKey, resultCacheVariant } from './result-cache/result-cache.js';
 import { CatchAllCache } from './smtp/catch-all-cache.js';
@@ -30,6 +30,8 @@ export interface VerificationResult extends EmailVerificationResult {
   normalized: string | null;
   /** A likely intended domain (`gmial.com` → `gmail.com`), or null. */
   suggestion: string | null;
+  /** Why `is_disposable` is true (list entry or MX host), or null when it is false. */
+  disposable_match: DisposableMatch | null;
   is_role_account: boolean;
   is_free_provider: boolean;
   /** The last SMTP exchange about this mailbox, or null when no probe ran. */
@@ -118,7 +120,8 @@ interface Prepared {
   input: string;
   address: ParsedAddress | null;
   syntaxDetail: string | null;
-  disposable: boolean;
+  /** Why the domain is disposable by the lists (and overrides), or null. */
+  disposable: DisposableMatch | null;
   role: boolean;
   free: boolean;
   suggestion: string | null;
@@ -189,11 +192,12 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     requestId: string | undefined,
   ): VerificationResult {
     // A domain on no list is still disposable when its mail goes to a disposable service's MX.
-    const disposable =
-      prepared.disposable ||
-      (prepared.address !== null &&
-        domain?.status === 'accepts_mail' &&
-        lists.disposableByMailHosts(prepared.address.asciiDomain, domain.hosts) !== null);
+    const match =
+      prepared.disposable ??
+      (prepared.address !== null && domain?.status === 'accepts_mail'
+        ? lists.disposableByMailHosts(prepared.address.asciiDomain, domain.hosts)
+        : null);
+    const disposable = match !== null;
     const facts: VerificationFacts = {
       syntaxValid: prepared.address !== null,
       addressLiteral: prepared.address?.isAddressLiteral ?? false,
@@ -221,6 +225,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       request_id: requestId ?? createId('req'),
       normalized: prepared.address?.normalized ?? null,
       suggestion: prepared.suggestion,
+      disposable_match: verdict.is_disposable ? match : null,
       is_role_account: prepared.role,
       is_free_provider: prepared.free,
       smtp: probe?.detail ?? null,
@@ -534,7 +539,7 @@ function prepareAddress(input: string, lists: EmailLists, settings: ResolvedVeri
       input,
       address: null,
       syntaxDetail: parsed.detail,
-      disposable: false,
+      disposable: null,
       role: false,
       free: false,
       suggestion: null,
@@ -546,7 +551,7 @@ function prepareAddress(input: string, lists: EmailLists, settings: ResolvedVeri
     input,
     address,
     syntaxDetail: null,
-    disposable: !literal && lists.isDisposable(address.asciiDomain),
+    disposable: literal ? null : lists.disposableMatch(address.asciiDomain),
     role: lists.isRole(address.local),
     free: !literal && lists.isFree(address.asciiDomain),
     suggestion: literal ? null : suggestDomain(address.asciiDomain),

@@ -116,8 +116,9 @@ export function createSandboxVerifier(options: SandboxVerifierOptions = {}): Ver
     const facts = magic === null ? null : (SANDBOX_MAGIC[magic] as MagicFacts);
     const literal = address?.isAddressLiteral ?? false;
     // Magic answers depend on the local part only: the domain's list memberships stay out.
-    const disposable =
-      facts === null && address !== null && !literal && lists.isDisposable(address.asciiDomain);
+    const disposableMatch =
+      facts === null && address !== null && !literal ? lists.disposableMatch(address.asciiDomain) : null;
+    const disposable = disposableMatch !== null;
     const free = facts === null && address !== null && !literal && lists.isFree(address.asciiDomain);
     const role = facts === null && address !== null && lists.isRole(address.local);
     const suggestion =
@@ -155,6 +156,7 @@ export function createSandboxVerifier(options: SandboxVerifierOptions = {}): Ver
       request_id: requestId ?? createId('req'),
       normalized: address?.normalized ?? null,
       suggestion,
+      disposable_match: verdict.is_disposable ? disposableMatch : null,
       is_role_account: role,
       is_free_provider: free,
       smtp: facts?.smtp ?? null,

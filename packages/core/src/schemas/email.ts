@@ -95,7 +95,10 @@ export const EmailVerificationResultSchema = Type.Object(
     state: VerificationStateSchema,
     quality_score: Type.Number({ minimum: 0, maximum: 1 }),
     reasons: Type.Array(Type.String(), { description: 'Stable snake_case reasons; empty when none' }),
-    is_disposable: Type.Boolean(),
+    is_disposable: Type.Boolean({
+      description:
+        'The domain is disposable (by the lists or by its MX, see `disposable_match`); false when `check_disposable` is off',
+    }),
     is_catch_all: Type.Boolean(),
     mx: MxSummarySchema,
     checked_at: TimestampSchema,
@@ -105,6 +108,26 @@ export const EmailVerificationResultSchema = Type.Object(
     ),
     suggestion: Type.Optional(
       Nullable(Type.String({ description: 'A likely intended domain (gmial.com → gmail.com)' })),
+    ),
+    disposable_match: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            source: Type.Enum(['builtin', 'extra', 'deny', 'mx'], {
+              description:
+                "`builtin`: the shipped disposable list; `extra`: the operator's added list; `deny`: the operator's deny list; `mx`: the domain is on no list but its mail goes to the MX hosts of a listed disposable domain",
+            }),
+            entry: Type.String({
+              description:
+                "The list entry that matched (the domain or a parent; for `mx`, the service's domain)",
+            }),
+            host: Type.Optional(
+              Type.String({ description: 'For `mx`: the MX host that belongs to the disposable service' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ),
     ),
     is_role_account: Type.Optional(Type.Boolean()),
     is_free_provider: Type.Optional(Type.Boolean()),

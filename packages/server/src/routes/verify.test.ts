@@ -141,9 +141,14 @@ describe('POST /v2/verify/email with a live key (testkit DNS and SMTP)', () => {
       is_disposable: true,
       state: 'risky',
       mx: { provider: null, gateway: null },
+      disposable_match: { entry: 'mailinator.com', source: 'mx', host: 'mail.mailinator.com' },
     });
     expect(alias.reasons).toContain('disposable');
-    expect(good).toMatchObject({ is_disposable: false, mx: { provider: null, gateway: null } });
+    expect(good).toMatchObject({
+      is_disposable: false,
+      disposable_match: null,
+      mx: { provider: null, gateway: null },
+    });
   });
 
   it('probes the mailbox when asked', async () => {
