@@ -11,7 +11,7 @@ const E2E_DIR = fileURLToPath(new URL('..', import.meta.url));
 const CLI = fileURLToPath(new URL('../../packages/cli/src/bin.ts', import.meta.url));
 /** MaxMind's City test database (shared fixtures): small and real, so geo answers are known. */
 export const GEO_CITY_FIXTURE = fileURLToPath(
-  new URL('../../../shared/fixtures/maxmind-db/test-data/GeoIP2-City-Test.mmdb', import.meta.url),
+  new URL('../../fixtures/maxmind-db/test-data/GeoIP2-City-Test.mmdb', import.meta.url),
 );
 
 export interface StartServeOptions {

@@ -5,7 +5,7 @@ import { EXIT } from './exit-codes.js';
 import { main } from './main.js';
 import { captureIo } from './testing/capture-io.js';
 
-const fixtures = fileURLToPath(new URL('../../../../shared/fixtures/maxmind-db/test-data/', import.meta.url));
+const fixtures = fileURLToPath(new URL('../../../fixtures/maxmind-db/test-data/', import.meta.url));
 const body = '{"id":"evt_1","object":"event","type":"batch.completed","created":1,"data":{"object":{}}}';
 
 // The README's one rule: per-record results (failed ones too) on stdout; the command's own

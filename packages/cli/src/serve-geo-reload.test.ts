@@ -12,7 +12,7 @@ import { main } from './main.js';
 import { startServer } from './serve-run.js';
 import { captureIo } from './testing/capture-io.js';
 
-const fixtures = fileURLToPath(new URL('../../../../shared/fixtures/maxmind-db/test-data/', import.meta.url));
+const fixtures = fileURLToPath(new URL('../../../fixtures/maxmind-db/test-data/', import.meta.url));
 
 interface Health {
   geo: { databases: { id: string; type: string; built_at: string | null; source: string }[] };

@@ -5,7 +5,7 @@ import { createMemoryStore } from '../stores/memory.js';
 import { createGeoIpProcessor } from './geo-ip.js';
 import { createVerifyEmailProcessor } from './verify-email.js';
 
-const fixtures = new URL('../../../../../shared/fixtures/maxmind-db/test-data/', import.meta.url).pathname;
+const fixtures = new URL('../../../../fixtures/maxmind-db/test-data/', import.meta.url).pathname;
 
 describe('processors', () => {
   it('geo_ip: located results and per-record invalid_ip errors', async () => {

@@ -10,7 +10,7 @@ import { captureIo } from '../testing/capture-io.js';
 
 const require = createRequire(import.meta.url);
 const fixtures = fileURLToPath(
-  new URL('../../../../../shared/fixtures/maxmind-db/test-data/', import.meta.url),
+  new URL('../../../../fixtures/maxmind-db/test-data/', import.meta.url),
 );
 
 describe('svc geo --db: the schema from database_type, or --schema', () => {

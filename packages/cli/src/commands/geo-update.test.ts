@@ -11,7 +11,7 @@ import { main } from '../main.js';
 import { expectApiJson, ISO_8601 } from '../testing/api-json.js';
 import { captureIo } from '../testing/capture-io.js';
 
-const fixtures = fileURLToPath(new URL('../../../../../shared/fixtures/maxmind-db/', import.meta.url));
+const fixtures = fileURLToPath(new URL('../../../../fixtures/maxmind-db/', import.meta.url));
 
 describe('svc geo update against a download server on loopback', () => {
   let site: StaticSite;

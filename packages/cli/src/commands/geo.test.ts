@@ -9,7 +9,7 @@ import { asAnotherUser } from '../testing/as-another-user.js';
 import { captureIo } from '../testing/capture-io.js';
 
 const fixtures = fileURLToPath(
-  new URL('../../../../../shared/fixtures/maxmind-db/test-data/', import.meta.url),
+  new URL('../../../../fixtures/maxmind-db/test-data/', import.meta.url),
 );
 const dbs = ['--db', `${fixtures}GeoIP2-City-Test.mmdb`, '--db', `${fixtures}GeoLite2-ASN-Test.mmdb`];
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The MaxMind test databases shipped in ../shared/fixtures (relative to the repository root). */
+/** MaxMind's test databases, kept in the repository's `fixtures/maxmind-db` (MIT or Apache-2.0). */
 export const MAXMIND_FIXTURES = fileURLToPath(
-  new URL('../../../../../shared/fixtures/maxmind-db/', import.meta.url),
+  new URL('../../../../fixtures/maxmind-db/', import.meta.url),
 );
 
 /** Path of one official test database. */

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { METADATA_MARKER } from '../build.js';
 
-/** shared/fixtures/maxmind-db, which sits beside the repository root. */
+/** MaxMind's test databases in the repository's `fixtures/maxmind-db` (MIT or Apache-2.0). */
 export const FIXTURES_DIR = fileURLToPath(
-  new URL('../../../../../shared/fixtures/maxmind-db/', import.meta.url),
+  new URL('../../../../fixtures/maxmind-db/', import.meta.url),
 );
 
 export function readFixture(relative: string): Buffer {

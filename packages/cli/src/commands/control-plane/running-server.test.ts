@@ -18,7 +18,7 @@ import { captureIo } from '../../testing/capture-io.js';
 
 /** MaxMind's small City test database (shared fixtures): the server needs a geo backend. */
 const GEO_FIXTURE = new URL(
-  '../../../../../../shared/fixtures/maxmind-db/test-data/GeoIP2-City-Test.mmdb',
+  '../../../../../fixtures/maxmind-db/test-data/GeoIP2-City-Test.mmdb',
   import.meta.url,
 ).pathname;
 
