@@ -9,9 +9,7 @@ import { main } from '../main.js';
 import { captureIo } from '../testing/capture-io.js';
 
 const require = createRequire(import.meta.url);
-const fixtures = fileURLToPath(
-  new URL('../../../../fixtures/maxmind-db/test-data/', import.meta.url),
-);
+const fixtures = fileURLToPath(new URL('../../../../fixtures/maxmind-db/test-data/', import.meta.url));
 
 describe('svc geo --db: the schema from database_type, or --schema', () => {
   let dir: string;

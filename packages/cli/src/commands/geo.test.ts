@@ -8,9 +8,7 @@ import { main } from '../main.js';
 import { asAnotherUser } from '../testing/as-another-user.js';
 import { captureIo } from '../testing/capture-io.js';
 
-const fixtures = fileURLToPath(
-  new URL('../../../../fixtures/maxmind-db/test-data/', import.meta.url),
-);
+const fixtures = fileURLToPath(new URL('../../../../fixtures/maxmind-db/test-data/', import.meta.url));
 const dbs = ['--db', `${fixtures}GeoIP2-City-Test.mmdb`, '--db', `${fixtures}GeoLite2-ASN-Test.mmdb`];
 
 describe('svc geo with MaxMind test databases (--db)', () => {

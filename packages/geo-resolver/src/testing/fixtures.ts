@@ -2,9 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** MaxMind's test databases, kept in the repository's `fixtures/maxmind-db` (MIT or Apache-2.0). */
-export const MAXMIND_FIXTURES = fileURLToPath(
-  new URL('../../../../fixtures/maxmind-db/', import.meta.url),
-);
+export const MAXMIND_FIXTURES = fileURLToPath(new URL('../../../../fixtures/maxmind-db/', import.meta.url));
 
 /** Path of one official test database. */
 export const testDatabase = (name: string) => `${MAXMIND_FIXTURES}test-data/${name}`;

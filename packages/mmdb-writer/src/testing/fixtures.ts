@@ -3,9 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { METADATA_MARKER } from '../build.js';
 
 /** MaxMind's test databases in the repository's `fixtures/maxmind-db` (MIT or Apache-2.0). */
-export const FIXTURES_DIR = fileURLToPath(
-  new URL('../../../../fixtures/maxmind-db/', import.meta.url),
-);
+export const FIXTURES_DIR = fileURLToPath(new URL('../../../../fixtures/maxmind-db/', import.meta.url));
 
 export function readFixture(relative: string): Buffer {
   return readFileSync(`${FIXTURES_DIR}${relative}`);

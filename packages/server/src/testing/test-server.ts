@@ -10,8 +10,7 @@ import { createMemoryControlPlaneStore } from '../control-plane/stores/memory.js
 import { type CreateServerOptions, createServer } from '../server.js';
 
 /** MaxMind's test databases (shared fixtures): small, real mmdb files. */
-export const GEO_FIXTURES = new URL('../../../../fixtures/maxmind-db/test-data/', import.meta.url)
-  .pathname;
+export const GEO_FIXTURES = new URL('../../../../fixtures/maxmind-db/test-data/', import.meta.url).pathname;
 
 let fixtureGeo: Promise<GeoResolver> | undefined;
 /** A real resolver over MaxMind's City test database (opened once per test file). */
