@@ -5,7 +5,7 @@
 //   cd benchmarks && node --conditions=source --import tsx run.ts batch-submit
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -68,7 +68,13 @@ async function startServe(): Promise<Served> {
 }
 
 /** Asks /v2/health every `everyMs`, one request at a time, until `until` resolves; latencies in ms. */
-async function probeHealth(url: string, until: Promise<unknown>, everyMs = 10): Promise<number[]> {
+async function probeHealth(
+  url: string,
+  until: Promise<unknown>,
+  everyMs = 10,
+  /** Filled with each request's start (performance.now()), beside its latency. */
+  startedAt: number[] = [],
+): Promise<number[]> {
   let done = false;
   void until.finally(() => {
     done = true;
@@ -79,6 +85,7 @@ async function probeHealth(url: string, until: Promise<unknown>, everyMs = 10): 
     const response = await fetch(`${url}/v2/health`);
     await response.arrayBuffer();
     latencies.push(performance.now() - started);
+    startedAt.push(started);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
   return latencies;
@@ -89,7 +96,9 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 };
 const describe = (values: number[]) =>
-  `${values.length} requests, p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
+  values.length === 0
+    ? 'no request'
+    : `${values.length} requests, p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
 
 async function waitForJob(url: string, key: string, id: string): Promise<Record<string, unknown>> {
   for (;;) {
@@ -122,17 +131,29 @@ export async function runBatchSubmitBenchmark(): Promise<void> {
         throw new Error(`submit: ${response.status} ${JSON.stringify(job)}`);
       return waitForJob(served.url, served.testKey, job.id);
     })();
-    const busy = await probeHealth(served.url, work);
+    const busyStarts: number[] = [];
+    const busy = await probeHealth(served.url, work, 10, busyStarts);
     const job = await work;
     const totalMs = performance.now() - started;
+    const after = await probeHealth(served.url, new Promise((resolve) => setTimeout(resolve, QUIET_MS)));
+    // Requests sent before the 202 (the body parsed, the records inserted) and after (the job runs).
+    const submitting = busy.filter((_, index) => (busyStarts[index] as number) - started < submitMs);
+    const running = busy.filter((_, index) => (busyStarts[index] as number) - started >= submitMs);
     console.log(
       `\n## GET /v2/health during a ${RECORDS.toLocaleString('en')}-record sandbox submit (svc serve, SQLite)\n`,
     );
     console.log(`| phase | health latency |`);
     console.log('|---|---|');
-    console.log(`| quiet (${QUIET_MS / 1000} s) | ${describe(quiet)} |`);
+    console.log(`| quiet before (${QUIET_MS / 1000} s) | ${describe(quiet)} |`);
+    console.log(`| until the 202 (${(submitMs / 1000).toFixed(2)} s) | ${describe(submitting)} |`);
     console.log(
-      `| submit and processing (${(totalMs / 1000).toFixed(1)} s; 202 after ${(submitMs / 1000).toFixed(2)} s; job ${job.status}) | ${describe(busy)} |`,
+      `| the job running (${((totalMs - submitMs) / 1000).toFixed(1)} s; job ${job.status}) | ${describe(running)} |`,
+    );
+    console.log(`| quiet after (${QUIET_MS / 1000} s) | ${describe(after)} |`);
+    console.log(
+      `\nload average at the end: ${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(', ')}`,
     );
   } finally {
     await served.stop();
