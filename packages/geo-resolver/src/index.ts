@@ -18,6 +18,7 @@ export {
 } from './backends/cidr-list.js';
 export { type MmdbBackend, type MmdbBackendOptions, openMmdbBackend } from './backends/mmdb.js';
 export {
+  ipinfoLiteSchema,
   ipinfoSchema,
   ipLocationDbSchema,
   MMDB_SCHEMAS,

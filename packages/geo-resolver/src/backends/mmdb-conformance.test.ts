@@ -1,6 +1,7 @@
 import { mmdbTypes } from '@svc/mmdb-writer';
 import { describeMmdbBackend, u32 } from '../testing/describe-mmdb-backend.js';
 import {
+  ipinfoLiteSchema,
   ipinfoSchema,
   ipLocationDbSchema,
   maxmindAnonymousSchema,
@@ -153,6 +154,29 @@ describeMmdbBackend('IPinfo', {
     latitude: -41.28664,
     longitude: 174.77557,
     timezone: 'Pacific/Auckland',
+    asn: 9500,
+    org: 'One New Zealand',
+  },
+});
+
+// IPinfo Lite as IPinfo documents it (https://ipinfo.io/developers/ip-geolocation-data): the
+// country's name in `country`, its code in `country_code`.
+describeMmdbBackend('IPinfo Lite', {
+  databaseType: 'ipinfo ipinfo_lite.mmdb',
+  schema: ipinfoLiteSchema,
+  record: {
+    asn: 'AS9500',
+    as_name: 'One New Zealand',
+    as_domain: 'one.nz',
+    country_code: 'NZ',
+    country: 'New Zealand',
+    continent_code: 'OC',
+    continent: 'Oceania',
+  },
+  expected: {
+    continent: 'OC',
+    country: 'NZ',
+    country_name: 'New Zealand',
     asn: 9500,
     org: 'One New Zealand',
   },

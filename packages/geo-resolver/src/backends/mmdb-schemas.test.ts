@@ -82,7 +82,7 @@ describe('schema detection from database_type', () => {
     expect(error?.message).toContain('openMmdbBackend({ source, schema: maxmindCitySchema })');
     expect(error?.message).toContain('svc geo --db <file> --schema <name>');
     expect(error?.message).toMatch(
-      /schema names: city, asn, isp, anonymous-ip, residential-proxy, ip-location-db, ipinfo/,
+      /schema names: city, asn, isp, anonymous-ip, residential-proxy, ip-location-db, ipinfo, ipinfo-lite/,
     );
   });
 });

@@ -166,31 +166,67 @@ export const ipLocationDbSchema: MmdbSchema = {
   }),
 };
 
-/** IPinfo's mmdb files (country, city, region, lat/lng as strings or numbers, asn as "AS15169"). */
+/** An ISO 3166-1 alpha-2 or continent code as IPinfo's files hold them: two letters, nothing else. */
+const twoLetterCode = (value: unknown): string | null => {
+  const text = string(value);
+  return text !== null && /^[A-Z]{2}$/.test(text) ? text : null;
+};
+
+const IPINFO_PROVIDES: readonly GeoField[] = [
+  'continent',
+  'country',
+  'country_name',
+  'region',
+  'city',
+  'postal_code',
+  'latitude',
+  'longitude',
+  'timezone',
+  'asn',
+  'org',
+];
+
+/**
+ * IPinfo Lite (`ipinfo_lite.mmdb`, the free file): `country` is the country's **name** and
+ * `country_code` its ISO code; likewise `continent` / `continent_code`; `asn` ("AS15169"),
+ * `as_name`, `as_domain`. https://ipinfo.io/developers/ip-geolocation-data
+ */
+function mapIpinfoLite(record: Json): GeoPartial {
+  return {
+    continent: twoLetterCode(record.continent_code),
+    country: twoLetterCode(record.country_code),
+    country_name: string(record.country),
+    asn: ipinfoAsn(record.asn),
+    org: string(record.as_name),
+  };
+}
+
+/** IPinfo's "AS15169" as a number; null for anything else. */
+function ipinfoAsn(value: unknown): number | null {
+  const text = string(value);
+  const match = text ? /^AS(\d{1,10})$/i.exec(text) : null;
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * IPinfo's older and paid mmdb files (country, country_asn, standard_location, …): `country` is the
+ * ISO code (with `country_name`), `continent` the continent code, city, region, lat/lng as strings
+ * or numbers. A record with `country_code` is in the Lite layout and read as Lite, so a Lite file
+ * opened under this schema is never misread; a `country` that is not a two-letter code (a name) is
+ * never returned as a code.
+ */
 export const ipinfoSchema: MmdbSchema = {
   name: 'ipinfo',
-  provides: [
-    'continent',
-    'country',
-    'country_name',
-    'region',
-    'city',
-    'postal_code',
-    'latitude',
-    'longitude',
-    'timezone',
-    'asn',
-    'org',
-  ],
+  provides: IPINFO_PROVIDES,
   map: (record) => {
-    const asnText = string(record.asn);
-    const asnMatch = asnText ? /^AS(\d+)$/i.exec(asnText) : null;
+    if (record.country_code !== undefined || record.continent_code !== undefined)
+      return mapIpinfoLite(record);
     // Text coordinates are already at their stored precision; numbers may be floats.
     const latLng = (value: unknown) =>
       typeof value === 'string' ? number(Number(value)) : coordinate(value);
     return {
-      continent: string(record.continent),
-      country: string(record.country),
+      continent: twoLetterCode(record.continent),
+      country: twoLetterCode(record.country),
       country_name: string(record.country_name),
       region: string(record.region),
       city: string(record.city),
@@ -198,10 +234,17 @@ export const ipinfoSchema: MmdbSchema = {
       latitude: latLng(record.lat ?? record.latitude),
       longitude: latLng(record.lng ?? record.longitude),
       timezone: string(record.timezone),
-      asn: asnMatch ? Number(asnMatch[1]) : null,
+      asn: ipinfoAsn(record.asn),
       org: string(record.as_name) ?? string(record.org),
     };
   },
+};
+
+/** IPinfo Lite, chosen from the metadata (a `database_type` naming IPinfo and "lite"). */
+export const ipinfoLiteSchema: MmdbSchema = {
+  name: 'ipinfo-lite',
+  provides: ['continent', 'country', 'country_name', 'asn', 'org'],
+  map: mapIpinfoLite,
 };
 
 /** Every schema, by name. */
@@ -213,6 +256,7 @@ export const MMDB_SCHEMAS: readonly MmdbSchema[] = [
   maxmindResidentialProxySchema,
   ipLocationDbSchema,
   ipinfoSchema,
+  ipinfoLiteSchema,
 ];
 
 /** The schema with this name (`city`, `asn`, `isp`, `anonymous-ip`, …), or undefined. */
@@ -229,6 +273,7 @@ const SUPPORTED_TYPES = [
   'GeoIP2-Anonymous-IP, GeoIP-Anonymous-Plus → anonymous-ip',
   'GeoIP-Residential-Proxy → residential-proxy',
   'ip-location-db "city|country|asn ipv4|ipv6" → ip-location-db',
+  'ipinfo …lite… → ipinfo-lite (country_code, continent_code, as_name)',
   'ipinfo … → ipinfo',
 ];
 
@@ -258,7 +303,8 @@ export function schemaForDatabaseType(databaseType: string): MmdbSchema | undefi
   // ip-location-db's writer names its files "<country|asn|city> ipv<4|6>".
   if (/^(city|country|asn) ipv[46]$/.test(type) || type.startsWith('ip-location-db'))
     return ipLocationDbSchema;
-  if (type.startsWith('ipinfo')) return ipinfoSchema;
+  if (type.startsWith('ipinfo'))
+    return /(^|[^a-z])lite([^a-z]|$)/.test(type) ? ipinfoLiteSchema : ipinfoSchema;
   const family = /^(geoip2?|geolite2|dbip)-(.+)$/.exec(type);
   return family ? maxmindProductSchema(family[2] as string) : undefined;
 }
