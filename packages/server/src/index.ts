@@ -150,9 +150,11 @@ export {
 } from './plugins/dashboard.js';
 export { deadlinePlugin, setRequestDeadline } from './plugins/deadline.js';
 export { errorsPlugin, sendError, toServiceError } from './plugins/errors.js';
-export { accountBucketKey, assertAllowance, limitsPlugin } from './plugins/limits.js';
+export { type JsonBodyLimits, jsonBodyLimits, jsonBodyPlugin } from './plugins/json-body.js';
+export { accountBucketKey, assertAllowance, limitsPlugin, takeUnauthenticated } from './plugins/limits.js';
 export { metricsPlugin } from './plugins/metrics.js';
 export { OPENAPI_PATH, openapiPlugin } from './plugins/openapi.js';
+export { protocolPlugin } from './plugins/protocol.js';
 export { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
 export { type RequestLogPluginOptions, requestLogPlugin } from './plugins/request-log.js';
 export { usagePlugin } from './plugins/usage.js';

@@ -36,12 +36,28 @@ export interface ServerOptions {
     jsonBodyBytes?: number;
     /** Largest uploaded list (`text/csv`, `text/plain` to POST /batch), bytes. @default 8_388_608 */
     uploadBodyBytes?: number;
-    /** Deadline of a request that does not probe SMTP, ms. @default 15_000 */
+    /**
+     * A request's headers must arrive within this, ms; a client trickling them (a slowloris) gets
+     * 400 `invalid_request` and the connection is closed. @default 10_000
+     */
+    headersTimeoutMs?: number;
+    /**
+     * Deadline of a request that does not probe SMTP, ms; its body must arrive within it too
+     * (else 400 `invalid_request`, "the request body was not received in time"). @default 15_000
+     */
     requestTimeoutMs?: number;
     /** Deadline of a request that probes SMTP, ms. @default 60_000 */
     probeRequestTimeoutMs?: number;
     /** Failed authentications allowed per client address per minute before 429. @default 20 */
     authFailuresPerMinute?: number;
+    /**
+     * Requests without an account (key-less routes such as health and the OpenAPI document, the
+     * dashboard's files, unknown paths, wrong methods, malformed URLs) per client address per
+     * second, in a bucket of `unauthenticatedBurst`; past it 429. @default 10
+     */
+    unauthenticatedPerSecond?: number;
+    /** The burst of that bucket (`X-RateLimit-Limit` on those responses). @default 100 */
+    unauthenticatedBurst?: number;
     /**
      * With `redisUrl`: what a request whose rate-limit bucket cannot be read (Redis down or slow)
      * gets. `refuse`: 500 `internal_error`, retryable (limits always hold); `allow`: it passes
@@ -291,9 +307,12 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     limits: {
       jsonBodyBytes: options.limits?.jsonBodyBytes ?? 16_777_216,
       uploadBodyBytes: options.limits?.uploadBodyBytes ?? 8_388_608,
+      headersTimeoutMs: options.limits?.headersTimeoutMs ?? 10_000,
       requestTimeoutMs: options.limits?.requestTimeoutMs ?? 15_000,
       probeRequestTimeoutMs: options.limits?.probeRequestTimeoutMs ?? 60_000,
       authFailuresPerMinute: options.limits?.authFailuresPerMinute ?? 20,
+      unauthenticatedPerSecond: options.limits?.unauthenticatedPerSecond ?? 10,
+      unauthenticatedBurst: options.limits?.unauthenticatedBurst ?? 100,
       whenRedisUnavailable: options.limits?.whenRedisUnavailable ?? 'refuse',
       usageFlushMs: options.limits?.usageFlushMs ?? 250,
     },

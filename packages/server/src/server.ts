@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { BatchRunner, Store as BatchStore } from '@svc/batch-runner';
 import { createMemoryStore } from '@svc/batch-runner';
-import { ServiceError } from '@svc/core';
 import type { Verifier } from '@svc/email-verifier';
 import type { Enricher } from '@svc/enricher';
 import type { GeoResolver } from '@svc/geo-resolver';
@@ -11,6 +10,7 @@ import type { GeoDatabaseInfo, ServerContext } from './context.js';
 import { syncPlans } from './control-plane/accounts.js';
 import type { ServerSecrets } from './control-plane/secrets.js';
 import type { ControlPlaneStore } from './control-plane/store.js';
+import { httpServerFactory, onClientError, onConnect } from './http-server.js';
 import type { RateLimiter } from './limiter/limiter.js';
 import { createMemoryRateLimiter } from './limiter/memory.js';
 import { bufferedLogDestination } from './log-destination.js';
@@ -23,9 +23,10 @@ import { dashboardPlugin } from './plugins/dashboard.js';
 import { deadlinePlugin } from './plugins/deadline.js';
 import { errorsPlugin, sendError, toServiceError } from './plugins/errors.js';
 import { jsonBodyLimits, jsonBodyPlugin } from './plugins/json-body.js';
-import { limitsPlugin } from './plugins/limits.js';
+import { limitsPlugin, takeUnauthenticated } from './plugins/limits.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { openapiPlugin } from './plugins/openapi.js';
+import { protocolPlugin } from './plugins/protocol.js';
 import { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
 import { requestLogPlugin } from './plugins/request-log.js';
 import { usagePlugin } from './plugins/usage.js';
@@ -110,7 +111,7 @@ export function createServerContext(input: CreateServerOptions): ServerContext {
  * The /v2 API as a Fastify instance (not listening yet: call `listen`). Logging is pino with
  * keys, tokens and secrets redacted, one line per request; bodies are JSON (each endpoint's limits
  * from ENDPOINTS, see plugins/json-body.ts) validated by the routes' TypeBox schemas. The plugins
- * are registered in this order, each exported for servers of your own: errors, json-body, request-id, client-address,
+ * are registered in this order, each exported for servers of your own: errors, json-body, request-id, client-address, protocol,
  * deadline, cors, compress, request-log, metrics, auth, limits, usage, openapi; then the routes.
  * Serves HTTPS when `options.tls` names a certificate and key. Writes the configured plans into
  * the control-plane store first.
@@ -120,14 +121,15 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
   const { options } = svc;
   // Accounts name their plan by id; the store holds the configured plans, so it knows them all.
   await syncPlans(svc.controlPlane, options.plans);
-  const https = options.tls
-    ? { https: { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) } }
-    : {};
+  const tls = options.tls
+    ? { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) }
+    : undefined;
   // At level silent nothing is written: no buffer, timer or exit listener (test servers by the hundred).
   const ownLog =
     input.logStream === undefined && options.logLevel !== 'silent' ? bufferedLogDestination() : undefined;
   const app = Fastify({
-    ...https,
+    // Fastify reads `https` to say so in its log lines; the server itself comes from serverFactory.
+    ...(tls ? { https: tls } : {}),
     logger: {
       level: options.logLevel,
       redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
@@ -143,35 +145,31 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
     bodyLimit: jsonBodyLimits(undefined, options.limits.jsonBodyBytes).bytes,
     // In-flight requests finish on close; Fastify's own 503 body is not the spec's.
     return503OnClosing: false,
-    // Errors before routing (a malformed URL) get the spec body too.
-    frameworkErrors: (error, _request, reply) => {
-      sendError(reply, toServiceError(error, reply.request));
+    // Errors before routing (a malformed URL) get the spec body too, and the client address's
+    // X-RateLimit-* headers as every response without an account (no hook runs for them).
+    frameworkErrors: (error, request, reply) => {
+      const failure = toServiceError(error, reply.request);
+      const decided = takeUnauthenticated(svc, request, reply);
+      if ('then' in decided)
+        decided.then(
+          () => sendError(reply, failure),
+          () => sendError(reply, failure),
+        );
+      else sendError(reply, failure);
     },
     // A request Node cannot parse as HTTP never reaches Fastify: answer it in the spec's shape.
-    clientErrorHandler: (error, socket) => {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ECONNRESET' || !socket.writable) {
-        socket.destroy();
-        return;
-      }
-      const message =
-        code === 'HPE_HEADER_OVERFLOW'
-          ? 'the request headers are too large'
-          : code === 'ERR_HTTP_REQUEST_TIMEOUT'
-            ? 'the request was not received in time'
-            : 'the request is not valid HTTP/1.1';
-      const requestId = generateRequestId();
-      const body = JSON.stringify(new ServiceError('invalid_request', message).toBody(requestId));
-      socket.end(
-        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    },
+    clientErrorHandler: onClientError,
+    // Node's server with deliberate timeouts and Host left to the protocol plugin (http-server.ts).
+    serverFactory: httpServerFactory(options.limits, tls),
   }).withTypeProvider<TypeBoxTypeProvider>();
   if (ownLog)
     app.addHook('onClose', (_instance, done) => {
       ownLog.close();
       done();
     });
+  app.server.on('connect', onConnect);
+  // Any Expect but 100-continue reaches the routes, where the protocol plugin answers it (not Node's bare 417).
+  app.server.on('checkExpectation', (request, response) => app.routing(request, response));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('svc', svc);
@@ -180,6 +178,7 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
   await app.register(jsonBodyPlugin);
   await app.register(requestIdPlugin);
   await app.register(clientAddressPlugin);
+  await app.register(protocolPlugin);
   await app.register(deadlinePlugin);
   await app.register(corsPlugin);
   await app.register(compressPlugin);

@@ -43,7 +43,17 @@ class RequestDeadline implements DeadlineEntry {
     deadlineQueue(ms).add(this);
   }
 
+  /** True while the request's body is being read (from preParsing to the body's end). */
+  receiving = false;
+
   expired(): void {
+    // A body still arriving is the client's delay, not an upstream's: 400, and the connection
+    // closes (the rest of the body would be read as a next request).
+    if (this.receiving && this.reply) {
+      this.reply.header('connection', 'close');
+      end(this, new ServiceError('invalid_request', 'the request body was not received in time'));
+      return;
+    }
     end(this, new ServiceError('upstream_timeout', `the request did not finish within ${this.ms} ms`));
   }
 }
@@ -120,7 +130,9 @@ export function setRequestDeadline(request: FastifyRequest, ms: number): void {
 /**
  * Per-route deadlines: every routed request must start its response within
  * `limits.requestTimeoutMs`, a route with `config.probes` within `limits.probeRequestTimeoutMs`;
- * otherwise 503 `upstream_timeout`. A streamed response (NDJSON, CSV) is not cut once it started.
+ * otherwise 503 `upstream_timeout`, or 400 `invalid_request` ("the request body was not received
+ * in time") when the body is what has not arrived, and the connection is closed. A streamed
+ * response (NDJSON, CSV) is not cut once it started.
  */
 export const deadlinePlugin = globalPlugin('svc-deadline', async (app) => {
   const limits = app.svc.options.limits;
@@ -136,6 +148,21 @@ export const deadlinePlugin = globalPlugin('svc-deadline', async (app) => {
     slot(request)[DEADLINE] = deadline;
     deadline.start(routeConfigOf(request)?.probes ? limits.probeRequestTimeoutMs : limits.requestTimeoutMs);
     done();
+  });
+  // A request with a body is "receiving" from the start of its parsing until its body ended.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const deadline = slot(request)[DEADLINE];
+    const headers = request.headers;
+    const hasBody =
+      headers['transfer-encoding'] !== undefined ||
+      (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+    if (deadline && hasBody) {
+      deadline.receiving = true;
+      payload.once('end', () => {
+        deadline.receiving = false;
+      });
+    }
+    done(null, payload);
   });
   app.addHook('onSend', (request, _reply, payload, done) => {
     const deadline = slot(request)[DEADLINE];

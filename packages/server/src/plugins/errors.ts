@@ -1,5 +1,6 @@
 import { type ErrorCode, ServiceError } from '@svc/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { lingerOnClose } from '../http-server.js';
 import { globalPlugin } from './global-plugin.js';
 import { generateRequestId } from './request-id.js';
 import { type ValidationIssue, validationMessage } from './validation-message.js';
@@ -79,9 +80,14 @@ export function toServiceError(error: unknown, request?: FastifyRequest): Servic
   return new ServiceError(code, e.message || `request refused (${status})`, { cause: error });
 }
 
-/** Sends the spec's error body with its status, `X-Request-Id` and, when given, `Retry-After`. */
+/**
+ * Sends the spec's error body with its status, `X-Request-Id` and, when given, `Retry-After`.
+ * When the connection is to close with the request's body unread (refused as too large, of an
+ * unread type, or too late), it closes gently (`lingerOnClose`) so the client reads the answer.
+ */
 export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
   const request = reply.request;
+  if (reply.getHeader('connection') === 'close' && !request.raw.complete) lingerOnClose(request.raw.socket);
   if (!request.id?.startsWith('req_')) request.id = generateRequestId();
   reply.header('x-request-id', request.id);
   if (error.retryAfterSeconds !== undefined)

@@ -29,6 +29,44 @@ export function accountBucketKey(accountId: string): string {
   return key;
 }
 
+/** The bucket of requests without an account from one client address. */
+export function unauthenticatedBucketKey(ip: string): string {
+  return `unauthenticated:${ip}`;
+}
+
+/**
+ * Takes one request without an account (a key-less route, an unknown path, a wrong method, a
+ * malformed URL) from its client address's bucket (`limits.unauthenticatedPerSecond`, burst
+ * `limits.unauthenticatedBurst`) and sets the `X-RateLimit-*` headers from it. Answers at once
+ * with a limiter that has `takeSync` (the memory one), else a promise.
+ */
+export function takeUnauthenticated(
+  svc: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): RateDecision | Promise<RateDecision> {
+  const { unauthenticatedPerSecond, unauthenticatedBurst } = svc.options.limits;
+  const bucket = { ratePerSecond: unauthenticatedPerSecond, burst: unauthenticatedBurst };
+  const key = unauthenticatedBucketKey(request.clientAddress?.ip ?? request.ip);
+  const now = svc.now();
+  const set = (decision: RateDecision) => {
+    setRateLimitHeaders(reply, decision);
+    return decision;
+  };
+  return svc.limiter.takeSync
+    ? set(svc.limiter.takeSync(key, bucket, now))
+    : svc.limiter.take(key, bucket, now).then(set);
+}
+
+function unauthenticatedRefusal(svc: ServerContext, decision: RateDecision): ServiceError {
+  const { unauthenticatedPerSecond, unauthenticatedBurst } = svc.options.limits;
+  return new ServiceError(
+    'rate_limited',
+    `too many requests without an API key from this address (${unauthenticatedPerSecond} per second, burst ${unauthenticatedBurst}); retry in ${decision.retryAfterSeconds} s`,
+    { retryAfterSeconds: decision.retryAfterSeconds },
+  );
+}
+
 /** Sets `X-Quota-Limit` / `X-Quota-Remaining` (omitted on unlimited plans). */
 export function setQuotaHeaders(reply: FastifyReply, allowance: number | null, used: number): void {
   if (allowance === null) return;
@@ -92,7 +130,9 @@ export async function assertAllowance(
  * `quota_exceeded`). Every response to an authenticated request carries `X-RateLimit-Limit`
  * (the burst), `X-RateLimit-Remaining` (whole requests left now) and `X-RateLimit-Reset` (seconds
  * until the bucket is full), and on plans with an allowance `X-Quota-Limit` and
- * `X-Quota-Remaining` (units left this month, live usage). Register after auth.
+ * `X-Quota-Remaining` (units left this month, live usage). A request without an account (a
+ * key-less route, an unknown path or method) takes from its client address's bucket instead
+ * (`takeUnauthenticated`), with the same headers and 429. Register after auth.
  */
 export const limitsPlugin = globalPlugin('svc-limits', async (app) => {
   const svc = app.svc;
@@ -147,7 +187,12 @@ export const limitsPlugin = globalPlugin('svc-limits', async (app) => {
     const auth = request.auth;
     const endpoint = endpointOf(request);
     if (!auth || !endpoint) {
-      done();
+      // No account (auth refuses keyed endpoints before this): the client address's bucket.
+      const decided = takeUnauthenticated(svc, request, reply);
+      const refuse = (decision: RateDecision) =>
+        done(decision.allowed ? undefined : unauthenticatedRefusal(svc, decision));
+      if ('then' in decided) decided.then(refuse, done);
+      else refuse(decided);
       return;
     }
     const now = svc.now();

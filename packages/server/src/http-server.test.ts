@@ -1,0 +1,208 @@
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestServer, type TestServer } from './testing/test-server.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.app.close();
+  server = undefined;
+});
+
+async function listen(limits: Record<string, number> = {}) {
+  server = await createTestServer({ options: { limits } });
+  await server.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = server.app.server.address() as { port: number };
+  return { server, port };
+}
+
+interface Exchange {
+  /** Everything the server sent, as latin1 text. */
+  text: string;
+  /** How the connection ended: the server's FIN (`end`), or the error it ended with (a reset). */
+  ended: string;
+}
+
+/** Opens a socket, lets `talk` write to it, and collects the answer until the connection is closed. */
+function exchange(port: number, talk: (socket: Socket) => void, endAfterMs?: number): Promise<Exchange> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => talk(socket));
+    let text = '';
+    let ended = 'open';
+    socket.on('data', (chunk) => {
+      text += chunk.toString('latin1');
+    });
+    socket.on('end', () => {
+      if (ended === 'open') ended = 'end';
+      socket.end();
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      ended = error.code ?? error.message;
+    });
+    socket.on('close', () => resolve({ text, ended }));
+    if (endAfterMs !== undefined) setTimeout(() => socket.end(), endAfterMs);
+  });
+}
+
+/** The first response of an exchange: status, headers (lower-case names) and body. */
+function firstResponse(text: string) {
+  const split = text.indexOf('\r\n\r\n');
+  const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');
+  const headers = Object.fromEntries(
+    lines.map((line) => [
+      line.slice(0, line.indexOf(':')).toLowerCase(),
+      line.slice(line.indexOf(':') + 1).trim(),
+    ]),
+  );
+  const length = Number(headers['content-length'] ?? 0);
+  return {
+    status: Number(statusLine.split(' ')[1]),
+    headers,
+    body: text.slice(split + 4, split + 4 + length),
+    rest: text.slice(split + 4),
+  };
+}
+
+function expectSpecBody(body: string, message: string | RegExp, headers: Record<string, string>) {
+  const parsed = JSON.parse(body) as { error: { code: string; message: string; request_id: string } };
+  expect(Object.keys(parsed)).toEqual(['error']);
+  expect(parsed.error.code).toBe('invalid_request');
+  if (typeof message === 'string') expect(parsed.error.message).toBe(message);
+  else expect(parsed.error.message).toMatch(message);
+  expect(parsed.error.request_id).toBe(headers['x-request-id']);
+}
+
+describe('protocol edges on raw sockets', () => {
+  it('an HTTP/1.1 request without Host: 400 in the spec body (not Node’s bare 400)', async () => {
+    const { port } = await listen();
+    const { text } = await exchange(port, (s) => s.write('GET /v2/health HTTP/1.1\r\n\r\n'), 300);
+    const response = firstResponse(text);
+    expect(response.status).toBe(400);
+    expectSpecBody(response.body, 'an HTTP/1.1 request needs a Host header', response.headers);
+    expect(response.headers['x-ratelimit-limit']).toBe('100');
+  });
+
+  it('Expect other than 100-continue: 400 in the spec body (not a bare 417); 100-continue still works', async () => {
+    const { port } = await listen();
+    const { text } = await exchange(
+      port,
+      (s) => s.write('GET /v2/health HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n'),
+      300,
+    );
+    const response = firstResponse(text);
+    expect(response.status).toBe(400);
+    expectSpecBody(response.body, /^Expect: "something-else" cannot be met/, response.headers);
+
+    const continued = await exchange(
+      port,
+      (s) =>
+        s.write(
+          'POST /v2/verify/email HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+        ),
+      300,
+    );
+    expect(continued.text).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 401 /);
+  });
+
+  it('CONNECT: answered 400 in the spec body and closed, not dropped', async () => {
+    const { port } = await listen();
+    const { text, ended } = await exchange(port, (s) =>
+      s.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'),
+    );
+    const response = firstResponse(text);
+    expect(response.status).toBe(400);
+    expectSpecBody(
+      response.body,
+      'CONNECT is not served: this is an HTTP API, not a proxy',
+      response.headers,
+    );
+    expect(response.headers.connection).toBe('close');
+    expect(ended).toBe('end');
+  });
+
+  it('HEAD with a non-ASCII path: 400 with no body; GET gets the body', async () => {
+    const { port } = await listen();
+    const request = (method: string) =>
+      Buffer.concat([
+        Buffer.from(`${method} /v2/h`),
+        Buffer.from([0xe9]),
+        Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n'),
+      ]);
+    const head = firstResponse((await exchange(port, (s) => s.write(request('HEAD')))).text);
+    expect(head.status).toBe(400);
+    expect(Number(head.headers['content-length'])).toBeGreaterThan(0);
+    expect(head.rest).toBe('');
+    const get = firstResponse((await exchange(port, (s) => s.write(request('GET')))).text);
+    expect(get.status).toBe(400);
+    expectSpecBody(get.body, 'the request is not valid HTTP/1.1', get.headers);
+  });
+});
+
+describe('slow and oversized requests', () => {
+  it('headers trickled slower than limits.headersTimeoutMs: 400 and the connection closed', async () => {
+    const { port } = await listen({ headersTimeoutMs: 200 });
+    let timer: NodeJS.Timeout | undefined;
+    const { text, ended } = await exchange(port, (s) => {
+      s.write('GET /v2/health HTTP/1.1\r\nHost: x\r\n');
+      timer = setInterval(() => s.writable && s.write('X-Slow: 1\r\n'), 40);
+    });
+    clearInterval(timer);
+    const response = firstResponse(text);
+    expect(response.status).toBe(400);
+    expectSpecBody(response.body, 'the request was not received in time', response.headers);
+    expect(ended).toBe('end');
+  });
+
+  it('a body slower than the deadline: 400 "not received in time" (not 503 upstream_timeout), then closed', async () => {
+    const { server: s, port } = await listen({ requestTimeoutMs: 300 });
+    const { testKey } = await s.account('free');
+    const { text, ended } = await exchange(port, (socket) =>
+      socket.write(
+        `POST /v2/verify/email HTTP/1.1\r\nHost: x\r\nX-API-Key: ${testKey.secret}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":`,
+      ),
+    );
+    const response = firstResponse(text);
+    expect(response.status).toBe(400);
+    expectSpecBody(response.body, 'the request body was not received in time', response.headers);
+    expect(response.headers.connection).toBe('close');
+    expect(ended).toBe('end');
+  });
+
+  it('an oversized body: the 400 arrives and the connection ends with FIN, not a reset', async () => {
+    const { server: s, port } = await listen();
+    const { testKey } = await s.account('free');
+    // 32 MiB in chunks, written at once: the server answers after 16 KiB and must not close on the rest.
+    const chunk = Buffer.alloc(65_536, 0x20);
+    const parts: Buffer[] = [];
+    for (let i = 0; i < 512; i++) parts.push(Buffer.from('10000\r\n'), chunk, Buffer.from('\r\n'));
+    parts.push(Buffer.from('0\r\n\r\n'));
+    const { text, ended } = await new Promise<Exchange>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write(
+          `POST /v2/verify/email HTTP/1.1\r\nHost: x\r\nX-API-Key: ${testKey.secret}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        );
+        socket.write(Buffer.concat(parts), () => socket.end());
+      });
+      let text = '';
+      let ended = 'open';
+      socket.on('data', (data) => {
+        text += data.toString('latin1');
+      });
+      socket.on('end', () => {
+        if (ended === 'open') ended = 'end';
+      });
+      // Before: EPIPE (or a reset) while the client was still sending.
+      socket.on('error', (error: NodeJS.ErrnoException) => {
+        ended = error.code ?? error.message;
+      });
+      socket.on('close', () => resolve({ text, ended }));
+    });
+    const response = firstResponse(text);
+    expect(response.status).toBe(400);
+    expectSpecBody(
+      response.body,
+      "the body is larger than this endpoint's limit of 16384 bytes",
+      response.headers,
+    );
+    expect(ended).toBe('end');
+  });
+});

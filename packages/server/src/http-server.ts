@@ -1,0 +1,125 @@
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { Duplex } from 'node:stream';
+import { ServiceError } from '@svc/core';
+import { generateRequestId } from './plugins/request-id.js';
+
+/** The timeouts of the listening socket (`limits` of the server options). */
+export interface HttpServerLimits {
+  /** A request's headers must arrive within this; slower (a slowloris) gets 400 and the close. */
+  headersTimeoutMs: number;
+  /** The deadline of a request (its body must arrive within it, see the deadline plugin). */
+  requestTimeoutMs: number;
+}
+
+/** How long Fastify keeps an idle keep-alive connection (its own default, kept). */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
+/**
+ * Node's own timeouts, set deliberately (Fastify leaves `requestTimeout` at 0, no limit, and
+ * Node checks them every 30 s): headers within `headersTimeoutMs`; the whole request within the
+ * headers' time plus the request's deadline and a second, a backstop only, since the deadline
+ * plugin answers a body that is late (400) before it. Checked every quarter of the headers'
+ * timeout, at most every second.
+ */
+export function nodeServerTimeouts(limits: HttpServerLimits) {
+  const headersTimeout = limits.headersTimeoutMs;
+  return {
+    headersTimeout,
+    requestTimeout: headersTimeout + limits.requestTimeoutMs + 1000,
+    connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeout / 4))),
+  };
+}
+
+type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
+
+/**
+ * Fastify's `serverFactory`: Node's HTTP (or HTTPS) server with the timeouts above, and with
+ * `requireHostHeader: false` so that an HTTP/1.1 request without `Host` reaches the protocol
+ * plugin, which answers it in the spec's body (Node's own answer is a bare 400).
+ */
+export function httpServerFactory(limits: HttpServerLimits, tls?: { cert: Buffer; key: Buffer }) {
+  return (handler: RequestHandler): Server => {
+    const options = { ...nodeServerTimeouts(limits), requireHostHeader: false };
+    const server = tls
+      ? createHttpsServer({ ...options, ...tls }, handler)
+      : createHttpServer(options, handler);
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    return server;
+  };
+}
+
+/**
+ * Writes a 400 `invalid_request` in the spec's body straight to a socket that has no request
+ * object (Node refused the bytes, or a CONNECT), then closes it. The answer to a HEAD has no body.
+ */
+export function writeSocketError(socket: Duplex, message: string, options: { head?: boolean } = {}): void {
+  const requestId = generateRequestId();
+  const body = JSON.stringify(new ServiceError('invalid_request', message).toBody(requestId));
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${options.head ? '' : body}`,
+  );
+}
+
+/** A request Node cannot take as HTTP never reaches Fastify (Fastify's `clientErrorHandler`). */
+export function onClientError(error: Error, socket: Duplex): void {
+  const code = (error as NodeJS.ErrnoException).code;
+  // A reset, or an answer already on its way (a backstop timeout during one): nothing to add.
+  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (code === 'ECONNRESET' || !socket.writable || inFlight) {
+    socket.destroy();
+    return;
+  }
+  const message =
+    code === 'HPE_HEADER_OVERFLOW'
+      ? 'the request headers are too large'
+      : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'the request was not received in time'
+        : 'the request is not valid HTTP/1.1';
+  // The parser's input, when it had some: the answer to a HEAD carries no body.
+  const packet = (error as { rawPacket?: Buffer }).rawPacket;
+  writeSocketError(socket, message, { head: packet?.subarray(0, 5).toString('latin1') === 'HEAD ' });
+}
+
+/** CONNECT (a proxy's method) is answered, not dropped: this server tunnels nothing. */
+export function onConnect(_request: IncomingMessage, socket: Duplex): void {
+  writeSocketError(socket, 'CONNECT is not served: this is an HTTP API, not a proxy');
+}
+
+/** How long a refused body is read and dropped after the answer: idle time, and in all (nginx's lingering_timeout and lingering_time, shorter). */
+export const LINGER_IDLE_MS = 2000;
+export const LINGER_TOTAL_MS = 10_000;
+const LINGERING = Symbol('svc.lingering');
+
+/**
+ * Closes gently a connection whose request body was refused before it was read (too large, a
+ * type no route reads, too late). Node closes a `Connection: close` socket with `destroySoon()`
+ * once the answer is written; closing a socket with unread input makes the kernel send a reset,
+ * which can discard the answer before the client reads it. Instead: the answer, then FIN, then
+ * what the client still sends is read and dropped until it closes its side, is idle
+ * LINGER_IDLE_MS, or LINGER_TOTAL_MS have passed; then the socket is destroyed.
+ */
+export function lingerOnClose(socket: Duplex): void {
+  const own = socket as Duplex & { [LINGERING]?: true; destroySoon?: () => void };
+  if (own[LINGERING] || typeof own.destroySoon !== 'function') return;
+  own[LINGERING] = true;
+  own.destroySoon = () => {
+    if (socket.writable) socket.end();
+    const stop = () => {
+      clearTimeout(idle);
+      clearTimeout(total);
+      socket.destroy();
+    };
+    const idle = setTimeout(stop, LINGER_IDLE_MS).unref();
+    const total = setTimeout(stop, LINGER_TOTAL_MS).unref();
+    socket.on('data', () => idle.refresh());
+    socket.once('end', stop);
+    socket.once('error', stop);
+    socket.resume();
+  };
+}
