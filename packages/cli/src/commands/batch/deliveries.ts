@@ -41,11 +41,14 @@ export function describeDelivery(event: DeliveryView | undefined, dbPath?: strin
   }`;
 }
 
-/** Waits for the job's event to be tried once (the dispatcher polls; an attempt takes ≤ 15 s). */
+/**
+ * Waits for the job's event to be tried once, its outcome recorded (the dispatcher polls; an
+ * attempt takes ≤ 15 s and is logged as in progress before its request goes out).
+ */
 export async function firstAttempt(store: Store, jobId: string): Promise<DeliveryView | undefined> {
   for (let waited = 0; waited < 20_000; waited += 100) {
     const [event] = await store.deliveries(jobId);
-    if (!event || event.attempts.length > 0) return event;
+    if (!event || event.attempts.some((attempt) => !attempt.inProgress)) return event;
     await new Promise((resolveTick) => setTimeout(resolveTick, 100));
   }
   return (await store.deliveries(jobId))[0];
