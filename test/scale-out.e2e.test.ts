@@ -118,6 +118,10 @@ interface Scenario {
 async function runScenario({ cluster, random, receiverUrl, deliveries }: Scenario): Promise<void> {
   // The first API process creates the owner account and prints its secrets; then the rest.
   const first = await cluster.start('api-1', 'api');
+  // The secrets are on stderr, a pipe of its own that may be read after the start line.
+  await expect
+    .poll(() => first.output(), { timeout: 10_000 })
+    .toMatch(/webhook signing secret: +whsec_\S+\n/);
   const out = first.output();
   const liveKey = /live key: +(sk_live_\w+)/.exec(out)?.[1] ?? '';
   const webhookSecret = /webhook signing secret: +(whsec_\S+)/.exec(out)?.[1] ?? '';

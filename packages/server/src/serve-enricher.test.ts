@@ -59,7 +59,8 @@ describe('openServeEnricher', () => {
 
 describe('svc serve enrichment', () => {
   it('test keys: /v2/enrich answers from the sandbox, and enrich_company batch jobs run through it', async () => {
-    let out = '';
+    // The first start's keys are printed on stderr (never on stdout, the log's stream).
+    let err = '';
     const server = await serve({
       options: {
         port: 0,
@@ -69,13 +70,13 @@ describe('svc serve enrichment', () => {
       },
       env: {},
       cwd: dir,
-      stdout: { write: (text: string) => (out += text) },
-      stderr: { write: () => true },
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => (err += text) },
       handleSignals: false,
       batchStopTimeoutMs: 200,
     });
     running.push(server);
-    const key = /test key \(sandbox, never billed\): +(sk_test_\w+)/.exec(out)?.[1] as string;
+    const key = /test key \(sandbox, never billed\): +(sk_test_\w+)/.exec(err)?.[1] as string;
     const call = (method: string, path: string, body?: unknown) =>
       fetch(`${server.url}${path}`, {
         method,
