@@ -46,6 +46,28 @@ describe('chooseName', () => {
     ).toBe(NAME_CONFIDENCE.titleAgreeing);
   });
 
+  it('reads the agreeing part of a declared name made of parts, and skips section names and addresses', () => {
+    expect(
+      chooseName({ ...base, domain: 'wnycstudios.org', siteName: 'Radiolab Podcasts | WNYC Studios' })?.name,
+    ).toBe('WNYC Studios');
+    expect(chooseName({ ...base, siteName: 'Support', applicationName: 'WordPress.com' })).toMatchObject({
+      name: 'WordPress.com',
+      via: 'application-name',
+    });
+    expect(chooseName({ ...base, siteName: 'https://www.acme.com', title: 'Acme' })?.via).toBe(
+      'title+domain',
+    );
+  });
+
+  it('does not count a title part that only starts with the domain label as agreeing', () => {
+    const found = chooseName({
+      ...base,
+      domain: 'netflix.com',
+      title: 'Netflix Germany - Watch TV Shows Online',
+    });
+    expect(found?.confidence).toBe(NAME_CONFIDENCE.titleAlone);
+  });
+
   it('keeps a title that agrees with nothing below the default threshold (0.5)', () => {
     const found = chooseName({ ...base, domain: 'xyz.com', title: 'Best deals on shoes | Free shipping' });
     expect(found?.name).toBe('Best deals on shoes');

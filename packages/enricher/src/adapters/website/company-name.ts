@@ -59,6 +59,25 @@ const GENERIC = new Set([
   'index',
 ]);
 
+/** Declared site names that name a section of a site, not the company ("Support", "Blog"). */
+const GENERIC_SITE_NAMES = new Set([
+  'blog',
+  'support',
+  'help',
+  'help center',
+  'news',
+  'docs',
+  'documentation',
+  'shop',
+  'store',
+  'home',
+  'homepage',
+  'community',
+  'forum',
+  'careers',
+  'jobs',
+]);
+
 // Words a legal name carries that the domain and the brand usually leave out.
 const LEGAL_SUFFIX =
   /\b(?:inc|incorporated|corp|corporation|co|company|llc|llp|ltd|limited|plc|gmbh|ag|kg|se|sa|sas|sarl|srl|spa|bv|nv|ab|as|oy|pty|group|holdings?)\b\.?/g;
@@ -112,10 +131,10 @@ export function agreesWithDomain(part: string, label: string): boolean {
   const a = compact(part);
   const a2 = withoutLegalSuffix(part);
   if (a === label || a2 === label) return true;
-  // A label that adds a generic word to the brand (acmehq, getacme, acmeapp) or a brand that adds one to the label.
+  // A label that adds a short generic word to the brand (acmehq, getacme, acmeapp). A part that
+  // adds words to the label ("Netflix Germany", "Example Domain") only partly agrees: not enough.
   if (a2.length >= 4 && (label.startsWith(a2) || label.endsWith(a2)) && label.length - a2.length <= 4)
     return true;
-  if (label.length >= 4 && a.startsWith(label) && a.length - label.length <= 8) return true;
   return initials(part).length >= 2 && initials(part) === label;
 }
 
@@ -138,17 +157,23 @@ export function chooseName(signals: NameSignals): NameFinding | undefined {
     [signals.siteName, NAME_CONFIDENCE.siteName, 'og:site_name'],
     [signals.applicationName, NAME_CONFIDENCE.applicationName, 'application-name'],
   ];
-  for (const [name, confidence, via] of declared) {
-    const clean = name?.trim();
-    if (clean && clean.length <= 120) return { name: clean, confidence, via };
+  const label = domainLabel(signals.domain);
+  const alts = signals.logoAlts.map(stripLogoWord).filter((a) => a !== '');
+  const agrees = (part: string) => alts.some((alt) => namesAgree(part, alt)) || agreesWithDomain(part, label);
+  for (const [declaredName, confidence, via] of declared) {
+    // "Radiolab Podcasts | WNYC Studios": a declared name made of parts is the part that agrees, if one does.
+    const parts = declaredName === undefined ? [] : titleParts(declaredName);
+    const clean = (parts.length > 1 ? (parts.find(agrees) ?? declaredName) : declaredName)?.trim();
+    // A section's name ("Support", "Blog") or the site's address ("https://www.acme.com") is no company name.
+    if (!clean || clean.length > 120 || GENERIC_SITE_NAMES.has(clean.toLowerCase())) continue;
+    if (/^(?:https?:)?\/\//i.test(clean)) continue;
+    return { name: clean, confidence, via };
   }
   if (!signals.homepage) return undefined;
   const parts = titleParts(signals.title).filter(
     (p) => p.length <= 80 && !GENERIC.has(p.toLowerCase()) && /\p{L}/u.test(p),
   );
   if (parts.length === 0) return undefined;
-  const alts = signals.logoAlts.map(stripLogoWord).filter((a) => a !== '');
-  const label = domainLabel(signals.domain);
   for (const part of parts) {
     if (alts.some((alt) => namesAgree(part, alt)))
       return { name: part, confidence: NAME_CONFIDENCE.titleAgreeing, via: 'title+logo alt' };

@@ -1,11 +1,11 @@
 import { getDomain } from 'tldts';
 import type { Candidate, CompanyFields } from '../../adapter.js';
-import { chooseName } from './company-name.js';
+import { agreesWithDomain, chooseName, domainLabel, namesAgree } from './company-name.js';
 import { extractPage, type PageFacts } from './extract.js';
 import { detectTechnologies, type SiteSignals } from './fingerprint.js';
 import { readJsonLd } from './jsonld.js';
 import { siteLanguage } from './language.js';
-import { mergeOrganizations, ownOrganization } from './organization.js';
+import { mergeOrganizations, ownOrganization, registrableDomainOf } from './organization.js';
 import { socialProfiles } from './social.js';
 import { pageKindOf } from './subpages.js';
 import { employeesFromText, foundedFromText } from './text-facts.js';
@@ -81,7 +81,18 @@ export function companyCandidate(crawl: SiteCrawl): Candidate<'company'> | null 
     pages.flatMap((p) => p.jsonLd),
     pages.flatMap((p) => p.microdata),
   );
-  const own = ownOrganization(organizations, domain, home.url);
+  const siteSignals = [
+    firstMeta(pages, 'og:site_name'),
+    firstMeta(pages, 'application-name'),
+    ...home.logoAlts,
+  ].filter((n): n is string => n !== undefined);
+  const own = ownOrganization(
+    organizations,
+    domain,
+    home.url,
+    (name) =>
+      siteSignals.some((signal) => namesAgree(name, signal)) || agreesWithDomain(name, domainLabel(domain)),
+  );
   const org = own ? mergeOrganizations(own.org, organizations) : undefined;
   const structured = `schema.org Organization (${own?.tie ?? ''})`;
 
@@ -127,9 +138,18 @@ export function companyCandidate(crawl: SiteCrawl): Candidate<'company'> | null 
   }
 
   // Profiles the company declares, then links on its pages that are not inside content or a third-party widget.
+  // A network's own pages link to the profiles it hosts (xing.com to xing.com/pages/…): not its own.
+  const elsewhere = (url: string) => registrableDomainOf(url, home.url) !== domain;
+  // The site's frame (header, footer, navigation, a social block) speaks for the company; a link
+  // anywhere else (a guest's profile in show notes, a reviewer's) counts only if its handle agrees.
+  const links = pages.flatMap((p) => p.links.filter((l) => !l.inContent));
   const social = socialProfiles(
-    [...(org?.sameAs ?? []), ...pages.flatMap((p) => p.links.filter((l) => !l.inContent).map((l) => l.url))],
+    [...(org?.sameAs ?? []), ...links.filter((l) => l.inChrome).map((l) => l.url)].filter(elsewhere),
     names,
+    links
+      .filter((l) => !l.inChrome)
+      .map((l) => l.url)
+      .filter(elsewhere),
   );
   if (Object.keys(social).length > 0) set('social', social, CONFIDENCE.social, 'sameAs and page links');
 

@@ -11,6 +11,8 @@ export interface PageLink {
    * `<blockquote>`, an embedded post or third-party widget, an author box or comments.
    */
   inContent: boolean;
+  /** Inside the site's frame: a `<header>`, `<footer>`, `<nav>`, or an element whose class or id says header, footer, nav, menu, social or follow. */
+  inChrome: boolean;
 }
 
 /** Everything the adapter reads from one HTML page, before any interpretation. */
@@ -49,6 +51,11 @@ export interface PageFacts {
 const MAX_TEXT = 200_000;
 /** Most inline script text kept per page (fingerprints look for loader URLs, which come early). */
 const MAX_INLINE = 100_000;
+
+/** Elements that frame every page of a site, where its own profiles are linked. */
+const CHROME_TAGS = new Set(['header', 'footer', 'nav']);
+const CHROME_CLASS =
+  /(?:^|[\s_-])(?:header|footer|nav|navbar|navigation|menu|social|socials|sociality|follow|follow-us)(?:$|[\s_-])/i;
 
 /** Elements whose links are content, not the site speaking about itself. */
 const CONTENT_TAGS = new Set(['article', 'blockquote']);
@@ -93,8 +100,9 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
   let httpEquivLanguage = '';
   const microdata = new MicrodataCollector((raw) => resolve(raw, base));
   // Open elements, each marked when it starts content that is not the site's own statement.
-  const open: Array<{ tag: string; content: boolean }> = [];
+  const open: Array<{ tag: string; content: boolean; chrome: boolean }> = [];
   let contentDepth = 0;
+  let chromeDepth = 0;
   let base = pageUrl;
   const icons: Array<{ url: string; size: number; apple: boolean }> = [];
   const textParts: string[] = [];
@@ -104,7 +112,7 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
   let script: { jsonLd: boolean; parts: string[] } | null = null;
   let inStyle = false;
   let inTitle = false;
-  let anchor: { url: string; parts: string[]; inContent: boolean } | null = null;
+  let anchor: { url: string; parts: string[]; inContent: boolean; inChrome: boolean } | null = null;
   let bodyHidden = 0; // <template>, <noscript> depth: text there is not what a visitor reads
 
   const parser = new Parser(
@@ -112,8 +120,10 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
       onopentag(name, attrs) {
         microdata.open(name, attrs);
         const content = CONTENT_TAGS.has(name) || CONTENT_CLASS.test(attrs.class ?? '');
-        open.push({ tag: name, content });
+        const chrome = CHROME_TAGS.has(name) || CHROME_CLASS.test(`${attrs.class ?? ''} ${attrs.id ?? ''}`);
+        open.push({ tag: name, content, chrome });
         if (content) contentDepth++;
+        if (chrome) chromeDepth++;
         switch (name) {
           case 'html': {
             const lang = attrs.lang ?? attrs['xml:lang'];
@@ -157,7 +167,8 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
             break;
           case 'a': {
             const href = resolve(attrs.href, base);
-            if (href) anchor = { url: href, parts: [], inContent: contentDepth > 0 };
+            if (href)
+              anchor = { url: href, parts: [], inContent: contentDepth > 0, inChrome: chromeDepth > 0 };
             break;
           }
           case 'link': {
@@ -218,7 +229,10 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
         microdata.close(name);
         for (let i = open.length - 1; i >= 0; i--) {
           if (open[i]!.tag !== name) continue;
-          for (const closed of open.splice(i)) if (closed.content) contentDepth--;
+          for (const closed of open.splice(i)) {
+            if (closed.content) contentDepth--;
+            if (closed.chrome) chromeDepth--;
+          }
           break;
         }
         switch (name) {
@@ -249,6 +263,7 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
                 url: anchor.url,
                 text: collapse(anchor.parts.join(' ')),
                 inContent: anchor.inContent,
+                inChrome: anchor.inChrome,
               });
               anchor = null;
             }

@@ -1,4 +1,4 @@
-import { detectAll } from 'tinyld';
+import { detectAll, supportedLanguages, toISO2 } from 'tinyld';
 
 /**
  * The language a site is written in, as a BCP 47 primary language subtag (`en`, `de`, `pt`): the
@@ -9,10 +9,16 @@ import { detectAll } from 'tinyld';
 
 /** Least visible text (characters) worth asking the detector about. */
 const MIN_TEXT = 200;
-/** Most text handed to the detector: language shows in the first few thousand characters. */
-const MAX_TEXT = 5_000;
+/** Most text handed to the detector: enough to get past navigation and cookie banners. */
+const MAX_TEXT = 20_000;
+/** Languages the detector may answer: tinyld's, less those no company site is written in (Latin, Esperanto, Klingon, …). */
+const CANDIDATES = supportedLanguages
+  .filter((code) => !['ber', 'lat', 'epo', 'vol', 'tlh', 'run'].includes(code))
+  .map((code) => toISO2(code));
 /** How sure the detector must be of another language before it overrules the declaration. */
 const OVERRULE = 0.6;
+/** How sure the detector must be when the page declares nothing. */
+const UNDECLARED = 0.8;
 /** How much weight the detector must give the declared language to confirm it (mixed pages). */
 const SUPPORT = 0.1;
 
@@ -43,7 +49,7 @@ function same(a: string, b: string): boolean {
 export function siteLanguage(declared: string, text: string): LanguageFinding | null {
   const tag = primaryLanguage(declared);
   const sample = text.slice(0, MAX_TEXT);
-  const guesses = sample.length >= MIN_TEXT ? detectAll(sample) : [];
+  const guesses = sample.length >= MIN_TEXT ? detectAll(sample, { only: CANDIDATES }) : [];
   const best = guesses[0];
   if (tag !== null) {
     if (!best) return { language: tag, confidence: 0.7, via: 'declared' };
@@ -55,6 +61,7 @@ export function siteLanguage(declared: string, text: string): LanguageFinding | 
     if (best.accuracy >= OVERRULE) return { language: best.lang, confidence: 0.6, via: 'text' };
     return { language: tag, confidence: 0.55, via: 'declared' };
   }
-  if (best && best.accuracy >= OVERRULE) return { language: best.lang, confidence: 0.6, via: 'text' };
+  // Undeclared: the text alone, when the detector is sure.
+  if (best && best.accuracy >= UNDECLARED) return { language: best.lang, confidence: 0.6, via: 'text' };
   return null;
 }

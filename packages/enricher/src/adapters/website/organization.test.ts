@@ -32,15 +32,41 @@ describe('ownOrganization: only an Organization tied to the queried domain count
     ).toBeUndefined();
   });
 
-  it("accepts the page's single publisher, not one of several", () => {
-    const publisher = org({ name: 'Daily', via: 'publisher', url: 'https://cdn.example/x' });
-    expect(ownOrganization([publisher], 'daily.com', 'https://daily.com/a')?.tie).toBe('publisher');
+  it("accepts the page's single publisher when its name agrees with the site, not one of several", () => {
+    const agrees = (name: string) => name === 'Daily';
+    const publisher = org({ name: 'Daily', via: 'publisher' });
+    expect(ownOrganization([publisher], 'daily.com', 'https://daily.com/a', agrees)?.tie).toBe('publisher');
     const second = org({ name: 'Partner', via: 'publisher' });
-    expect(ownOrganization([publisher, second], 'daily.com', 'https://daily.com/a')).toBeUndefined();
+    expect(ownOrganization([publisher, second], 'daily.com', 'https://daily.com/a', agrees)).toBeUndefined();
+    // A wire service's page names the issuing company as publisher: it agrees with nothing on the site.
+    const issuer = org({ name: 'Segment', via: 'publisher' });
+    expect(ownOrganization([issuer], 'newswire.com', 'https://newswire.com/r/1', agrees)).toBeUndefined();
+    // A publisher whose own url is elsewhere is someone else's.
+    const away = org({ name: 'Daily', via: 'publisher', url: 'https://other.example/' });
+    expect(ownOrganization([away], 'daily.com', 'https://daily.com/a', agrees)).toBeUndefined();
     // An author or a mentioned organisation is not the site speaking.
     expect(
-      ownOrganization([org({ name: 'Cited', via: 'mentions' })], 'daily.com', 'https://daily.com/a'),
+      ownOrganization([org({ name: 'Daily', via: 'mentions' })], 'daily.com', 'https://daily.com/a', agrees),
     ).toBeUndefined();
+  });
+
+  it('does not take a page deeper in the site (a listed company, a hosted publication) for the site', () => {
+    const listed = org({
+      name: 'Audiense',
+      url: 'https://uk.linkedin.com/company/audiense',
+      sameAs: ['http://www.audiense.com'],
+    });
+    expect(ownOrganization([listed], 'linkedin.com', 'https://www.linkedin.com/company/1')).toBeUndefined();
+    const publication = org({ name: 'webpack', via: 'publisher', url: 'https://medium.com/webpack' });
+    expect(
+      ownOrganization([publication], 'medium.com', 'https://medium.com/webpack/x', (n) => n === 'Medium'),
+    ).toBeUndefined();
+    // The site's own root, language root or about page does name it.
+    for (const url of ['https://acme.com', 'https://www.acme.com/en/', 'https://acme.com/about-us']) {
+      expect(ownOrganization([org({ name: 'Acme', url })], 'acme.com', 'https://acme.com/')?.tie).toBe(
+        'identity',
+      );
+    }
   });
 
   it('prefers an identity tie over a link, and a link over a publisher', () => {

@@ -28,6 +28,7 @@ describe('socialProfile: what a profile URL looks like on each network', () => {
     'https://www.youtube.com/embed/abc',
     'https://www.pinterest.com/pin/123/',
     'https://example.com/acme',
+    'https://blog.github.com/2018-10-26-github-and-microsoft/',
   ])('%s is not a company profile', (url) => {
     expect(socialProfile(url)).toBeNull();
   });
@@ -89,5 +90,29 @@ describe('social profiles of a company page', () => {
       <div class="author-box"><a href="https://www.linkedin.com/company/authors-employer">Employer</a></div>
       <footer><a href="https://www.facebook.com/acme">Facebook</a></footer>`);
     expect(candidate?.fields.social).toEqual({ facebook: 'https://www.facebook.com/acme' });
+  });
+
+  it("takes links outside the site's frame only when their handle agrees with the company", () => {
+    const candidate = candidateOf(`
+      <div class="show-notes"><a href="https://twitter.com/guest">guest</a> <a href="https://github.com/acme">code</a></div>
+      <div class="sidebarbox"><a href="https://twitter.com/acme">Follow us</a></div>`);
+    expect(candidate?.fields.social).toEqual({ x: 'https://x.com/acme', github: 'https://github.com/acme' });
+  });
+
+  it("does not take a network's own pages for its profiles", () => {
+    const candidate = companyCandidate({
+      domain: 'xing.com',
+      pages: [
+        extractPage(
+          `<title>XING</title><meta property="og:site_name" content="XING">
+           <footer><a href="https://www.xing.com/pages/deutschebahn">Deutsche Bahn</a>
+           <a href="https://twitter.com/xing_de">X</a></footer>`,
+          'https://www.xing.com/',
+        ),
+      ],
+      headers: {},
+      cookies: [],
+    });
+    expect(candidate?.fields.social).toEqual({ x: 'https://x.com/xing_de' });
   });
 });

@@ -51,6 +51,14 @@ function hostIs(hostname: string, domain: string): boolean {
   return host === domain || host.endsWith(`.${domain}`);
 }
 
+/** The network's own host, or a www., mobile or country variant of it (de.linkedin.com, de-de.facebook.com), not another service on its domain (blog.github.com). */
+function profileHost(hostname: string, domain: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === domain) return true;
+  if (!host.endsWith(`.${domain}`)) return false;
+  return /^(?:www|m|mobile|[a-z]{2}(?:-[a-z]{2})?)$/.test(host.slice(0, -domain.length - 1));
+}
+
 /** The path a link names: a legacy `#!/acme` fragment (old Twitter/Facebook links) is the path. */
 function profilePath(url: URL): string {
   if ((url.pathname === '/' || url.pathname === '') && url.hash.startsWith('#!')) {
@@ -66,6 +74,7 @@ export function socialProfile(raw: string): { network: string; handle: string; u
   if (!url) return null;
   for (const network of NETWORKS) {
     if (!network.hosts.some((h) => hostIs(url.hostname, h))) continue;
+    if (!network.hosts.some((h) => profileHost(url.hostname, h))) return null;
     const match = network.profile.exec(profilePath(url));
     const handle = match?.groups?.handle ?? match?.groups?.pageid;
     if (!match || handle === undefined || network.reserved.has(handle.toLowerCase())) return null;
@@ -79,11 +88,14 @@ export function socialProfile(raw: string): { network: string; handle: string; u
 /**
  * One profile per network from links in the order given (JSON-LD `sameAs` before page links):
  * the first whose handle agrees with one of `brand` (the company's name, its domain's label),
- * else the first.
+ * else the first; `unsure` links count only when their handle agrees (and then beat a first
+ * that does not).
  */
 export function socialProfiles(
   urls: Iterable<string>,
   brand: readonly string[] = [],
+  /** Links found elsewhere on the page: taken only when their handle agrees with `brand`. */
+  unsure: Iterable<string> = [],
 ): Record<string, string> {
   const wanted = brand.map(compact).filter((b) => b.length >= 2);
   const agrees = (handle: string) => {
@@ -97,6 +109,12 @@ export function socialProfiles(
     if (!found) continue;
     first[found.network] ??= found.url;
     if (agreeing[found.network] === undefined && agrees(found.handle)) agreeing[found.network] = found.url;
+  }
+  for (const raw of unsure) {
+    const found = socialProfile(raw);
+    if (!found || !agrees(found.handle)) continue;
+    first[found.network] ??= found.url;
+    agreeing[found.network] ??= found.url;
   }
   return { ...first, ...agreeing };
 }

@@ -21,6 +21,10 @@ const KINDS: Array<{ kind: string; words: string[] }> = [
       'über uns',
       'à propos',
       'quiénes somos',
+      'unser-verein',
+      'unserverein',
+      'wir-ueber-uns',
+      'wir-über-uns',
     ],
   },
   {
@@ -68,7 +72,9 @@ export function pageKindOf(raw: string): string {
     return 'other';
   }
   if (
-    /^\/(?:(?:[a-z]{2}(?:[-_][a-z]{2})?|home|index\.[a-z]+)\/?)?$/i.test(url.pathname) &&
+    /^\/(?:[a-z]{2}(?:[-_][a-z]{2})?\/)?(?:home|index\.[a-z]+|default\.aspx?|[a-z]{2}(?:[-_][a-z]{2})?)?\/?$/i.test(
+      url.pathname,
+    ) &&
     url.search === ''
   ) {
     return 'home';
