@@ -10,7 +10,14 @@ export {
   type JobTypeSpec,
   jobTypeList,
 } from './job-types.js';
-export { createPrivateDatabaseFile } from './private-file.js';
+export { importOptionalPeer, type OptionalPeer } from './optional-peer.js';
+export {
+  createPrivateDatabaseFile,
+  makePrivateDir,
+  openPrivateFileForWriting,
+  writePrivateFileAtomic,
+  writePrivateFileOnce,
+} from './private-file.js';
 export * from './schemas/batch.js';
 export * from './schemas/common.js';
 export * from './schemas/email.js';

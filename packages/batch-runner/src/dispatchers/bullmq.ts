@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isTerminalBatchStatus } from '@svc/core';
+import { importOptionalPeer, isTerminalBatchStatus } from '@svc/core';
 import type { Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ChunkDispatcher, ChunkOutcome } from '../runner/chunk-dispatcher.js';
@@ -415,26 +415,20 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 // Loaded on first use: a runner on the default dispatcher never needs them installed.
 async function loadBullMq(): Promise<typeof import('bullmq')> {
-  try {
-    return await import('bullmq');
-  } catch (error) {
-    throw missing('bullmq', error);
-  }
+  return importOptionalPeer(() => import('bullmq'), {
+    user: 'the BullMQ dispatcher',
+    needs: 'bullmq',
+    install: 'bullmq@6 ioredis',
+    from: '@svc/batch-runner',
+  });
 }
 
 async function loadIoredis(): Promise<{ Redis: typeof import('ioredis').Redis }> {
-  try {
-    const { Redis } = await import('ioredis');
-    return { Redis };
-  } catch (error) {
-    throw missing('ioredis', error);
-  }
-}
-
-function missing(name: string, error: unknown): Error {
-  const cause = String((error as Error).message ?? error).split('\n')[0];
-  return new Error(
-    `the BullMQ dispatcher needs ${name} (npm install bullmq@6 ioredis) where @svc/batch-runner resolves it (${cause})`,
-    { cause: error },
-  );
+  const { Redis } = await importOptionalPeer(() => import('ioredis'), {
+    user: 'the BullMQ dispatcher',
+    needs: 'ioredis',
+    install: 'bullmq@6 ioredis',
+    from: '@svc/batch-runner',
+  });
+  return { Redis };
 }

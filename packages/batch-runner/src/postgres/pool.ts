@@ -1,4 +1,4 @@
-import { ServiceError, urlWithoutPassword } from '@svc/core';
+import { importOptionalPeer, ServiceError, urlWithoutPassword } from '@svc/core';
 import type { Pool, PoolClient } from 'pg';
 
 /**
@@ -68,15 +68,13 @@ export function redactedPostgresUrl(url: string): string {
 
 // Loaded on first use: apps on memory or SQLite never need pg installed.
 async function loadPg(store: string): Promise<{ Pool: typeof Pool }> {
-  try {
-    return await import('pg');
-  } catch (error) {
-    const cause = String((error as Error).message ?? error).split('\n')[0];
-    throw new Error(
-      `${store} needs pg (npm install pg@8) where @svc/batch-runner resolves it, or passed as the \`driver\` option, or a pg.Pool as \`pool\` (${cause})`,
-      { cause: error },
-    );
-  }
+  return importOptionalPeer(() => import('pg'), {
+    user: store,
+    needs: 'pg',
+    install: 'pg@8',
+    from: '@svc/batch-runner',
+    otherwise: 'passed as the `driver` option, or a pg.Pool as `pool`',
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createId, createPrivateDatabaseFile } from '@svc/core';
+import { createId, createPrivateDatabaseFile, importOptionalPeer } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import type {
   Delivery,
@@ -104,15 +104,14 @@ type ChunkRow = { job_id: string; chunk: number; start: number; end: number; att
 // Loaded on first use, so apps on the memory store never need the native addon. The cause's
 // first line is kept in the message: a missing package and a missing native build need different fixes.
 async function loadBetterSqlite3(): Promise<typeof BetterSqlite3> {
-  try {
-    return (await import('better-sqlite3')).default;
-  } catch (error) {
-    const cause = String((error as Error).message ?? error).split('\n')[0];
-    throw new Error(
-      `the SQLite store needs better-sqlite3 (npm install better-sqlite3@12) where @svc/batch-runner resolves it, or passed as the \`driver\` option (${cause})`,
-      { cause: error },
-    );
-  }
+  const { default: Database } = await importOptionalPeer(() => import('better-sqlite3'), {
+    user: 'the SQLite store',
+    needs: 'better-sqlite3',
+    install: 'better-sqlite3@12',
+    from: '@svc/batch-runner',
+    otherwise: 'passed as the `driver` option',
+  });
+  return Database;
 }
 
 /**

@@ -1,8 +1,7 @@
-import { open } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
-import { csvField, flatten } from '@svc/core';
+import { csvField, flatten, openPrivateFileForWriting } from '@svc/core';
 import { checkWritableFile } from '../fs/check-paths.js';
 import { fileError } from '../fs/describe-error.js';
 import { UsageError } from '../usage-error.js';
@@ -29,17 +28,10 @@ export async function prepareOutput(path: string, cwd: string, command: string):
   return { shown: path, full, format: extension === '.csv' ? 'csv' : 'ndjson' };
 }
 
-/**
- * Creates (or truncates) a result file readable by its owner only, whatever the umask: results
- * hold people's addresses. The mode is set again after opening because open() applies the umask
- * and leaves an existing file's mode alone.
- */
+/** Creates (or truncates) a result file readable by its owner only, whatever the umask: results hold people's addresses. */
 export async function createPrivateFile(target: OutputTarget): Promise<Writable> {
   try {
-    const handle = await open(target.full, 'w', 0o600);
-    // Only a regular file: a device or pipe given as --out keeps its own mode.
-    if ((await handle.stat()).isFile()) await handle.chmod(0o600);
-    return handle.createWriteStream();
+    return (await openPrivateFileForWriting(target.full)).createWriteStream();
   } catch (error) {
     throw fileError('write', target.shown, error);
   }

@@ -1,4 +1,5 @@
 import type { EmailVerificationResult } from '@svc/core';
+import { importOptionalPeer } from '@svc/core';
 import type { Pool } from 'pg';
 import {
   type CachedResult,
@@ -43,15 +44,13 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 // Loaded on first use: apps on the memory or SQLite cache never need pg installed.
 async function loadPg(): Promise<{ Pool: typeof Pool }> {
-  try {
-    return await import('pg');
-  } catch (error) {
-    const cause = String((error as Error).message ?? error).split('\n')[0];
-    throw new Error(
-      `the PostgreSQL result cache needs pg (npm install pg@8) where @svc/email-verifier resolves it, or passed as the \`driver\` option, or a pg.Pool as \`pool\` (${cause})`,
-      { cause: error },
-    );
-  }
+  return importOptionalPeer(() => import('pg'), {
+    user: 'the PostgreSQL result cache',
+    needs: 'pg',
+    install: 'pg@8',
+    from: '@svc/email-verifier',
+    otherwise: 'passed as the `driver` option, or a pg.Pool as `pool`',
+  });
 }
 
 type Row = { i: string; result: string; cached_at: string; expires_at: string };

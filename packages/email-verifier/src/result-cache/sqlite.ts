@@ -1,4 +1,4 @@
-import { createPrivateDatabaseFile, type EmailVerificationResult } from '@svc/core';
+import { createPrivateDatabaseFile, type EmailVerificationResult, importOptionalPeer } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import {
   type CachedResult,
@@ -33,15 +33,14 @@ export interface SqliteResultCacheOptions extends ResultCacheOptions {
 
 // Loaded on first use, so apps on the memory cache never need the native addon.
 async function loadDriver(): Promise<typeof BetterSqlite3> {
-  try {
-    return (await import('better-sqlite3')).default;
-  } catch (error) {
-    const cause = String((error as Error).message ?? error).split('\n')[0];
-    throw new Error(
-      `the SQLite result cache needs better-sqlite3 (npm install better-sqlite3@12) where @svc/email-verifier resolves it, or passed as the \`driver\` option (${cause})`,
-      { cause: error },
-    );
-  }
+  const { default: Database } = await importOptionalPeer(() => import('better-sqlite3'), {
+    user: 'the SQLite result cache',
+    needs: 'better-sqlite3',
+    install: 'better-sqlite3@12',
+    from: '@svc/email-verifier',
+    otherwise: 'passed as the `driver` option',
+  });
+  return Database;
 }
 
 type Row = { result: string; cached_at: number; expires_at: number };

@@ -1,4 +1,4 @@
-import { createPrivateDatabaseFile } from '@svc/core';
+import { createPrivateDatabaseFile, importOptionalPeer } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import { type CacheOptions, cappedExpiry, checkRetention, type EnrichmentCache } from './types.js';
 
@@ -13,13 +13,14 @@ export interface SqliteCacheOptions extends CacheOptions {
 }
 
 async function loadDriver(): Promise<typeof BetterSqlite3> {
-  try {
-    return (await import('better-sqlite3')).default;
-  } catch (cause) {
-    throw new Error(
-      `the SQLite cache needs better-sqlite3 (npm install better-sqlite3@12) where @svc/enricher resolves it, or passed as the \`driver\` option (${String(cause)})`,
-    );
-  }
+  const { default: Database } = await importOptionalPeer(() => import('better-sqlite3'), {
+    user: 'the SQLite cache',
+    needs: 'better-sqlite3',
+    install: 'better-sqlite3@12',
+    from: '@svc/enricher',
+    otherwise: 'passed as the `driver` option',
+  });
+  return Database;
 }
 
 /** A cache in a SQLite file: survives restarts; erase and expiry delete rows (no soft deletes). */

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { writePrivateFileAtomic } from '@svc/core';
 import { compileAsnCsv } from './compile-asn.js';
-import { writePrivateFileAtomic } from './private-files.js';
 
 /**
  * Compiles ASN CSVs into the mmdb file `target` in a child process: the compile is about 12 s of

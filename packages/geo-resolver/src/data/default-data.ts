@@ -1,12 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makePrivateDir } from '@svc/core';
 import type { GeoBackend } from '../backend.js';
 import { byFamily } from '../backends/by-family.js';
 import { openMmdbBackend } from '../backends/mmdb.js';
 import { ipLocationDbSchema, maxmindAsnSchema } from '../backends/mmdb-schemas.js';
 import { compileAsnFileInChild } from './compile-asn-in-child.js';
 import { defaultGeoCacheDir, withDefaultFiles } from './default-location.js';
-import { makePrivateDir } from './private-files.js';
 import { VerificationStamps } from './stamps.js';
 
 /** Where the openly licensed default data lives; every path has a default. */

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { makePrivateDir, writePrivateFileAtomic } from '@svc/core';
 import { openMmdbBackend } from '../backends/mmdb.js';
-import { makePrivateDir, writePrivateFileAtomic } from './private-files.js';
 
 /**
  * The .mmdb file inside a download: the bytes themselves, a gzip of them (DB-IP's `.mmdb.gz`),

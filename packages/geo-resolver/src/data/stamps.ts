@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writePrivateFileAtomic } from './private-files.js';
+import { writePrivateFileAtomic } from '@svc/core';
 
 /**
  * Which files were fully verified, as `path → size:mtime`, kept in `verified.json` in the cache

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writePrivateFileOnce } from './private-file.js';
+import { writePrivateFileOnce } from '@svc/core';
 import { SERVER_KEY_BYTES } from './secrets.js';
 
 /** Options of `loadServerKey`. */

@@ -1,4 +1,4 @@
-import { ServiceError, urlWithoutPassword } from '@svc/core';
+import { importOptionalPeer, ServiceError, urlWithoutPassword } from '@svc/core';
 import type { Redis } from 'ioredis';
 import type { BucketSpec, RateDecision, RateLimiter } from './limiter.js';
 import { check, decide } from './memory.js';
@@ -65,15 +65,14 @@ type TakeCommand = (key: string, ...args: string[]) => Promise<[number, string]>
 
 // Loaded on first use: servers on the memory limiter never need ioredis installed.
 async function loadIoredis(): Promise<typeof Redis> {
-  try {
-    return (await import('ioredis')).Redis;
-  } catch (error) {
-    const cause = String((error as Error).message ?? error).split('\n')[0];
-    throw new Error(
-      `the Redis rate limiter needs ioredis (npm install ioredis) where @svc/server resolves it, or an ioredis client passed as the \`client\` option (${cause})`,
-      { cause: error },
-    );
-  }
+  const { Redis: Client } = await importOptionalPeer(() => import('ioredis'), {
+    user: 'the Redis rate limiter',
+    needs: 'ioredis',
+    install: 'ioredis',
+    from: '@svc/server',
+    otherwise: 'an ioredis client passed as the `client` option',
+  });
+  return Client;
 }
 
 function atLeast(name: string, value: number, min: number, integer: boolean): number {

@@ -1,5 +1,5 @@
 import { basename, extname } from 'node:path';
-import { createPrivateDatabaseFile, ServiceError } from '@svc/core';
+import { createPrivateDatabaseFile, importOptionalPeer, ServiceError } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { CompanyFields, PersonFields, PersonQuery } from '../../adapter.js';
 import {
@@ -73,15 +73,14 @@ CREATE TABLE IF NOT EXISTS companies (
 `;
 
 async function loadBetterSqlite3(): Promise<typeof BetterSqlite3> {
-  try {
-    return (await import('better-sqlite3')).default;
-  } catch (error) {
-    const cause = String((error as Error).message ?? error).split('\n')[0];
-    throw new Error(
-      `the dataset index needs better-sqlite3 (npm install better-sqlite3@12) where @svc/enricher resolves it, or passed as the \`driver\` option (${cause})`,
-      { cause: error },
-    );
-  }
+  const { default: Database } = await importOptionalPeer(() => import('better-sqlite3'), {
+    user: 'the dataset index',
+    needs: 'better-sqlite3',
+    install: 'better-sqlite3@12',
+    from: '@svc/enricher',
+    otherwise: 'passed as the `driver` option',
+  });
+  return Database;
 }
 
 /** Opens (or creates) the local SQLite index the dataset adapter reads. */

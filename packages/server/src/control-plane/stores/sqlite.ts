@@ -1,4 +1,4 @@
-import { createPrivateDatabaseFile } from '@svc/core';
+import { createPrivateDatabaseFile, importOptionalPeer } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import type {
   Account,
@@ -103,15 +103,14 @@ type TokenRow = Omit<Token, 'scopes'> & { scopes: string | null };
 // Loaded on first use, so apps on the memory store never need the native addon. The cause's
 // first line is kept: a missing package and a missing native build need different fixes.
 async function loadBetterSqlite3(): Promise<typeof BetterSqlite3> {
-  try {
-    return (await import('better-sqlite3')).default;
-  } catch (error) {
-    const cause = String((error as Error).message ?? error).split('\n')[0];
-    throw new Error(
-      `the SQLite control-plane store needs better-sqlite3 (npm install better-sqlite3@12) where @svc/server resolves it, or passed as the \`driver\` option (${cause})`,
-      { cause: error },
-    );
-  }
+  const { default: Database } = await importOptionalPeer(() => import('better-sqlite3'), {
+    user: 'the SQLite control-plane store',
+    needs: 'better-sqlite3',
+    install: 'better-sqlite3@12',
+    from: '@svc/server',
+    otherwise: 'passed as the `driver` option',
+  });
+  return Database;
 }
 
 /** Brings the file to the newest schema; refuses a file written by a newer version. */
