@@ -24,8 +24,16 @@ describe('openapi plugin', () => {
     expect(doc.paths['/v2/openapi.json']).toBeUndefined();
     const health = doc.paths['/v2/health'].get;
     expect(health.operationId).toBe('getHealth');
-    expect(health.security).toBeUndefined();
-    expect(Object.keys(health.responses).sort()).toEqual(['200', '400', '500', '503']);
+    // No key needed (`{}`), and one is read if sent (the owner's probing section).
+    expect(health.security).toEqual([{}, { api_key: [] }]);
+    expect(Object.keys(health.responses).sort()).toEqual(['200', '400', '429', '500', '503']);
+    expect(Object.keys(health.responses['200'].headers).sort()).toEqual([
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'X-Request-Id',
+    ]);
+    expect(doc.servers).toEqual([{ url: '/', description: 'The server that serves this document' }]);
     expect(health.responses['200'].headers['X-Request-Id'].schema).toEqual({ type: 'string' });
     expect(
       health.responses['500'].content['application/json'].schema.properties.error.properties.code.enum,

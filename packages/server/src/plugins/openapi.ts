@@ -9,21 +9,26 @@ export const OPENAPI_PATH = '/v2/openapi.json';
 
 const header = (description: string, type: 'string' | 'integer' = 'integer') => ({ type, description });
 
-/** Headers on every response. */
-const COMMON_HEADERS = { 'X-Request-Id': header('The request id (`req_…`), also in error bodies', 'string') };
-/** Headers on every response to an authenticated request. */
-const LIMIT_HEADERS = {
-  'X-RateLimit-Limit': header("The account's bucket capacity (the plan's burst)"),
+/** Headers on every response: the request id and the rate limit (the account's bucket, or the client address's without an account). */
+const COMMON_HEADERS = {
+  'X-Request-Id': header('The request id (`req_…`), also in error bodies', 'string'),
+  'X-RateLimit-Limit': header(
+    "The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst)",
+  ),
   'X-RateLimit-Remaining': header('Whole requests the bucket allows right now'),
   'X-RateLimit-Reset': header('Seconds until the bucket is full again'),
+};
+/** Headers on every response to an authenticated request besides those. */
+const LIMIT_HEADERS = {
   'X-Quota-Limit': header("The month's allowance in units (absent on unlimited plans)"),
   'X-Quota-Remaining': header('Units left this month, UTC (absent on unlimited plans)'),
 };
 
 /** The error statuses every route of a kind can answer, with their codes. */
 function errorCodes(spec: EndpointSpec | null): ErrorCode[] {
-  const codes: ErrorCode[] = ['invalid_request', 'internal_error', 'upstream_timeout'];
-  if (spec && spec.auth !== 'none') codes.push('invalid_api_key', 'rate_limited');
+  // Every request is rate-limited: by its account, or without one by its client address.
+  const codes: ErrorCode[] = ['invalid_request', 'rate_limited', 'internal_error', 'upstream_timeout'];
+  if (spec && spec.auth !== 'none') codes.push('invalid_api_key');
   if (spec?.planGated) codes.push('endpoint_not_in_plan');
   if (spec?.billable) codes.push('quota_exceeded');
   return codes;
@@ -64,7 +69,8 @@ function documentRoute(schema: Schema | undefined, endpoint: unknown): Schema {
     };
   }
   out.response = responses;
-  if (spec && spec.auth !== 'none') out.security = [{ api_key: [] }];
+  // A key-less operation says so (`{}`: no requirement), and that a key is read if sent (health's owner section).
+  out.security = spec && spec.auth !== 'none' ? [{ api_key: [] }] : [{}, { api_key: [] }];
   return out;
 }
 
@@ -112,6 +118,8 @@ export const openapiPlugin = globalPlugin('svc-openapi', async (app) => {
           'Email verification, IP geolocation and batch jobs under one API key. Every error has the body `{ "error": { "code", "message", "request_id" } }`.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
+      // Relative: the server that serves this document (OpenAPI 3.1 §4.8.5).
+      servers: [{ url: '/', description: 'The server that serves this document' }],
       components: {
         securitySchemes: {
           api_key: {
