@@ -1629,7 +1629,7 @@ export interface operations {
                         is_proxy: boolean;
                         is_vpn: boolean;
                         network?: string | null;
-                        accuracy_radius?: number | null;
+                        accuracy_radius_km?: number | null;
                         postal_code?: string | null;
                         isp?: string | null;
                         is_hosting?: boolean | null;
@@ -1923,7 +1923,7 @@ export interface operations {
                         is_proxy: boolean;
                         is_vpn: boolean;
                         network?: string | null;
-                        accuracy_radius?: number | null;
+                        accuracy_radius_km?: number | null;
                         postal_code?: string | null;
                         isp?: string | null;
                         is_hosting?: boolean | null;

@@ -34,6 +34,9 @@ describe.runIf(existsSync(bin))('the built svc binary', () => {
       expect(typeof result.city).toBe('string');
       expect(typeof result.latitude).toBe('number');
       expect(result.org).toMatch(/Google/);
+      // The bundled DB-IP Lite data has no accuracy radius: unknown, never invented.
+      expect(result.accuracy_radius_km).toBeNull();
+      expect(result.sources).not.toHaveProperty('accuracy_radius_km');
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

@@ -13,7 +13,7 @@ export interface GeoFields {
   postal_code: string | null;
   latitude: number | null;
   longitude: number | null;
-  accuracy_radius: number | null;
+  accuracy_radius_km: number | null;
   timezone: string | null;
   asn: number | null;
   org: string | null;

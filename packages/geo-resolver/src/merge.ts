@@ -25,7 +25,7 @@ export function emptyDraft(ip: string, sources: ResultDraft['sources']): ResultD
     is_proxy: null,
     is_vpn: null,
     network: null,
-    accuracy_radius: null,
+    accuracy_radius_km: null,
     postal_code: null,
     isp: null,
     is_hosting: null,
@@ -47,6 +47,9 @@ export const RESULT_FIELDS: ReadonlySet<string> = new Set(
  * SourcesMemo, which applies the same rule to the answers' layouts.
  */
 export function takeFields(draft: ResultDraft, answer: Readonly<GeoPartial>): void {
+  // The radius belongs to the coordinates it was measured around: taken only from the answer whose
+  // coordinates win (another file's radius would describe another location).
+  const coordinatesHere = draft.latitude === null && answer.latitude != null;
   if (draft.continent === null) draft.continent = answer.continent ?? null;
   if (draft.country === null) draft.country = answer.country ?? null;
   if (draft.country_name === null) draft.country_name = answer.country_name ?? null;
@@ -63,7 +66,8 @@ export function takeFields(draft: ResultDraft, answer: Readonly<GeoPartial>): vo
   // Only answers of backends without the fast path carry a network; tree answers report theirs
   // through MatchedNetwork.
   if (draft.network === null) draft.network = answer.network ?? null;
-  if (draft.accuracy_radius === null) draft.accuracy_radius = answer.accuracy_radius ?? null;
+  if (draft.accuracy_radius_km === null && coordinatesHere)
+    draft.accuracy_radius_km = answer.accuracy_radius_km ?? null;
   if (draft.postal_code === null) draft.postal_code = answer.postal_code ?? null;
   if (draft.isp === null) draft.isp = answer.isp ?? null;
   if (draft.is_hosting === null) draft.is_hosting = answer.is_hosting ?? null;

@@ -8,7 +8,7 @@ import { createResolve } from './resolve.js';
 /** A geolocation result: the spec's fields plus extras and per-field provenance. */
 export interface GeoResult extends GeoLocationResult {
   network: string | null;
-  accuracy_radius: number | null;
+  accuracy_radius_km: number | null;
   postal_code: string | null;
   isp: string | null;
   is_hosting: boolean | null;

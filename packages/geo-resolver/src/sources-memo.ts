@@ -60,7 +60,12 @@ export class SourcesMemo {
     layouts.forEach((layout, index) => {
       if (layout === null) return;
       const id = this.backendIds[index] as string;
-      for (const field of layout.fields) sources[field] ??= id;
+      // As takeFields: the radius only from the answer whose coordinates win.
+      const coordinatesHere = sources.latitude === undefined && layout.fields.includes('latitude');
+      for (const field of layout.fields) {
+        if (field === 'accuracy_radius_km' && !coordinatesHere) continue;
+        sources[field] ??= id;
+      }
     });
     if (derived & DERIVED_COUNTRY_NAME) sources.country_name = 'derived';
     if (derived & DERIVED_CONTINENT) sources.continent = 'derived';

@@ -28,6 +28,8 @@ describe('svc geo with MaxMind test databases (--db)', () => {
       country: 'GB',
       city: 'London',
       timezone: 'Europe/London',
+      // MaxMind's City test record for this network has a 10 km radius (source-data/GeoIP2-City-Test.json).
+      accuracy_radius_km: 10,
     });
   });
 
@@ -35,6 +37,7 @@ describe('svc geo with MaxMind test databases (--db)', () => {
     const io = captureIo();
     expect(await main(['geo', '81.2.69.142', '10.0.0.1', ...dbs], io)).toBe(EXIT.failure);
     expect(io.out()).toMatch(/81\.2\.69\.142\s+GB\s+England\s+London/);
+    expect(io.out()).toMatch(/51\.5142,-0\.0931 ±10 km/);
     expect(io.out()).toContain('error: 10.0.0.1 is in 10.0.0.0/8, private-use (RFC 1918)');
   });
 

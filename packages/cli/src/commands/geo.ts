@@ -152,6 +152,13 @@ async function update(io: CliIo, json: boolean, values: Record<string, unknown>,
   return EXIT.ok;
 }
 
+/** `lat,lon`, with the data's accuracy radius when it has one (`±20 km`); nothing is invented. */
+function coordinates(row: GeoResult): string {
+  if (row.latitude == null) return '';
+  const radius = row.accuracy_radius_km == null ? '' : ` ±${row.accuracy_radius_km} km`;
+  return `${row.latitude.toFixed(4)},${row.longitude?.toFixed(4)}${radius}`;
+}
+
 function table(rows: Row[]): string {
   return renderTable(
     ['ip', 'country', 'region', 'city', 'lat,lon', 'timezone', 'asn', 'org', 'flags'],
@@ -168,7 +175,7 @@ function table(rows: Row[]): string {
         row.country ?? '',
         row.region ?? '',
         row.city ?? '',
-        row.latitude == null ? '' : `${row.latitude.toFixed(4)},${row.longitude?.toFixed(4)}`,
+        coordinates(row),
         row.timezone ?? '',
         row.asn == null ? '' : `AS${row.asn}`,
         row.org ?? '',

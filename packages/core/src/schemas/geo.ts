@@ -28,7 +28,14 @@ export const GeoLocationResultSchema = Type.Object(
     is_proxy: Type.Boolean(),
     is_vpn: Type.Boolean(),
     network: Type.Optional(Nullable(Type.String({ description: 'The matched network in CIDR notation' }))),
-    accuracy_radius: Type.Optional(Nullable(Type.Number({ description: 'km' }))),
+    accuracy_radius_km: Type.Optional(
+      Nullable(
+        Type.Number({
+          description:
+            "Radius in km around latitude/longitude within which the data's vendor puts the address (MaxMind: 67 % confidence), from the same source as the coordinates; null when the data has no radius (the bundled DB-IP Lite data has none)",
+        }),
+      ),
+    ),
     postal_code: Type.Optional(Nullable(Type.String())),
     isp: Type.Optional(Nullable(Type.String())),
     is_hosting: Type.Optional(Nullable(Type.Boolean())),

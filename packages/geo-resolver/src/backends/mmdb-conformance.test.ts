@@ -32,7 +32,7 @@ describeMmdbBackend('MaxMind GeoIP2/GeoLite2 City', {
     postal_code: '111 22',
     latitude: 59.3293,
     timezone: 'Europe/Stockholm',
-    accuracy_radius: 20,
+    accuracy_radius_km: 20,
   },
 });
 

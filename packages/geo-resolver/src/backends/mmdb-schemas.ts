@@ -22,6 +22,11 @@ const coordinate = (value: unknown): number | null => {
   const decoded = number(value);
   return decoded === null ? null : storedPrecision(decoded);
 };
+/** A radius in km: a positive number, else unknown (null); never a made-up one. */
+const radiusKm = (value: unknown): number | null => {
+  const radius = number(value);
+  return radius !== null && radius > 0 ? radius : null;
+};
 const flag = (value: unknown): boolean | null => (typeof value === 'boolean' ? value : null);
 const englishName = (value: unknown): string | null => string(object(object(value)?.names)?.en);
 
@@ -55,7 +60,7 @@ export const maxmindCitySchema: MmdbSchema = {
     'postal_code',
     'latitude',
     'longitude',
-    'accuracy_radius',
+    'accuracy_radius_km',
     'timezone',
     'asn',
     'org',
@@ -81,7 +86,8 @@ export const maxmindCitySchema: MmdbSchema = {
       postal_code: string(object(record.postal)?.code),
       latitude: coordinate(location?.latitude),
       longitude: coordinate(location?.longitude),
-      accuracy_radius: number(location?.accuracy_radius),
+      // MaxMind: 67 % confidence that the user is within this many km of the coordinates.
+      accuracy_radius_km: radiusKm(location?.accuracy_radius),
       timezone: string(location?.time_zone),
       asn: number(traits?.autonomous_system_number),
       // As in ISP files: the AS organisation is the stable owner name, the organisation a fallback.

@@ -27,7 +27,7 @@ describe('mmdb backend on MaxMind test databases', () => {
       latitude: source.location.latitude,
       longitude: source.location.longitude,
       timezone: source.location.time_zone,
-      accuracy_radius: source.location.accuracy_radius,
+      accuracy_radius_km: source.location.accuracy_radius,
       network: '81.2.69.142/31',
     });
     const tokyo = record('GeoIP2-City-Test.json', '2001:218::/32');
