@@ -25,7 +25,8 @@ const KINDS = {
   'invalid body or address': [400, 422],
   'unknown or missing key': [401, 429],
   'Free plan burst': [200, 429, 402],
-  'unknown path or method': [404],
+  // Without an account they share their client address's bucket (10/s, burst 100): past it, 429.
+  'unknown path or method': [404, 429],
 } as const satisfies Record<string, readonly number[]>;
 type Kind = keyof typeof KINDS;
 
