@@ -134,7 +134,7 @@ export interface paths {
         put?: never;
         /**
          * Enrich a person
-         * @description One of `{ email }`, `{ domain, full_name }` or `{ profile_url }`. 200 `{ person }` with the spec’s fields plus names, email, profile URL, location and the source of each field; 204 with no body when nothing matches, billed all the same (spec). A body that is none of the three forms is 400 `invalid_request` naming the field.
+         * @description One of `{ email }`, `{ domain, full_name }` or `{ profile_url }`. 200 `{ person }` with the spec’s fields plus names, email, profile URL, location and the source of each field; 204 with no body when nothing matches, billed all the same (spec), its reason in the `X-Enrichment-Outcome` header; 503 `upstream_timeout`, not billed, when no source could be reached at all. A body that is none of the three forms is 400 `invalid_request` naming the field.
          */
         post: operations["enrichContact"];
         delete?: never;
@@ -154,7 +154,7 @@ export interface paths {
         put?: never;
         /**
          * Enrich a company by domain
-         * @description `{ domain }`: a domain, or any URL or host on it (reduced to the registrable domain). 200 `{ company }` with name, domain, description, employee count, founding year, industry, location, technologies, social profiles, the site’s language, logo and the source of each field; 204 with no body when nothing matches, not billed unless the plan bills company misses.
+         * @description `{ domain }`: a domain, or any URL or host on it (reduced to the registrable domain). 200 `{ company }` with name, domain, description, employee count, founding year, industry, location, technologies, social profiles, the site’s language, logo and the source of each field; 204 with no body when nothing matches, not billed unless the plan bills company misses, its reason in the `X-Enrichment-Outcome` header; 503 `upstream_timeout`, not billed, when no source could be reached at all.
          */
         post: operations["enrichCompany"];
         delete?: never;
@@ -2246,7 +2246,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No match: no body */
+            /** @description No match: no body; why in `X-Enrichment-Outcome` */
             204: {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
@@ -2261,6 +2261,8 @@ export interface operations {
                     "X-Quota-Limit"?: number;
                     /** @description Units left this month, UTC (absent on unlimited plans) */
                     "X-Quota-Remaining"?: number;
+                    /** @description Why there is no match: `no_match` (the sources that answered do not know the subject, or not confidently enough), `not_found_on_site` (the company’s own site was read and does not have it), `site_unreachable` (the company’s site could not be read; other sources answered), `suppressed` (the subject was erased; nothing was looked up). `all_adapters_failed` comes with a 503 instead: no source could be reached. */
+                    "X-Enrichment-Outcome"?: "no_match" | "not_found_on_site" | "site_unreachable" | "suppressed" | "all_adapters_failed";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2568,7 +2570,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No match: no body */
+            /** @description No match: no body; why in `X-Enrichment-Outcome` */
             204: {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
@@ -2583,6 +2585,8 @@ export interface operations {
                     "X-Quota-Limit"?: number;
                     /** @description Units left this month, UTC (absent on unlimited plans) */
                     "X-Quota-Remaining"?: number;
+                    /** @description Why there is no match: `no_match` (the sources that answered do not know the subject, or not confidently enough), `not_found_on_site` (the company’s own site was read and does not have it), `site_unreachable` (the company’s site could not be read; other sources answered), `suppressed` (the subject was erased; nothing was looked up). `all_adapters_failed` comes with a 503 instead: no source could be reached. */
+                    "X-Enrichment-Outcome"?: "no_match" | "not_found_on_site" | "site_unreachable" | "suppressed" | "all_adapters_failed";
                     [name: string]: unknown;
                 };
                 content?: never;

@@ -88,7 +88,16 @@ export type AdapterError =
 /** The outcome of one lookup. `cost` is what the call cost in the adapter's units (credits). */
 export type LookupOutcome<K extends AdapterKind> =
   | { type: 'hit'; candidates: Candidate<K>[]; cost: number }
-  | { type: 'miss'; cost: number }
+  | {
+      type: 'miss';
+      cost: number;
+      /**
+       * The subject's source could not be reached (no web server on the company's domain, say):
+       * nothing was looked at. Cached and kept out of the circuit breaker like any miss (asking
+       * again soon will not change it), but it explains the miss as a source not reached.
+       */
+      unreachable?: boolean;
+    }
   | { type: 'error'; error: AdapterError; cost: number };
 
 /** A DNS lookup an adapter may ask (node:dns/promises shapes; tests inject the testkit's DNS). */
@@ -128,5 +137,10 @@ export interface EnrichmentAdapter<K extends AdapterKind = AdapterKind> {
   ttl: { hitSeconds: number; missSeconds: number };
   /** Most lookups in flight at once. */
   concurrency: number;
+  /**
+   * True for adapters that read the company's own website: their errors and misses explain a
+   * miss as `site_unreachable` or `not_found_on_site` (`EnrichOutcome.miss`).
+   */
+  readsCompanySite?: boolean;
   lookup(query: QueryOf<K>, context: AdapterContext): Promise<LookupOutcome<K>>;
 }

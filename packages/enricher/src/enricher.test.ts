@@ -425,3 +425,78 @@ describe('privacy', () => {
     ).toThrow('share the id');
   });
 });
+
+describe('misses that explain themselves', () => {
+  const failure = { type: 'error', error: { kind: 'upstream', message: 'refused' }, cost: 0 } as const;
+  const site = (answer: () => LookupOutcome<'company'>) =>
+    adapter('company', 'site', answer, { readsCompanySite: true });
+
+  it('says why each miss is one, and null on a match', async () => {
+    const other = adapter('company', 'other', () => miss);
+    const cases: Array<[AnyEnrichmentAdapter[], string]> = [
+      [[site(() => miss), other], 'not_found_on_site'],
+      [[site(() => failure), other], 'site_unreachable'],
+      [[site(() => failure), adapter('company', 'down', () => failure)], 'all_adapters_failed'],
+      [[other], 'no_match'],
+      // A hit below the threshold is still a source that answered.
+      [[site(() => hit({ name: 'Acme', domain: 'acme.com' }, 0.2))], 'not_found_on_site'],
+      // No adapter for the query at all: nothing failed either.
+      [[], 'no_match'],
+    ];
+    for (const [adapters, reason] of cases) {
+      const outcome = await enricher(adapters).instance.enrichCompany({ domain: 'acme.com' });
+      expect({ reason, outcome }).toMatchObject({ reason, outcome: { match: null, miss: reason } });
+    }
+    const found = await enricher([
+      site(() => hit({ name: 'Acme', domain: 'acme.com' })),
+    ]).instance.enrichCompany({
+      domain: 'acme.com',
+    });
+    expect(found).toMatchObject({ match: { name: 'Acme' }, miss: null });
+  });
+
+  it('a cached site miss still explains itself; an erased subject is `suppressed`', async () => {
+    const source = adapter('person', 'site_people', () => miss, { readsCompanySite: true });
+    const { instance } = enricher([source]);
+    await instance.enrichContact({ email: 'jane@acme.com' });
+    const again = await instance.enrichContact({ email: 'jane@acme.com' });
+    expect(again).toMatchObject({ miss: 'not_found_on_site', adapters: [{ status: 'cached_miss' }] });
+    await instance.erase({ email: 'jane@acme.com' });
+    expect(await instance.enrichContact({ email: 'jane@acme.com' })).toMatchObject({ miss: 'suppressed' });
+  });
+
+  it('an open circuit counts as a failure to reach the source', async () => {
+    const down = adapter('company', 'down', () => failure);
+    const { instance } = enricher([down], { breaker: { failureThreshold: 1, cooldownMs: 60_000 } });
+    expect((await instance.enrichCompany({ domain: 'acme.com' })).miss).toBe('all_adapters_failed');
+    const refused = await instance.enrichCompany({ domain: 'acme.com' });
+    expect(refused).toMatchObject({
+      miss: 'all_adapters_failed',
+      adapters: [{ status: 'skipped_circuit_open' }],
+    });
+  });
+});
+
+describe('a source that could not be reached', () => {
+  it('a miss marked unreachable is cached, trips no breaker, and explains the miss as not reached', async () => {
+    const nowhere = { type: 'miss', cost: 0, unreachable: true } as const;
+    const site = adapter('company', 'site', () => nowhere, { readsCompanySite: true });
+    const dns = adapter('company', 'dns', () => miss);
+    const { instance } = enricher([site, dns], { breaker: { failureThreshold: 1 } });
+    const first = await instance.enrichCompany({ domain: 'acme.com' });
+    expect(first).toMatchObject({
+      miss: 'site_unreachable',
+      adapters: [{ adapter: 'site', status: 'miss', unreachable: true }, { status: 'miss' }],
+    });
+    const again = await instance.enrichCompany({ domain: 'acme.com' });
+    expect(again).toMatchObject({
+      miss: 'site_unreachable',
+      adapters: [{ status: 'cached_miss', unreachable: true }, { status: 'cached_miss' }],
+    });
+    expect(site.calls).toHaveLength(1);
+    expect(instance.circuits()).toEqual({ site: 'closed', dns: 'closed' });
+    // The site alone: nothing at all was looked at.
+    const alone = enricher([adapter('company', 'site', () => nowhere, { readsCompanySite: true })]);
+    expect((await alone.instance.enrichCompany({ domain: 'acme.com' })).miss).toBe('all_adapters_failed');
+  });
+});

@@ -27,6 +27,7 @@ import { type BreakerOptions, CircuitBreaker } from './orchestrator/breaker.js';
 import { IdentityGate } from './orchestrator/identity.js';
 import { Limiter } from './orchestrator/limiter.js';
 import { FieldMerger, type FieldSource } from './orchestrator/merge.js';
+import { type MissReason, missReason } from './orchestrator/miss-reason.js';
 import { SingleFlight } from './orchestrator/single-flight.js';
 import { hashIdentifier } from './privacy/hash.js';
 import { candidateIdentifiers } from './privacy/subjects.js';
@@ -93,6 +94,8 @@ export interface AdapterReport {
     | 'skipped_circuit_open';
   /** Candidates the identity gate refused. */
   rejected?: number;
+  /** A miss because the source could not be reached (nothing was looked at). */
+  unreachable?: true;
   error?: AdapterError['kind'];
   cost: number;
 }
@@ -120,6 +123,8 @@ export interface EnrichOutcome<T> {
   cost: number;
   /** True when the subject is on the suppression list: nothing was looked up. */
   suppressed: boolean;
+  /** Why there is no match (null when there is one); `all_adapters_failed` is no verdict at all. */
+  miss: MissReason | null;
   adapters: AdapterReport[];
 }
 
@@ -142,7 +147,7 @@ export interface Enricher {
 /** A stored outcome: errors are never cached. */
 type Stored<K extends AdapterKind> =
   | { type: 'hit'; candidates: Candidate<K>[]; at: number }
-  | { type: 'miss'; at: number };
+  | { type: 'miss'; at: number; unreachable?: true };
 
 interface Fetched<K extends AdapterKind> {
   outcome: LookupOutcome<K>;
@@ -174,6 +179,13 @@ export function createEnricher(options: EnricherOptions): Enricher {
   const breakers = new Map(options.adapters.map((a) => [a.id, new CircuitBreaker(now, options.breaker)]));
   const limiters = new Map(options.adapters.map((a) => [a.id, new Limiter(a.concurrency)]));
   const pruneIntervalMs = options.pruneIntervalMs ?? 3_600_000;
+  const siteAdapters = new Set(options.adapters.filter((a) => a.readsCompanySite).map((a) => a.id));
+  /** A miss, with its reason from the call's adapter reports. */
+  const noMatch = (base: { adapters: AdapterReport[]; suppressed: boolean; cost: number }) => ({
+    ...base,
+    match: null,
+    miss: missReason(base.adapters, base.suppressed, siteAdapters),
+  });
   let nextPrune = Number.NEGATIVE_INFINITY;
   /** Deletes expired cache rows so personal data does not outlive its TTL or the retention limit on disk. */
   async function maybePrune(): Promise<void> {
@@ -226,7 +238,7 @@ export function createEnricher(options: EnricherOptions): Enricher {
     if (outcome.type === 'error') return;
     const identifiers = new Set(identifiersOf(query));
     const stored: Stored<K> =
-      outcome.type === 'hit' ? { type: 'hit', candidates: outcome.candidates, at } : { type: 'miss', at };
+      outcome.type === 'hit' ? { type: 'hit', candidates: outcome.candidates, at } : storedMiss(outcome, at);
     if (outcome.type === 'hit') {
       for (const candidate of outcome.candidates) {
         for (const id of candidateIdentifiers(adapter.kind, candidate)) identifiers.add(id);
@@ -315,8 +327,9 @@ export function createEnricher(options: EnricherOptions): Enricher {
         stored =
           outcome.type === 'hit'
             ? { type: 'hit', candidates: outcome.candidates, at: fetched.at }
-            : { type: 'miss', at: fetched.at };
+            : storedMiss(outcome, fetched.at);
       }
+      if (stored.type === 'miss' && stored.unreachable) report.unreachable = true;
       if (stored.type !== 'hit') continue;
       const source: FieldSource = { adapter: adapter.id, retrieved_at: new Date(stored.at).toISOString() };
       // The most confident candidate first: it is the likeliest to establish the identity.
@@ -339,23 +352,26 @@ export function createEnricher(options: EnricherOptions): Enricher {
       const run = await waterfall('person', query, call);
       const base = { cost: run.cost, adapters: run.adapters, suppressed: run.suppressed };
       // A merged profile can reveal an identifier that was erased (found by name, carrying the erased email).
-      if (run.suppressed || (await isSuppressed(run.extraIds)))
-        return { ...base, match: null, suppressed: true };
+      if (run.suppressed || (await isSuppressed(run.extraIds))) return noMatch({ ...base, suppressed: true });
       const overall = run.merger.overall();
       const { values, sources } = run.merger.result();
-      if (overall < minConfidence || Object.keys(values).length === 0) return { ...base, match: null };
-      return { ...base, match: toPerson(values as Partial<PersonFields>, sources, overall) };
+      if (overall < minConfidence || Object.keys(values).length === 0) return noMatch(base);
+      return { ...base, miss: null, match: toPerson(values as Partial<PersonFields>, sources, overall) };
     },
     async enrichCompany(input, call = {}) {
       const query = normaliseCompanyQuery(input);
       await maybePrune();
       const run = await waterfall('company', query, call);
       const base = { cost: run.cost, adapters: run.adapters, suppressed: run.suppressed };
-      if (run.suppressed) return { ...base, match: null };
+      if (run.suppressed) return noMatch(base);
       const overall = run.merger.overall();
       const { values, sources } = run.merger.result();
-      if (overall < minConfidence || Object.keys(values).length === 0) return { ...base, match: null };
-      return { ...base, match: toCompany(query.domain, values as Partial<CompanyFields>, sources, overall) };
+      if (overall < minConfidence || Object.keys(values).length === 0) return noMatch(base);
+      return {
+        ...base,
+        miss: null,
+        match: toCompany(query.domain, values as Partial<CompanyFields>, sources, overall),
+      };
     },
     async erase(input) {
       const query = normalisePersonQuery(input);
@@ -371,6 +387,14 @@ export function createEnricher(options: EnricherOptions): Enricher {
       return Object.fromEntries([...breakers].map(([id, breaker]) => [id, breaker.state]));
     },
   };
+}
+
+/** A miss as cached, keeping whether its source was unreachable. */
+function storedMiss(
+  outcome: { unreachable?: boolean },
+  at: number,
+): { type: 'miss'; at: number; unreachable?: true } {
+  return outcome.unreachable ? { type: 'miss', at, unreachable: true } : { type: 'miss', at };
 }
 
 /** A cached outcome, or undefined when the stored text is not one (then the adapter is asked again). */

@@ -85,6 +85,7 @@ export {
 } from './fetch/guarded-fetch.js';
 export type { BreakerOptions } from './orchestrator/breaker.js';
 export type { FieldSource } from './orchestrator/merge.js';
+export { adapterOutcomes, MISS_REASONS, type MissReason } from './orchestrator/miss-reason.js';
 export {
   candidateIdentifiers,
   createMemorySuppression,

@@ -75,6 +75,11 @@ declare module 'fastify' {
      * billable endpoints.
      */
     billableUnits: number | undefined;
+    /**
+     * Fields a route adds to the request's log line (after the standard ones), e.g. how each
+     * enrichment adapter answered. Ours only: no header, key or body text goes here.
+     */
+    logFields: Record<string, unknown> | undefined;
   }
   interface FastifyContextConfig {
     /** Which endpoint this route is (auth, plan, limits and usage read it). */

@@ -108,6 +108,7 @@ describe('svc enrich contact and company', () => {
       },
     });
     expect(row.person.sources.title.adapter).toBe('dataset');
+    expect(row).toMatchObject({ outcome: 'match', adapters: { dataset: 'hit' } });
   });
 
   it('finds a contact by domain and name, and prints text by default', async () => {
@@ -138,7 +139,24 @@ describe('svc enrich contact and company', () => {
       ...files('c1.db'),
     ]);
     expect(miss.code).toBe(EXIT.ok);
-    expect(miss.out).toContain('no match');
+    expect(miss.out).toContain('no match (no_match)');
+    expect(miss.out).toContain('adapters: dataset=miss');
+    const missJson = await run([
+      'enrich',
+      'contact',
+      '--email',
+      'eve@acme.com',
+      '--json',
+      '--adapters',
+      'dataset',
+      ...files('c1.db'),
+    ]);
+    // The second time the dataset's miss comes from the cache.
+    expect(JSON.parse(missJson.out)).toMatchObject({
+      person: null,
+      outcome: 'no_match',
+      adapters: { dataset: 'cached_miss' },
+    });
     const invalid = await run([
       'enrich',
       'contact',
@@ -272,7 +290,7 @@ describe('svc enrich contact and company', () => {
       'dataset',
       ...files('c2.db'),
     ]);
-    expect(JSON.parse(after.out)).toMatchObject({ person: null, suppressed: true });
+    expect(JSON.parse(after.out)).toMatchObject({ person: null, suppressed: true, outcome: 'suppressed' });
   });
 
   it('refuses mixed or missing query flags and unknown adapters as bad usage', async () => {

@@ -38,6 +38,11 @@ async function start(
   });
   await app.register(requestLogPlugin, own(stream));
   app.get('/v2/geo/:ip', { config: { endpoint: 'geo_ip' } }, async () => ({ ok: true }));
+  // A route that adds its own fields to the line (as the enrichment routes do).
+  app.get('/v2/noted', async (request) => {
+    request.logFields = { outcome: 'no_match', adapters: { website: 'error:upstream', 'a"b': 'miss' } };
+    return { ok: true };
+  });
   app.get('/*', async (_request, reply) => reply.code(404).send({ missing: true }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   return app;
@@ -48,6 +53,7 @@ const requests = [
   '/v2/geo/8.8.8.8',
   // Characters JSON must escape (a quote, a backslash), as Node passes them on unencoded.
   '/v1/a"b\\c|{}',
+  '/v2/noted',
 ];
 
 /** Sends `GET path` over a socket as written (no client normalizes it) and waits for the answer. */
@@ -79,9 +85,9 @@ describe('request-log plugin', () => {
       await rawGet(slow, path, i === 0 ? account : undefined);
     }
     // The server logs after the answer is sent: wait for the lines.
-    await expect.poll(() => direct.length + viaPino.length).toBe(6);
-    expect(direct).toHaveLength(3);
-    expect(viaPino).toHaveLength(3);
+    await expect.poll(() => direct.length + viaPino.length).toBe(8);
+    expect(direct).toHaveLength(4);
+    expect(viaPino).toHaveLength(4);
     for (const [i, line] of direct.entries()) {
       expect(line.endsWith('}\n')).toBe(true);
       const mine = JSON.parse(line);
@@ -115,6 +121,13 @@ describe('request-log plugin', () => {
       status: 404,
       endpoint: null,
     });
+    // The route's own fields come after the standard ones, before the message.
+    const noted = JSON.parse(direct[3] as string);
+    expect(noted).toMatchObject({
+      outcome: 'no_match',
+      adapters: { website: 'error:upstream', 'a"b': 'miss' },
+    });
+    expect(Object.keys(noted).slice(-3)).toEqual(['outcome', 'adapters', 'msg']);
   });
 
   it('writes the time in ms as String(ms) does, from whole tenths', () => {

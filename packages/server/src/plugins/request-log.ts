@@ -49,7 +49,17 @@ function fields(request: FastifyRequest, reply: FastifyReply) {
     endpoint: endpointOf(request) ?? null,
     account_id: request.auth?.account.id ?? null,
     ms: elapsedMs(reply),
+    ...request.logFields,
   };
+}
+
+/** The route's own fields (`request.logFields`) as JSON members, each after a comma; '' when none. */
+function routeFieldsJson(request: FastifyRequest): string {
+  const extra = request.logFields;
+  if (!extra) return '';
+  let out = '';
+  for (const [key, value] of Object.entries(extra)) out += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
+  return out;
 }
 
 /** A string or null as JSON; `value` must need no escaping (ids and names of ours). */
@@ -67,8 +77,9 @@ function pathJson(request: FastifyRequest): string {
 
 /**
  * One log line per request, when its response is done: request id (`request_id`), method,
- * path without the query, status, endpoint, account and time taken. Headers are not logged,
- * so neither keys nor tokens can reach the log this way.
+ * path without the query, status, endpoint, account and time taken, then the fields the route
+ * added (`request.logFields`). Headers are not logged, so neither keys nor tokens can reach the
+ * log this way.
  */
 export const requestLogPlugin = globalPlugin(
   'svc-request-log',
@@ -79,6 +90,7 @@ export const requestLogPlugin = globalPlugin(
     const stream = typeof base === 'string' ? options.stream : undefined;
     // The line's start up to the request id, made once per millisecond: a busy server writes
     // many lines in each, and printing the 13-digit time was most of a line's number printing.
+    app.decorateRequest('logFields', undefined);
     let startTime = Number.NaN;
     let start = '';
     const lineStart = () => {
@@ -96,7 +108,7 @@ export const requestLogPlugin = globalPlugin(
         // The method is one Node's parser knows (letters only), the ids are ours: only the path may
         // need escaping.
         stream.write(
-          `${lineStart()}${request.id}","method":"${request.method}","path":${pathJson(request)},"status":${reply.statusCode},"endpoint":${plain(endpointOf(request) ?? null)},"account_id":${plain(request.auth?.account.id ?? null)},"ms":${tenthsText(elapsedTenths(reply))},"msg":"request"}\n`,
+          `${lineStart()}${request.id}","method":"${request.method}","path":${pathJson(request)},"status":${reply.statusCode},"endpoint":${plain(endpointOf(request) ?? null)},"account_id":${plain(request.auth?.account.id ?? null)},"ms":${tenthsText(elapsedTenths(reply))}${routeFieldsJson(request)},"msg":"request"}\n`,
         );
       }
       done();

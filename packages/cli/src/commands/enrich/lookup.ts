@@ -1,5 +1,11 @@
 import { ServiceError } from '@svc/core';
-import type { EnrichedCompany, EnrichedPerson, EnrichOutcome } from '@svc/enricher';
+import {
+  adapterOutcomes,
+  type EnrichedCompany,
+  type EnrichedPerson,
+  type EnrichOutcome,
+  type MissReason,
+} from '@svc/enricher';
 import { readRecords } from '../../input/read-records.js';
 import type { CliIo } from '../../io.js';
 import { createProgress } from '../../output/progress.js';
@@ -14,9 +20,19 @@ const MAX_FILE_RECORDS = 10_000;
 
 type Kind = 'contact' | 'company';
 
-/** One printed result: the input as given, and the match (null: no match) or the error. */
+/**
+ * One printed result: the input as given, and the match (null: no match) with the outcome (`match`
+ * or why not, as the server's `X-Enrichment-Outcome`) and how each adapter answered; or the error.
+ */
 type Row =
-  | { input: string; person?: EnrichedPerson | null; company?: EnrichedCompany | null; suppressed: boolean }
+  | {
+      input: string;
+      person?: EnrichedPerson | null;
+      company?: EnrichedCompany | null;
+      suppressed: boolean;
+      outcome: 'match' | MissReason;
+      adapters: Record<string, string>;
+    }
   | { input: string; error: { code: string; message: string } };
 
 /** The contact query the flags describe (exactly one form). */
@@ -81,12 +97,15 @@ export async function lookup(
   const cli = await openCliEnricher(io, values, paths);
   const field = kind === 'contact' ? 'person' : 'company';
   const writer = target
-    ? await openResultWriter(target, { leading: ['input', 'error_code', 'error_message', 'suppressed'] })
+    ? await openResultWriter(target, {
+        leading: ['input', 'error_code', 'error_message', 'suppressed', 'outcome'],
+      })
     : undefined;
   const progress = values.file ? createProgress(io, items.length, 'enrich') : undefined;
   const rows: Row[] = [];
   let matched = 0;
   let refused = 0;
+  let unreached = 0;
   try {
     for (const [position, item] of items.entries()) {
       let row: Row;
@@ -96,7 +115,15 @@ export async function lookup(
             ? await cli.enricher.enrichContact(item.query)
             : await cli.enricher.enrichCompany(item.query);
         if (outcome.match) matched++;
-        row = { input: item.input, [field]: outcome.match, suppressed: outcome.suppressed };
+        // Nothing was looked at: no verdict, counted apart from the misses.
+        if (outcome.miss === 'all_adapters_failed') unreached++;
+        row = {
+          input: item.input,
+          [field]: outcome.match,
+          suppressed: outcome.suppressed,
+          outcome: outcome.match ? 'match' : (outcome.miss ?? 'no_match'),
+          adapters: adapterOutcomes(outcome.adapters),
+        };
       } catch (error) {
         if (!ServiceError.is(error)) throw error;
         refused++;
@@ -114,7 +141,7 @@ export async function lookup(
     await cli.close();
   }
   await writer?.close();
-  const summary = `enrich: ${matched} matched, ${items.length - matched - refused} no match, ${refused} refused (adapters: ${cli.adapters.join(', ') || 'none'})`;
+  const summary = `enrich: ${matched} matched, ${items.length - matched - refused - unreached} no match, ${refused} refused, ${unreached} not reached (adapters: ${cli.adapters.join(', ') || 'none'})`;
   if (writer) io.stderr.write(`${summary} → ${values.out}\n`);
   else if (json) printJson(io, rows.length === 1 && !values.file ? rows[0] : rows);
   else {
@@ -127,7 +154,13 @@ export async function lookup(
 /** A CSV row: input and error columns first, then the match's fields (`person.title`, …). */
 function csvRow(row: Row, field: 'person' | 'company'): Record<string, unknown> {
   if ('error' in row)
-    return { input: row.input, error_code: row.error.code, error_message: row.error.message, suppressed: '' };
+    return {
+      input: row.input,
+      error_code: row.error.code,
+      error_message: row.error.message,
+      suppressed: '',
+      outcome: '',
+    };
   const match = row[field];
   // Sources are per-field provenance: one column each would swamp the sheet; keep them as JSON.
   const { sources, ...fields } = (match ?? {}) as Record<string, unknown>;
@@ -136,17 +169,31 @@ function csvRow(row: Row, field: 'person' | 'company'): Record<string, unknown> 
     error_code: '',
     error_message: '',
     suppressed: row.suppressed,
+    outcome: row.outcome,
     [field]: fields,
     ...(sources ? { sources: JSON.stringify(sources) } : {}),
+    adapters: JSON.stringify(row.adapters),
   };
 }
+
+/** Why there is no match, in words (the outcome's name in brackets, as the server's header says it). */
+const MISS_TEXT: Record<MissReason, string> = {
+  no_match: 'no match (no_match)',
+  not_found_on_site: 'no match: the company’s site was read and does not have it (not_found_on_site)',
+  site_unreachable: 'no match: the company’s site could not be read (site_unreachable)',
+  suppressed: 'suppressed (erased earlier): not looked up (suppressed)',
+  all_adapters_failed: 'no verdict: no source could be reached; try again later (all_adapters_failed)',
+};
 
 /** Terminal text: the input, then `field: value` lines of the match, or why there is none. */
 function text(row: Row, field: 'person' | 'company'): string {
   if ('error' in row) return `${row.input}\n  error: ${row.error.message}\n`;
   const match = row[field];
-  if (!match)
-    return `${row.input}\n  ${row.suppressed ? 'suppressed (erased earlier): not looked up' : 'no match'}\n`;
+  const adapters = Object.entries(row.adapters)
+    .map(([adapter, answer]) => `${adapter}=${answer}`)
+    .join(', ');
+  const asked = adapters ? `\n  adapters: ${adapters}` : '';
+  if (!match) return `${row.input}\n  ${MISS_TEXT[row.outcome as MissReason] ?? 'no match'}${asked}\n`;
   const lines: string[] = [];
   const { sources, ...fields } = match as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(fields)) {
@@ -171,5 +218,5 @@ function text(row: Row, field: 'person' | 'company'): string {
     ),
   ];
   if (from.length > 0) lines.push(`  sources: ${from.join(', ')}`);
-  return `${row.input}\n${lines.join('\n')}\n`;
+  return `${row.input}\n${lines.join('\n')}${asked}\n`;
 }

@@ -81,9 +81,13 @@ function homepageFailure(failure: PageFailure): CrawlFailure {
       }
       return { type: 'miss', cost: 0 };
     }
+    case 'unreachable':
+      // No web server at all: nothing to read now, and asking again soon will not change that;
+      // but nothing was looked at either, which the miss says.
+      return { type: 'miss', cost: 0, unreachable: true };
     default:
-      // Disallowed by robots.txt, not HTML, too large, a redirect loop, or no web server at all:
-      // nothing to read now, and asking again soon will not change that.
+      // Disallowed by robots.txt, not HTML, too large, or a redirect loop: nothing to read now,
+      // and asking again soon will not change that.
       return { type: 'miss', cost: 0 };
   }
 }

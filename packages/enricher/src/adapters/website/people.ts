@@ -79,6 +79,7 @@ export function createWebsitePersonAdapter(options: WebsiteAdapterOptions = {}):
   return {
     id: 'website_people',
     kind: 'person',
+    readsCompanySite: true,
     accepts: ['domain_name', 'email'],
     provides: PROVIDES,
     cost: 0,

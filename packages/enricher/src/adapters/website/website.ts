@@ -43,6 +43,7 @@ export function createWebsiteAdapter(options: WebsiteAdapterOptions = {}): Enric
   return {
     id: 'website',
     kind: 'company',
+    readsCompanySite: true,
     accepts: ['domain'],
     provides: PROVIDES,
     cost: 0,
