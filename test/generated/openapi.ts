@@ -459,6 +459,12 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -529,6 +535,43 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; the Retry-After header gives seconds to wait */
+            429: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -552,6 +595,12 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -575,6 +624,12 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -636,7 +691,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -718,7 +773,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -751,7 +806,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -784,7 +839,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -817,7 +872,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -850,7 +905,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -883,7 +938,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -918,7 +973,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -951,7 +1006,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1018,7 +1073,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1110,7 +1165,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1143,7 +1198,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1176,7 +1231,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1209,7 +1264,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1242,7 +1297,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1277,7 +1332,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1310,7 +1365,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1360,7 +1415,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1388,7 +1443,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1421,7 +1476,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1454,7 +1509,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1487,7 +1542,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1522,7 +1577,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1555,7 +1610,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1599,7 +1654,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1646,7 +1701,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1679,7 +1734,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1712,7 +1767,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1745,7 +1800,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1778,7 +1833,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1813,7 +1868,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1846,7 +1901,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1893,7 +1948,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1940,7 +1995,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -1973,7 +2028,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2006,7 +2061,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2039,7 +2094,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2072,7 +2127,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2107,7 +2162,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2140,7 +2195,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2198,7 +2253,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2251,7 +2306,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2272,7 +2327,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2305,7 +2360,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2338,7 +2393,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2371,7 +2426,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2404,7 +2459,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2439,7 +2494,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2472,7 +2527,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2523,7 +2578,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2575,7 +2630,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2596,7 +2651,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2629,7 +2684,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2662,7 +2717,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2695,7 +2750,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2728,7 +2783,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2763,7 +2818,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2796,7 +2851,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2849,7 +2904,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2889,7 +2944,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2922,7 +2977,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2955,7 +3010,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -2990,7 +3045,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3023,7 +3078,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3067,7 +3122,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3115,7 +3170,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3148,7 +3203,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3181,7 +3236,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3216,7 +3271,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3249,7 +3304,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3301,7 +3356,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3348,7 +3403,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3381,7 +3436,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3414,7 +3469,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3449,7 +3504,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3482,7 +3537,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3536,7 +3591,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3608,7 +3663,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3641,7 +3696,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3674,7 +3729,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3707,7 +3762,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3742,7 +3797,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3775,7 +3830,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3822,7 +3877,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3893,7 +3948,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3926,7 +3981,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3959,7 +4014,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -3992,7 +4047,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4027,7 +4082,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4060,7 +4115,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4104,7 +4159,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4167,7 +4222,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4200,7 +4255,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4233,7 +4288,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4268,7 +4323,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4301,7 +4356,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4352,7 +4407,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4388,7 +4443,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4421,7 +4476,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4454,7 +4509,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4489,7 +4544,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4522,7 +4577,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4569,7 +4624,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4615,7 +4670,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4648,7 +4703,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4681,7 +4736,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4716,7 +4771,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4749,7 +4804,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4798,7 +4853,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4854,7 +4909,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4887,7 +4942,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4920,7 +4975,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4955,7 +5010,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -4988,7 +5043,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5052,7 +5107,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5106,7 +5161,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5139,7 +5194,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5172,7 +5227,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5205,7 +5260,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5238,7 +5293,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5273,7 +5328,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5306,7 +5361,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5352,7 +5407,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5404,7 +5459,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5437,7 +5492,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5470,7 +5525,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5503,7 +5558,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5538,7 +5593,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5571,7 +5626,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5624,7 +5679,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5662,7 +5717,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5695,7 +5750,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5728,7 +5783,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5761,7 +5816,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5796,7 +5851,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5829,7 +5884,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5875,7 +5930,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5927,7 +5982,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5960,7 +6015,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -5993,7 +6048,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6026,7 +6081,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6061,7 +6116,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6094,7 +6149,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6140,7 +6195,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6197,7 +6252,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6230,7 +6285,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6263,7 +6318,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6296,7 +6351,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6331,7 +6386,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6364,7 +6419,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6410,7 +6465,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6463,7 +6518,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6496,7 +6551,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6529,7 +6584,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6562,7 +6617,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6597,7 +6652,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6630,7 +6685,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6681,7 +6736,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6710,7 +6765,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6743,7 +6798,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6776,7 +6831,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6811,7 +6866,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
@@ -6844,7 +6899,7 @@ export interface operations {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
                     "X-Request-Id"?: string;
-                    /** @description The account's bucket capacity (the plan's burst) */
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Whole requests the bucket allows right now */
                     "X-RateLimit-Remaining"?: number;
