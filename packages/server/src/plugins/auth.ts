@@ -46,10 +46,25 @@ function credentialProblem(auth: AuthContext, endpoint: EndpointId, now: number)
     const refusal = managementRefusal(auth.key, now);
     if (refusal) return refusal;
   }
+  return tokenScopeProblem(auth, endpoint);
+}
+
+/** Why a scoped token may not reach `endpoint` (directly or through a batch job); null when it may. */
+function tokenScopeProblem(auth: AuthContext, endpoint: EndpointId): string | null {
   if (auth.token?.scopes && !auth.token.scopes.includes(endpoint)) {
     return `this token's scopes (${auth.token.scopes.join(', ')}) do not include ${endpoint}`;
   }
   return null;
+}
+
+/**
+ * Refuses (401 `invalid_api_key`, as the auth hook does for the route's own endpoint) a scoped
+ * token's batch job whose type stands for an endpoint outside its scopes: `batch_create` alone
+ * must not geolocate, verify or enrich what the token could not ask for directly.
+ */
+export function assertTokenScope(auth: AuthContext, endpoint: EndpointId, why: string): void {
+  const problem = tokenScopeProblem(auth, endpoint);
+  if (problem) throw refused(`${problem}, which ${why} stands for`);
 }
 
 /**

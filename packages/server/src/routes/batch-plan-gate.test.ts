@@ -131,4 +131,44 @@ describe('plan gating of batch jobs (a job type is gated by the endpoint it stan
       'an uploaded list needs the job type in the query: ?type= one of verify_email, geo_ip, enrich_contact, enrich_company',
     );
   });
+
+  it.each(JOB_TYPE_IDS)(
+    '%s: a token scoped to batch_create alone is refused (401); with the endpoint in its scopes it is accepted',
+    async (type) => {
+      const s = await setup();
+      const { liveKey } = await s.account('pro');
+      const endpoint = JOB_TYPES[type].endpoint;
+      const mint = async (scopes: string[]) => {
+        const minted = await s.app.inject({
+          method: 'POST',
+          url: '/v2/tokens',
+          headers: { 'x-api-key': liveKey.secret },
+          payload: { scopes },
+        });
+        expect(minted.statusCode).toBe(201);
+        return minted.json().token as string;
+      };
+      const submit = async (token: string) =>
+        s.app.inject({
+          method: 'POST',
+          url: '/v2/batch',
+          headers: { 'x-api-key': token },
+          payload: { type, records: [RECORD[type]] },
+        });
+      const narrow = await submit(await mint(['batch_create', 'batch_list']));
+      expect(narrow.statusCode).toBe(401);
+      expect(narrow.json().error).toMatchObject({
+        code: 'invalid_api_key',
+        message: `this token's scopes (batch_create, batch_list) do not include ${endpoint}, which a ${type} batch job stands for`,
+      });
+      const list = await s.app.inject({
+        method: 'GET',
+        url: '/v2/batch',
+        headers: { 'x-api-key': liveKey.secret },
+      });
+      expect(list.json().data).toEqual([]);
+      const wide = await submit(await mint(['batch_create', endpoint]));
+      expect(wide.statusCode).toBe(202);
+    },
+  );
 });

@@ -23,6 +23,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AuthContext } from '../context.js';
 import { webhookSigningSecrets } from '../control-plane/accounts.js';
+import { assertTokenScope } from '../plugins/auth.js';
 import { jsonBodyLimits } from '../plugins/json-body.js';
 import { assertAllowance, assertEndpointInPlan, jobTypeEndpoint } from '../plugins/limits.js';
 import {
@@ -201,7 +202,12 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         submission = { ...(body as SubmitRequest) };
       }
       // A job type is gated by the endpoint it stands for, as that endpoint's own route is.
-      if (isJobTypeId(submission.type)) assertEndpointInPlan(auth.plan, jobTypeEndpoint(submission.type));
+      // So is a scoped token: its scopes must name that endpoint too, not only batch_create.
+      if (isJobTypeId(submission.type)) {
+        const endpoint = jobTypeEndpoint(submission.type);
+        assertEndpointInPlan(auth.plan, endpoint);
+        assertTokenScope(auth, endpoint, `a ${submission.type} batch job`);
+      }
       submission.idempotency_key = request.headers['idempotency-key'] ?? null;
       submission.account_id = auth.account.id;
       // Test keys run in the sandbox, batch included: the processors make no outbound calls.
