@@ -10,7 +10,7 @@ import {
   startWebhookReceiver,
 } from '@svc/testkit';
 import { verifyPayload } from '@svc/webhooks';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, noChromium, screenshot } from './support/browser.js';
 import { ApiClient, GEO_CITY_FIXTURE, type ServeChild, startServe } from './support/serve-child.js';
@@ -60,6 +60,8 @@ beforeAll(async () => {
   server = await startServe({
     env: {
       SVC_DNS: dns.address,
+      // The one name of the default canaries this DNS server serves: the resolver is trusted.
+      SVC_DNS_CANARIES: 'ietf.org',
       SVC_SMTP_PORT: String(mta.port),
       SVC_SMTP_HELO_NAME: 'probe.dash.test',
       SVC_SMTP_MAIL_FROM: 'bounce@dash.test',
@@ -83,6 +85,20 @@ afterAll(async () => {
   await server?.stop();
   await Promise.all([dns?.close(), mta?.close()]);
 });
+
+/** The stylesheet's --ok, --warn and --danger colours as the browser computes them. */
+const GREEN = 'rgb(26, 127, 55)';
+const WARNING = 'rgb(154, 103, 0)';
+const DANGER = 'rgb(180, 35, 24)';
+
+/** The colour the browser computes for what the locator finds. */
+function colourOf(locator: Locator): Promise<string> {
+  return locator.evaluate(
+    (element) =>
+      (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(element)
+        .color,
+  );
+}
 
 async function open(
   options: { width?: number; height?: number } = {},
@@ -259,6 +275,7 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
     await table.waitFor();
     const text = await table.textContent();
     expect(text).toContain('GeoIP2-City');
+    // The owner's token (the test key is the owner's) sees where the file is.
     expect(text).toContain(GEO_CITY_FIXTURE);
     // The first owner request starts the self-check in the background; reload until it is ready.
     let shown: string[] = [];
@@ -270,18 +287,65 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
         .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-check') ?? ''));
       if (shown.length === 0) await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    const health = await api.request<{ probing: { report: { checks: { id: string }[] } } }>(
-      'GET',
-      '/v2/health',
-      {
-        key: server.testKey,
-      },
-    );
+    const health = await api.request<{
+      failing: string[];
+      probing: { report: { checks: { id: string }[] } };
+    }>('GET', '/v2/health', {
+      key: server.testKey,
+    });
     expect(shown).toEqual(health.body.probing.report.checks.map((check) => check.id));
     expect(shown).toContain('reverse_dns');
+    // Green only when nothing the page shows failed.
+    const status = page.getByTestId('health-status');
+    const failed = health.body.failing.length > 0;
+    expect(await status.textContent()).toBe(failed ? 'degraded' : 'ok');
+    expect(await colourOf(status)).toBe(failed ? WARNING : GREEN);
     await screenshot(page, 'health');
     await context.close();
   });
+
+  it('shows a degraded server (its resolver denies the canary names) in the warning colour, never green', async () => {
+    // A second server whose resolver answers NXDOMAIN for every name, as one that cannot see the
+    // internet does.
+    const lying = await startDnsServer({ zones: { '*': 'NXDOMAIN' } });
+    const degraded = await startServe({
+      env: { SVC_DNS: lying.address, SVC_GEO_DATABASES: GEO_CITY_FIXTURE },
+    });
+    // Not through open(): this page talks to the second server, which the suite's last check
+    // (every request to the suite's server) must not count.
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${degraded.url}/dashboard/`);
+      await page.getByLabel('API key').fill(degraded.testKey);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      await page.getByRole('link', { name: 'Service health' }).click();
+      const status = page.getByTestId('health-status');
+      await status.waitFor();
+      // The canary check runs at start; reload until it has ended.
+      for (let i = 0; i < 40 && (await status.textContent()) !== 'degraded'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        await page.reload();
+        await status.waitFor();
+      }
+      expect(await status.textContent()).toBe('degraded');
+      expect(await colourOf(status)).toBe(WARNING);
+      expect(await page.getByTestId('health-failing').textContent()).toBe('Failing: dns_resolver');
+      const row = page.locator('[data-testid="health-checks"] tr[data-check="dns_resolver"]');
+      expect(await row.locator('td.status').textContent()).toBe('failed');
+      expect(await colourOf(row.locator('td.status'))).toBe(DANGER);
+      expect(await row.textContent()).toContain('NXDOMAIN for iana.org');
+      await screenshot(page, 'health-degraded');
+    } catch (error) {
+      await screenshot(page, 'health-degraded-failed');
+      throw error;
+    } finally {
+      await context.close();
+      await degraded.stop();
+      await lying.close();
+    }
+  }, 90_000);
 
   it('creates a live key shown once, then only its prefix; rotates and revokes it (then 401)', async () => {
     const { context, page } = await open();

@@ -19,6 +19,8 @@ beforeAll(async () => {
   });
   dns = await startDnsServer({
     zones: {
+      // The resolver health check's canary (SVC_DNS_CANARIES).
+      'canary.test': { A: ['192.0.2.1'] },
       'example.test': { MX: [{ priority: 10, exchange: 'mx1.example.test' }] },
       'mx1.example.test': { A: ['127.0.0.2'] },
       'nomail.test': 'NXDOMAIN',
@@ -28,6 +30,7 @@ beforeAll(async () => {
   server = await startServe({
     env: {
       SVC_DNS: dns.address,
+      SVC_DNS_CANARIES: 'canary.test',
       SVC_SMTP_PORT: String(fleet.port),
       SVC_SMTP_ALLOW_PRIVATE_MX: 'true',
       SVC_SMTP_HELO_NAME: 'probe.e2e.test',
@@ -67,18 +70,24 @@ describe('first start', () => {
     expect(api.checker.document.info).toMatchObject({ version: expect.stringMatching(/^2\.\d+\.\d+$/) });
     const health = await api.request<{
       status: string;
+      failing: string[];
+      checks: { id: string; status: string }[];
       version: string;
       geo: { databases: { type: string; built_at: string | null; source: string }[] };
     }>('GET', '/v2/health');
     expect(health.status).toBe(200);
-    expect(health.body.status).toBe('ok');
-    // Each configured geo database with its type, build date and file.
+    expect(health.body).toMatchObject({ status: 'ok', failing: [] });
+    expect(health.body.checks.map((check) => [check.id, check.status])).toEqual([
+      ['control_plane', 'ok'],
+      ['dns_resolver', 'ok'],
+    ]);
+    // Each configured geo database with its type, build date and file (its name only: no key).
     expect(health.body.geo.databases).toEqual([
       {
         id: expect.any(String),
         type: 'GeoIP2-City',
         built_at: expect.stringMatching(/^\d{4}-/),
-        source: GEO_CITY_FIXTURE,
+        source: GEO_CITY_FIXTURE.split('/').at(-1),
       },
     ]);
     expect(health.body.version).toBe(
@@ -547,6 +556,7 @@ describe('graceful stop', () => {
     });
     const slowDns = await startDnsServer({
       zones: {
+        'canary.test': { A: ['192.0.2.1'] },
         'slow.test': { MX: [{ priority: 10, exchange: 'mx.slow.test' }] },
         'mx.slow.test': { A: ['127.0.0.3'] },
       },
@@ -554,6 +564,7 @@ describe('graceful stop', () => {
     const child = await startServe({
       env: {
         SVC_DNS: slowDns.address,
+        SVC_DNS_CANARIES: 'canary.test',
         SVC_SMTP_PORT: String(slowFleet.port),
         SVC_SMTP_ALLOW_PRIVATE_MX: 'true',
         SVC_GEO_DATABASES: GEO_CITY_FIXTURE,

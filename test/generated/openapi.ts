@@ -34,7 +34,7 @@ export interface paths {
         put?: never;
         /**
          * Verify one email address
-         * @description Syntax, disposable/free/role lists, typo suggestion and DNS/MX; with `options.probe_mailbox` also an SMTP probe of the mailbox that sends no mail. A string that is not an address, or a domain with no MX hints, is 422 `unprocessable`; a DNS timeout is 503 `upstream_timeout`; an SMTP timeout is a 200 with state `unknown` (reason `smtp_timeout`). A probed address verified again within its state’s TTL is answered from the result cache without a probe: the result then carries `cached_at` and is billed like any other; `options.fresh` probes again and replaces it.
+         * @description Syntax, disposable/free/role lists, typo suggestion and DNS/MX; with `options.probe_mailbox` also an SMTP probe of the mailbox that sends no mail. A string that is not an address, or a domain with no MX hints, is 422 `unprocessable`; a DNS timeout is 503 `upstream_timeout`, as is any verification while the server’s DNS resolver fails its canary check (the message names the resolver and what it denied; see GET /health); an SMTP timeout is a 200 with state `unknown` (reason `smtp_timeout`). A probed address verified again within its state’s TTL is answered from the result cache without a probe: the result then carries `cached_at` and is billed like any other; `options.fresh` probes again and replaces it.
          */
         post: operations["verifyEmail"];
         delete?: never;
@@ -54,7 +54,7 @@ export interface paths {
         put?: never;
         /**
          * Verify up to 10,000 email addresses
-         * @description Results in input order (duplicates verified once), each as from POST /verify/email, plus counts by state. Per-address problems (not an address, no MX, DNS failure) are results, not errors; probed addresses in the result cache are answered from it (`cached_at`) unless `options.fresh`. Billed one unit per address, cached or not; a call the month’s allowance cannot cover is refused up front with 402 `quota_exceeded`.
+         * @description Results in input order (duplicates verified once), each as from POST /verify/email, plus counts by state. Per-address problems (not an address, no MX, DNS failure) are results, not errors; probed addresses in the result cache are answered from it (`cached_at`) unless `options.fresh`. Billed one unit per address, cached or not, except addresses left `unknown` with reason `dns_unavailable` (the server’s DNS resolver failed its canary check, so nothing was verified: not billed); a call the month’s allowance cannot cover is refused up front with 402 `quota_exceeded`.
          */
         post: operations["verifyEmailBulk"];
         delete?: never;
@@ -454,7 +454,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The server is ready: its control-plane store answers */
+            /** @description The server is ready (its control-plane store answers; a store that does not is a 500) and how well it can answer */
             200: {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */
@@ -469,8 +469,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
+                        /** @description ok: every check shown passed; degraded: one failed (named in `failing`). Both are 200, so load balancers keep a degraded server: it answers, but some answers are not verdicts (a failing dns_resolver makes verifications 503 upstream_timeout) */
+                        status: "ok" | "degraded";
+                        /** @description The ids of the failed checks; empty when ok */
+                        failing: string[];
+                        /** @description What was checked; the owner account also sees `probing` */
+                        checks: {
+                            /** @description Stable id: control_plane (the store answers), dns_resolver (the verifier’s resolver resolves its canary names), probing (the owner’s email probing self-check) */
+                            id: string;
+                            /** @description pending: the first check is under way */
+                            status: "ok" | "failed" | "pending";
+                            /** @description What was found, for people */
+                            message: string;
+                        }[];
                         /**
                          * @description API version (2.x.y)
                          * @example 2.3.1
@@ -489,7 +500,7 @@ export interface operations {
                                 type: string;
                                 /** @description Build time from the file metadata (ISO 8601), null when unknown */
                                 built_at: string | null;
-                                /** @description Where the data was loaded from */
+                                /** @description Where the data was loaded from: the file name (the full path only for the server's owner account), or the bundled data's name */
                                 source: string;
                             }[];
                         };

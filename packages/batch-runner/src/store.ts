@@ -79,8 +79,11 @@ export interface RecordResult {
   /** The processor's result (JSON-serialisable) when ok. */
   result?: unknown;
   error?: { code: string; message: string };
-  /** The counter this result increments (`deliverable`…); failures count in `failed` only. */
-  countKey?: string | null;
+  /**
+   * The counter(s) this result increments (`deliverable`…, or `['unknown', 'dns_unavailable']` for
+   * a state and a sub-count); failures count in `failed` only.
+   */
+  countKey?: string | readonly string[] | null;
   /**
    * The runner gave up on this record (its chunk failed on every attempt, or nothing can process
    * the job's type), as opposed to a record the processor judged bad. A job with any abandoned

@@ -100,7 +100,7 @@ async function expectExactlyOnce(store: Store, jobId: string): Promise<void> {
       expect(seen.has(result.index)).toBe(false);
       seen.add(result.index);
       if (!result.ok) failed++;
-      else if (result.countKey) counts[result.countKey] = (counts[result.countKey] ?? 0) + 1;
+      else for (const key of [result.countKey ?? []].flat()) counts[key] = (counts[key] ?? 0) + 1;
     }
     cursor = page.next_cursor;
   } while (cursor);

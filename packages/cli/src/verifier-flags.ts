@@ -12,6 +12,7 @@ export const VERIFIER_FLAGS = {
   probe: { type: 'boolean' },
   'no-disposable': { type: 'boolean' },
   dns: { type: 'string' },
+  'dns-canary': { type: 'string', multiple: true },
   'smtp-port': { type: 'string' },
   helo: { type: 'string' },
   from: { type: 'string' },
@@ -25,6 +26,8 @@ export const VERIFIER_FLAGS = {
 export const VERIFIER_FLAGS_HELP = `  --probe             ask the domain's mail servers about the mailbox (sends no mail; needs port 25)
   --no-disposable     do not flag disposable domains
   --dns <host:port>   ask this DNS server instead of the system resolvers
+  --dns-canary <name> a name the resolver must resolve before any domain is called non-existent;
+                      repeat for several (default iana.org, ietf.org, icann.org; an intranet names its own)
   --smtp-port <n>     dial MX hosts on this port (default 25)
   --helo <name>       EHLO name (default: this host's name)
   --from <address>    envelope sender (default: the null sender <>)
@@ -74,6 +77,8 @@ export function verifierSettings(values: Record<string, unknown>, command: strin
       throw new UsageError(`--dns: ${(error as Error).message}`, command);
     }
   }
+  if (Array.isArray(values['dns-canary']) && values['dns-canary'].length > 0)
+    options.resolverHealth = { canaries: values['dns-canary'] as string[] };
   try {
     // Constructing once here turns a bad --helo or --from into a usage error, not a crash later.
     createVerifier(options);
@@ -84,7 +89,8 @@ export function verifierSettings(values: Record<string, unknown>, command: strin
         .replace(/^smtp\.mailFrom/, '--from')
         .replace(/^smtp\.proxies\[(\d+)\](\.url)?/, (_, index: string) => `--proxy #${Number(index) + 1}`)
         .replace(/^smtp\.proxySelection/, '--proxy-selection')
-        .replace(/^smtp\.proxyCooldown\.initialMs/, '--proxy-cooldown'),
+        .replace(/^smtp\.proxyCooldown\.initialMs/, '--proxy-cooldown')
+        .replace(/^resolverHealth\.canaries:?/, '--dns-canary:'),
       command,
     );
   }

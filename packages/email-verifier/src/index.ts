@@ -18,7 +18,7 @@ export {
 } from './classify/table.js';
 export { createDns2Resolver, type Dns2ResolverOptions } from './dns/backends/dns2.js';
 export { createNodeDnsResolver, type NodeDnsResolverOptions } from './dns/backends/node-dns.js';
-export { type DnsCacheOptions, withDnsCache } from './dns/cached-resolver.js';
+export { type CachedDnsResolver, type DnsCacheOptions, withDnsCache } from './dns/cached-resolver.js';
 export { type MailDomainStatus, type MailHost, type MailHosts, resolveMailHosts } from './dns/mail-hosts.js';
 export {
   type DnsAnswer,
@@ -27,6 +27,15 @@ export {
   type DnsResolver,
   type MxRecord,
 } from './dns/resolver.js';
+export {
+  type CanaryOutcome,
+  createResolverHealth,
+  DEFAULT_DNS_CANARIES,
+  type ResolverHealth,
+  type ResolverHealthContext,
+  type ResolverHealthOptions,
+  type ResolverHealthSnapshot,
+} from './dns/resolver-health.js';
 export {
   type BlocklistSpec,
   blocklistForZone,

@@ -6,6 +6,7 @@ import { createVerifier } from './verifier.js';
 it('verifyMany probes a domain as soon as its DNS answers, not once the slowest domain has', async () => {
   const dns = await startDnsServer({
     zones: {
+      'canary.test': { A: ['192.0.2.1'] },
       'fast.test': { MX: [{ priority: 10, exchange: 'mx.fast.test' }] },
       'mx.fast.test': { A: ['127.0.0.2'] },
       // A slow authoritative server: its answer comes 1.5 s late.
@@ -20,6 +21,7 @@ it('verifyMany probes a domain as soon as its DNS answers, not once the slowest 
   try {
     const verifier = createVerifier({
       dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 3000, tries: 1 }),
+      resolverHealth: { canaries: ['canary.test'] },
       smtp: { port: fleet.port, allowPrivateAddresses: true, heloName: 'verifier.test' },
     });
     const started = Date.now();

@@ -3,6 +3,11 @@ import { isPublicIp } from '@svc/ip-address';
 import { createNodeDnsResolver } from './dns/backends/node-dns.js';
 import { withDnsCache } from './dns/cached-resolver.js';
 import type { DnsResolver } from './dns/resolver.js';
+import {
+  createResolverHealth,
+  type ResolverHealth,
+  type ResolverHealthOptions,
+} from './dns/resolver-health.js';
 import type { ListsOptions } from './lists/create-lists.js';
 import { createMemoryResultCache } from './result-cache/memory.js';
 import type { ResultCache } from './result-cache/result-cache.js';
@@ -81,6 +86,12 @@ export interface VerifierOptions {
   dns?: DnsResolver;
   /** Cache DNS answers by their TTL; false turns caching off. @default {} (on, defaults) */
   dnsCache?: Parameters<typeof withDnsCache>[1] | false;
+  /**
+   * Checks that the resolver resolves canary names before any domain is called non-existent or
+   * any mailbox dead (README "Resolver health"); false believes every answer.
+   * @default {} (iana.org, ietf.org, icann.org; checked at first use, after 5 failed lookups in a row, at most every 2 min)
+   */
+  resolverHealth?: ResolverHealthOptions | false;
   /** SMTP probe settings. @default {} */
   smtp?: SmtpProbeOptions;
   /** Allow/deny and extra list entries. @default {} */
@@ -106,6 +117,8 @@ type ProxyOptionName = 'proxy' | 'proxies' | 'proxySelection' | 'proxyCooldown' 
 /** Every option with its default applied; resolved once in createVerifier. */
 export interface ResolvedVerifierOptions {
   dns: DnsResolver;
+  /** The resolver's health, shared by every verification of this verifier; null when off. */
+  resolverHealth: ResolverHealth | null;
   smtp: Required<Omit<SmtpProbeOptions, ProxyOptionName | 'socketFactory'>> & {
     socketFactory: SocketFactory;
     /** The SOCKS5 proxies sessions go through, or null for direct connections. */
@@ -162,8 +175,21 @@ export function resolveVerifierOptions(options: VerifierOptions = {}): ResolvedV
   const perHostConcurrency = positiveInteger('perHostConcurrency', smtp.perHostConcurrency ?? 2);
   const clock = options.clock ?? (() => new Date());
   const baseDns = options.dns ?? createNodeDnsResolver();
+  const dns = options.dnsCache === false ? baseDns : withDnsCache(baseDns, options.dnsCache ?? {});
+  const resolverHealth =
+    options.resolverHealth === false
+      ? null
+      : createResolverHealth({
+          ...options.resolverHealth,
+          // Canaries go past the cache: a recovered resolver is seen at the next check.
+          resolver: baseDns,
+          now: () => clock().getTime(),
+          // Answers cached while it lied would outlive the lie.
+          onRecovered: () => (dns as Partial<ReturnType<typeof withDnsCache>>).clear?.(),
+        });
   return {
-    dns: options.dnsCache === false ? baseDns : withDnsCache(baseDns, options.dnsCache ?? {}),
+    dns,
+    resolverHealth,
     smtp: {
       heloName,
       mailFrom,

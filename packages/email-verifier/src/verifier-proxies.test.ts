@@ -15,6 +15,8 @@ import type { SmtpProbeOptions, VerifierOptions } from './verifier-options.js';
 // The receiving providers are recognised by their MX host names, which the fake DNS serves
 // on loopback addresses of the testkit fleet.
 const ZONES = {
+  // The resolver health check's canary (README "Resolver health").
+  'canary.test': { A: ['192.0.2.1'] },
   'gmailish.test': { MX: [{ priority: 10, exchange: 'alt1.aspmx.l.google.com' }] },
   'alt1.aspmx.l.google.com': { A: ['127.0.0.2'] },
   'outlookish.test': { MX: [{ priority: 10, exchange: 'outlookish-test.mail.protection.outlook.com' }] },
@@ -70,6 +72,7 @@ function verifierWith(smtp: SmtpProbeOptions, extra: VerifierOptions = {}) {
   return createVerifier({
     dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 500, tries: 1 }),
     dnsCache: false,
+    resolverHealth: { canaries: ['canary.test'] },
     ...extra,
     smtp: {
       port: fleet.port,

@@ -13,6 +13,8 @@ import type { VerifierOptions } from './verifier-options.js';
 const mx = (host: string, priority = 10) => ({ MX: [{ priority, exchange: host }] });
 
 const ZONES = {
+  // The resolver health check's canary (README "Resolver health").
+  'canary.test': { A: ['192.0.2.1'] },
   'good.test': mx('mx1.good.test'),
   'mx1.good.test': { A: ['127.0.0.2'] },
   'mx2.good.test': { A: ['127.0.0.3'] },
@@ -89,6 +91,7 @@ let fleet: SmtpFleet;
 let verifier: Verifier;
 const base = (): VerifierOptions => ({
   dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 500, tries: 1 }),
+  resolverHealth: { canaries: ['canary.test'] },
   dnsCache: false,
   smtp: {
     port: fleet.port,
@@ -107,6 +110,7 @@ const base = (): VerifierOptions => ({
 /** The default security settings: only what reaching the fakes needs (DNS server, port, timeouts). */
 const secure = (): VerifierOptions => ({
   dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 500, tries: 1 }),
+  resolverHealth: { canaries: ['canary.test'] },
   dnsCache: false,
   smtp: {
     port: fleet.port,

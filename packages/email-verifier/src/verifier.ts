@@ -6,6 +6,7 @@ import { addressesOf, type MailHosts, resolveMailHosts } from './dns/mail-hosts.
 import { DnsQueryError } from './dns/resolver.js';
 import { createLists, type DisposableMatch, type EmailLists } from './lists/create-lists.js';
 import { identifyMailHosts } from './providers/mail-providers.js';
+import type { ResolverHealthSnapshot } from './dns/resolver-health.js';
 import { type CachedResult, type ResultCacheKey, resultCacheVariant } from './result-cache/result-cache.js';
 import { CatchAllCache } from './smtp/catch-all-cache.js';
 import { KeyedLimiter } from './smtp/keyed-limiter.js';
@@ -107,6 +108,11 @@ export interface Verifier {
    * result cache). Throws `unprocessable` for a string that is not an address.
    */
   invalidateCached(email: string, call?: VerifyCall): Promise<number>;
+  /**
+   * The resolver's health as last checked (README "Resolver health"), or null when the check is
+   * off. Starts a check in the background when one is due; never waits for it.
+   */
+  resolverHealth(): ResolverHealthSnapshot | null;
 }
 
 /** What the DNS stage found for a domain. */
@@ -157,6 +163,35 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     };
   }
 
+  const health = settings.resolverHealth;
+
+  /**
+   * domainStatus unless the resolver is unhealthy: then `dns_unavailable` without a question.
+   * Feeds the health state, whose burst of failures starts a new check.
+   */
+  async function lookUp(domain: string): Promise<DomainAnswer> {
+    if (!health) return domainStatus(domain);
+    if ((await health.trust()).status === 'unhealthy') return UNAVAILABLE;
+    const answer = await domainStatus(domain);
+    health.observe(FAILED_LOOKUPS.has(answer.status));
+    return answer;
+  }
+
+  /** A failed lookup as it stands once a check under way (or due after a burst) has ended. */
+  async function judged(answer: DomainAnswer): Promise<DomainAnswer> {
+    if (!health || !FAILED_LOOKUPS.has(answer.status)) return answer;
+    return (await health.trust()).status === 'unhealthy' ? UNAVAILABLE : answer;
+  }
+
+  /** The 503 of a single verify while the resolver is not believed, naming it and what it denied. */
+  function resolverUnavailable(domain: string): ServiceError {
+    const snapshot = health?.snapshot();
+    return new ServiceError(
+      'upstream_timeout',
+      `No verdict on ${domain}: ${snapshot?.message ?? 'the DNS resolver is not trusted'}. Verification resumes once it resolves its canary names again; svc doctor tells what is wrong.`,
+    );
+  }
+
   async function domainStatus(domain: string): Promise<DomainAnswer> {
     try {
       const found = await resolveMailHosts(domain, {
@@ -191,6 +226,16 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     probe: { verdict: ProbeVerdict; detail: SmtpDetail | null; catchAll: boolean | null } | null,
     requestId: string | undefined,
   ): VerificationResult {
+    // A mailbox is not called dead through a resolver that is not believed (its MX may be wrong).
+    if (
+      domain &&
+      probe &&
+      DEAD_MAILBOX.has(probe.verdict) &&
+      health !== null &&
+      health.snapshot().status === 'unhealthy'
+    ) {
+      domain = { status: 'dns_unavailable', hosts: domain.hosts };
+    }
     // A domain on no list is still disposable when its mail goes to a disposable service's MX.
     const match =
       prepared.disposable ??
@@ -271,7 +316,8 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     requestId: string | undefined,
   ): Promise<VerificationResult> {
     const address = prepared.address as ParsedAddress;
-    const domain = await domainStatus(address.asciiDomain);
+    const domain = await judged(await lookUp(address.asciiDomain));
+    if (domain.status === 'dns_unavailable') throw resolverUnavailable(address.asciiDomain);
     if (domain.error) {
       throw new ServiceError(
         'upstream_timeout',
@@ -297,7 +343,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       { urgent: true },
     );
     const outcome = probe.results.get(address.normalized);
-    return finish(
+    const result = finish(
       prepared,
       checks,
       domain,
@@ -308,6 +354,8 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       },
       requestId,
     );
+    if (result.reasons.includes('dns_unavailable')) throw resolverUnavailable(address.asciiDomain);
+    return result;
   }
 
   return {
@@ -437,7 +485,8 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
             );
             complete(key, result);
             const cacheKey = cacheKeys.get(key);
-            if (cacheKey) toStore.push({ key: cacheKey, result });
+            if (cacheKey && !result.reasons.includes('dns_unavailable'))
+              toStore.push({ key: cacheKey, result });
           }
         }
       };
@@ -448,9 +497,16 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         turn = undefined;
         for (const { hosts, domains } of ready?.values() ?? []) probes.push(probeShared(hosts, domains));
       };
+      // Failed lookups wait for the end of the DNS stage: a burst of them starts a check of the
+      // resolver, and a lying resolver's NXDOMAIN must not become a verdict before it ends.
+      const failed: Array<{ group: Array<[string, Prepared]>; domain: DomainAnswer }> = [];
       await Promise.all(
         [...byDomain].map(async ([domainName, group]) => {
-          const domain = await domainStatus(domainName);
+          const domain = await lookUp(domainName);
+          if (health && FAILED_LOOKUPS.has(domain.status)) {
+            failed.push({ group, domain });
+            return;
+          }
           if (!checks.probe_mailbox || domain.status !== 'accepts_mail') {
             for (const [key, prepared] of group)
               complete(key, finish(prepared, checks, domain, null, requestId));
@@ -467,6 +523,10 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         }),
       );
       startTurn();
+      for (const { group, domain } of failed) {
+        const answer = await judged(domain);
+        for (const [key, prepared] of group) complete(key, finish(prepared, checks, answer, null, requestId));
+      }
       await Promise.all(probes);
       // The probes end early when aborted; their `smtp_timeout` answers are not results.
       events.signal?.throwIfAborted();
@@ -484,6 +544,10 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       if (!prepared.address)
         throw new ServiceError('unprocessable', prepared.syntaxDetail ?? 'not an email address');
       return resultCache ? resultCache.invalidate(addressKey(prepared.address), namespaceOf(call)) : 0;
+    },
+
+    resolverHealth() {
+      return health?.snapshot() ?? null;
     },
   };
 }
@@ -529,8 +593,17 @@ const NO_MX_TEXT: Record<DomainStatus, string> = {
   no_mx_records: 'no MX records and no public A/AAAA address',
   accepts_mail: 'accepts mail',
   dns_error: 'DNS failed',
+  dns_unavailable: 'the DNS resolver is not trusted',
   not_checked: 'not checked',
 };
+
+/** Lookups that say the domain cannot take mail, or nothing: the ones a lying resolver gives. */
+const FAILED_LOOKUPS: ReadonlySet<DomainStatus> = new Set(['not_found', 'no_mx_records', 'dns_error']);
+
+/** Probe verdicts that call a mailbox dead. */
+const DEAD_MAILBOX: ReadonlySet<ProbeVerdict> = new Set(['mailbox_not_found', 'mailbox_disabled']);
+
+const UNAVAILABLE: DomainAnswer = { status: 'dns_unavailable', hosts: [] };
 
 function prepareAddress(input: string, lists: EmailLists, settings: ResolvedVerifierOptions): Prepared {
   const parsed = parseAddress(input, { allowUtf8LocalPart: settings.allowUtf8LocalPart });

@@ -7,7 +7,9 @@ import {
   createEnrichCompanyProcessor,
   createEnrichContactProcessor,
   createMemoryStore,
+  createVerifyEmailProcessor,
 } from '@svc/batch-runner';
+import { createVerifier, DnsQueryError, type DnsResolver } from '@svc/email-verifier';
 import { type CompanyQuery, createEnricher, type EnrichmentAdapter, type PersonQuery } from '@svc/enricher';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { batchMissCredits, sweepBatchMissCredits } from './batch-credits.js';
@@ -59,6 +61,17 @@ const people: EnrichmentAdapter<'person'> = {
       ],
     };
   },
+};
+
+// A resolver that cannot see the internet: NXDOMAIN for every name, the verifier's canaries too.
+const nxdomain = (type: 'MX' | 'A' | 'AAAA') => async (name: string) => {
+  throw new DnsQueryError('not_found', name, type);
+};
+const lyingResolver: DnsResolver = {
+  name: 'lying',
+  mx: nxdomain('MX'),
+  a: nxdomain('A'),
+  aaaa: nxdomain('AAAA'),
 };
 
 // 3 hits (one as a URL), 4 misses, 1 record the enricher refuses (a per-record error, billed).
@@ -119,6 +132,7 @@ async function setup({ hook = true } = {}) {
     processors: [
       createEnrichCompanyProcessor(enricher, { sandbox: createSandboxEnricher() }),
       createEnrichContactProcessor(enricher, { sandbox: createSandboxEnricher() }),
+      createVerifyEmailProcessor(createVerifier({ dns: lyingResolver, resultCache: false })),
     ],
     // Small chunks, so a job ends in several commits (each may see it finished).
     chunkSize: 3,
@@ -247,6 +261,22 @@ describe('batch billing of enrichment (DESIGN §7)', () => {
     expect((await usage(s, free.liveKey.secret)).lines).toEqual([
       { endpoint: 'batch_create', calls: 1, units: 3 },
     ]);
+  });
+
+  it('a verify_email job credits the records its resolver could not verify (dns_unavailable); verdicts stay billed', async () => {
+    const { server: s } = await setup();
+    const { liveKey } = await s.account('roomy');
+    const records = ['a@gmail.com', 'b@yahoo.com', 'c@example.org', 'not an address'];
+    const job = await submit(s, liveKey.secret, { type: 'verify_email', records });
+    expect((await finished(s, liveKey.secret, job.id)).counts).toEqual({
+      unknown: 3,
+      dns_unavailable: 3,
+      undeliverable: 1,
+    });
+    // 4 billed at submit, the 3 answers that are not verdicts credited back.
+    await expect
+      .poll(async () => (await usage(s, liveKey.secret)).lines)
+      .toEqual([{ endpoint: 'batch_create', calls: 1, units: 1 }]);
   });
 
   it('the sweep at start applies the credits a killed worker left undone, once, in this month and the last only', async () => {

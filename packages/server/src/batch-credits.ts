@@ -14,10 +14,23 @@ export interface BatchMissCreditsOptions {
 }
 
 /**
+ * Records of a finished job that are not billed: an `enrich_company` job's `no_match` records
+ * (unless the plan has `bill_company_misses`), a `verify_email` job's `dns_unavailable` records
+ * (left `unknown` because the resolver was not trusted: an answer that is not a verdict costs
+ * nothing, DESIGN §12). Counts before the plan is read: 0 means no credit at all.
+ */
+function unbilledRecords(job: Pick<BatchJob, 'type' | 'counts'>): number {
+  if (job.type === 'enrich_company') return job.counts.no_match ?? 0;
+  if (job.type === 'verify_email') return job.counts.dns_unavailable ?? 0;
+  return 0;
+}
+
+/**
  * The runner's `onJobFinished` that keeps batch billing consistent with the routes (DESIGN §7): a
  * job bills its records to `batch_create` at submit, since the allowance must be checked before
  * any work; when an `enrich_company` job ends (completed, failed or cancelled), its records
- * counted `no_match` are credited back, unless the account's plan has `bill_company_misses`.
+ * counted `no_match` are credited back, unless the account's plan has `bill_company_misses`;
+ * when a `verify_email` job ends, its records counted `dns_unavailable` are credited back.
  * Contact misses stay billed (the spec bills them), as do per-record errors. The credit goes to
  * the month and day the job was created in (where its submit was billed), under the job id as its
  * key, so a runner calling this twice for one job credits once. Test-key (sandbox) jobs and jobs
@@ -27,7 +40,7 @@ export interface BatchMissCreditsOptions {
 export function batchMissCredits(options: BatchMissCreditsOptions): (job: BatchJob) => Promise<void> {
   const credit = creditJob(options);
   return async (job) => {
-    if (job.type !== 'enrich_company' || (job.counts.no_match ?? 0) <= 0) return;
+    if (unbilledRecords(job) <= 0) return;
     try {
       const record = await options.store.getJob(job.id);
       if (record) await credit(record);
@@ -51,7 +64,7 @@ export interface SweepBatchMissCreditsOptions extends Omit<BatchMissCreditsOptio
  * its `onJobFinished` leaves the job finished and its misses billed. `svc serve` runs this once
  * at start in every process that runs batch work. It reads the jobs newest first, back to the
  * start of the previous month (older invoices are left as they are) or `maxJobs`, and credits each
- * finished `enrich_company` job with misses as `batchMissCredits` does; a job credited before is
+ * finished job with unbilled records as `batchMissCredits` does; a job credited before is
  * not credited again (the job id is the credit's key). Returns how many credits it applied.
  */
 export async function sweepBatchMissCredits(options: SweepBatchMissCreditsOptions): Promise<number> {
@@ -74,17 +87,17 @@ export async function sweepBatchMissCredits(options: SweepBatchMissCreditsOption
   return applied;
 }
 
-// Credits one stored job's misses when it is a finished live enrich_company job on a plan that
-// does not bill them; true when a credit was applied now.
+// Credits one stored finished live job's unbilled records (company misses on a plan that does not
+// bill them, records the resolver could not verify); true when a credit was applied now.
 function creditJob({ controlPlane }: Pick<BatchMissCreditsOptions, 'controlPlane'>) {
   return async (job: JobRecord): Promise<boolean> => {
-    const misses = job.counts.no_match ?? 0;
-    if (job.type !== 'enrich_company' || misses <= 0 || !isTerminalBatchStatus(job.status)) return false;
+    const misses = unbilledRecords(job);
+    if (misses <= 0 || !isTerminalBatchStatus(job.status)) return false;
     if (job.sandbox || job.account_id === null) return false;
     const account = await controlPlane.getAccount(job.account_id);
     if (!account) return false;
     const plan = await controlPlane.getPlan(account.plan_id);
-    if (plan?.bill_company_misses) return false;
+    if (job.type === 'enrich_company' && plan?.bill_company_misses) return false;
     const createdAt = Date.parse(job.created_at);
     return controlPlane.creditUsage({
       accountId: account.id,

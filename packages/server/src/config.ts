@@ -111,6 +111,7 @@ const SETTINGS: readonly Setting[] = [
   { path: ['smtp', 'proxyCooldown', 'maxMs'], kind: { type: 'integer', min: 0, max: MAX_INT } },
   { path: ['dns'], kind: { type: 'string', check: checkHostPort } },
   { path: ['dnsTimeoutMs'], kind: { type: 'integer', min: 1, max: MAX_INT } },
+  { path: ['dnsCanaries'], kind: { type: 'list', check: checkHostname } },
   { path: ['webhooks', 'allowPrivateTargets'], kind: { type: 'list', check: checkCidr } },
   { path: ['tls', 'certFile'], kind: { type: 'path' } },
   { path: ['tls', 'keyFile'], kind: { type: 'path' } },

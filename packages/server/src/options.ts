@@ -1,4 +1,5 @@
 import {
+  DEFAULT_DNS_CANARIES,
   DEFAULT_RESULT_CACHE_TTLS,
   type ProxySelection,
   type ResultCacheTtls,
@@ -115,6 +116,12 @@ export interface ServerOptions {
    * @default 5000
    */
   dnsTimeoutMs?: number;
+  /**
+   * Names the resolver must resolve before the verifier believes a domain does not exist
+   * (@svc/email-verifier README "Resolver health"); an intranet names hosts its resolver serves.
+   * @default ['iana.org', 'ietf.org', 'icann.org']
+   */
+  dnsCanaries?: string[];
   webhooks?: {
     /** CIDR ranges webhook URLs may point into although private (intranets, tests). @default [] */
     allowPrivateTargets?: string[];
@@ -223,6 +230,7 @@ export interface ResolvedServerOptions {
   };
   dns: string | null;
   dnsTimeoutMs: number;
+  dnsCanaries: string[];
   webhooks: { allowPrivateTargets: string[] };
   tls: { certFile: string; keyFile: string } | null;
   cors: { origins: string[] };
@@ -342,6 +350,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     },
     dns: options.dns ?? null,
     dnsTimeoutMs: options.dnsTimeoutMs ?? 5000,
+    dnsCanaries: options.dnsCanaries ?? [...DEFAULT_DNS_CANARIES],
     webhooks: { allowPrivateTargets: options.webhooks?.allowPrivateTargets ?? [] },
     tls,
     cors: { origins: options.cors?.origins ?? [] },

@@ -164,6 +164,8 @@ export function createSandboxVerifier(options: SandboxVerifierOptions = {}): Ver
   }
 
   return {
+    // The sandbox asks no resolver.
+    resolverHealth: () => null,
     async verify(email, verifyOptions, call) {
       const checks = checkOptions(verifyOptions);
       if (typeof email !== 'string') throw new ServiceError('invalid_request', '"email" must be a string');

@@ -28,6 +28,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'svc-serve-proxies-'));
   dns = await startDnsServer({
     zones: {
+      'canary.test': { A: ['192.0.2.1'] },
       'good.test': { MX: [{ priority: 10, exchange: 'mx.good.test' }] },
       'mx.good.test': { A: ['127.0.0.2'] },
     },
@@ -59,6 +60,7 @@ describe('svc serve with smtp.proxies', () => {
         logLevel: 'silent',
         geo: { databases: [`${GEO_FIXTURES}GeoIP2-City-Test.mmdb`] },
         dns: dns.address,
+        dnsCanaries: ['canary.test'],
         smtp: {
           port: fleet.port,
           allowPrivateMx: true,

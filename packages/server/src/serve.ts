@@ -194,6 +194,8 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     const resultCache = await openVerifyCache(options, input.sqliteDriver);
     if (resultCache) closers.push(() => resultCache.close());
     const verifier = createVerifier({ ...verifierOptions(options, stderr), resultCache });
+    // The resolver's canary check runs at start, so health and the first verification know it.
+    verifier.resolverHealth();
     const openGeo = input.openGeo ?? (() => openConfiguredGeo(options));
     // Lookups go through this holder, so a reopened resolver replaces the old one everywhere.
     const opened = asOpenedGeo(await openGeo());
@@ -442,7 +444,7 @@ function verifierOptions(
   const dns = options.dns
     ? createDns2Resolver({ server: options.dns, timeoutMs })
     : createNodeDnsResolver({ timeoutMs });
-  return { smtp, dns };
+  return { smtp, dns, resolverHealth: { canaries: options.dnsCanaries } };
 }
 
 function asOpenedGeo(value: GeoResolver | OpenedGeo): OpenedGeo {

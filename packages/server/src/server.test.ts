@@ -52,6 +52,8 @@ describe('createServer', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       status: 'ok',
+      failing: [],
+      checks: [{ id: 'control_plane', status: 'ok', message: 'The control-plane store answers.' }],
       version: '2.3.1',
       time: '2026-11-23T12:00:00.000Z',
       geo: {
@@ -60,7 +62,8 @@ describe('createServer', () => {
             id: 'city',
             type: 'GeoIP2-City',
             built_at: '2026-01-02T00:00:00.000Z',
-            source: '/data/city.mmdb',
+            // No absolute path for a caller without the owner's key: the file name.
+            source: 'city.mmdb',
           },
         ],
       },
@@ -75,9 +78,13 @@ describe('createServer', () => {
         id: 'geoip2-city',
         type: 'GeoIP2-City',
         built_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/),
-        source: `${GEO_FIXTURES}GeoIP2-City-Test.mmdb`,
+        source: 'GeoIP2-City-Test.mmdb',
       },
     ]);
+    // The owner account sees where the file is.
+    const { liveKey } = await server.account();
+    const owner = await server.app.inject({ url: '/v2/health', headers: { 'x-api-key': liveKey.secret } });
+    expect(owner.json().geo.databases[0].source).toBe(`${GEO_FIXTURES}GeoIP2-City-Test.mmdb`);
   });
 
   it('GET /v2/health is 500 internal_error when the control-plane store does not answer', async () => {

@@ -6,7 +6,7 @@ export interface BulkVerifier {
     emails: readonly string[],
     options?: { probe_mailbox?: boolean; check_disposable?: boolean; fresh?: boolean },
     events?: { signal?: AbortSignal; cacheNamespace?: string },
-  ): Promise<Array<{ state: string }>>;
+  ): Promise<Array<{ state: string; reasons?: readonly string[] }>>;
 }
 
 /**
@@ -14,7 +14,9 @@ export interface BulkVerifier {
  * SMTP sessions; one verifier serves every chunk, so its per-MX connection limits and its
  * catch-all answers hold across the whole job (and every job of this runner). Chunks are 1,000
  * records by default: a chunk of 250 spread over hundreds of domains gives each MX too few
- * recipients to fill a session. Counts are kept by `state`.
+ * recipients to fill a session. Counts are kept by `state`; a record left `unknown` because the
+ * verifier's resolver was not trusted also counts in `dns_unavailable` (a server credits those
+ * back: an answer that is not a verdict costs nothing).
  */
 export function createVerifyEmailProcessor(
   verifier: BulkVerifier,
@@ -54,8 +56,11 @@ export function createVerifyEmailProcessor(
       );
       signal.throwIfAborted();
       return records.map(({ index }, position) => {
-        const result = results[position] as { state: string };
-        return { index, ok: true as const, result, countKey: result.state };
+        const result = results[position] as { state: string; reasons?: readonly string[] };
+        const countKey = result.reasons?.includes('dns_unavailable')
+          ? [result.state, 'dns_unavailable']
+          : result.state;
+        return { index, ok: true as const, result, countKey };
       });
     },
   };

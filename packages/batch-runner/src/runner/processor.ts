@@ -8,7 +8,7 @@ export interface ProcessorRecord {
 
 /** What a processor says about one record. */
 export type ProcessorOutcome =
-  | { index: number; ok: true; result: unknown; countKey?: string | null }
+  | { index: number; ok: true; result: unknown; countKey?: string | readonly string[] | null }
   | { index: number; ok: false; error: { code: string; message: string } };
 
 /**

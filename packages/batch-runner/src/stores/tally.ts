@@ -22,7 +22,10 @@ export function tallyChunk(results: readonly RecordResult[]): ChunkTally {
   };
   for (const result of results) {
     if (!result.ok) tally.failed++;
-    else if (result.countKey) tally.counts[result.countKey] = (tally.counts[result.countKey] ?? 0) + 1;
+    else if (result.countKey) {
+      for (const key of typeof result.countKey === 'string' ? [result.countKey] : result.countKey)
+        tally.counts[key] = (tally.counts[key] ?? 0) + 1;
+    }
     if (result.abandoned) {
       tally.abandoned++;
       tally.abandonReason ??= result.error?.message ?? null;

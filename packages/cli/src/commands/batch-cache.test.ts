@@ -18,6 +18,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'svc-batch-cache-'));
   dns = await startDnsServer({
     zones: {
+      'canary.test': { A: ['192.0.2.1'] },
       'good.test': { MX: [{ priority: 10, exchange: 'mx.good.test' }] },
       'mx.good.test': { A: ['127.0.0.2'] },
     },
@@ -47,7 +48,8 @@ async function run(...extra: string[]): Promise<Array<string | null>> {
     '--db',
     join(dir, 'jobs.db'),
   ];
-  argv.push('--out', out, '--probe', '--dns', dns.address, '--smtp-port', String(fleet.port));
+  argv.push('--out', out, '--probe', '--dns', dns.address, '--dns-canary', 'canary.test');
+  argv.push('--smtp-port', String(fleet.port));
   argv.push('--helo', 'cli.test', '--allow-private-mx', ...extra);
   expect(await main(argv, io), io.err()).toBe(EXIT.ok);
   const lines = (await readFile(out, 'utf8')).trim().split('\n');

@@ -23,6 +23,7 @@ let pinned: Socks5Proxy;
 beforeAll(async () => {
   dns = await startDnsServer({
     zones: {
+      'canary.test': { A: ['192.0.2.1'] },
       'good.test': { MX: [{ priority: 10, exchange: 'mx.good.test' }] },
       'mx.good.test': { A: ['127.0.0.2'] },
       'gmailish.test': { MX: [{ priority: 10, exchange: 'aspmx.l.google.com' }] },
@@ -44,6 +45,8 @@ afterAll(async () => {
 const flags = () => [
   '--dns',
   dns.address,
+  '--dns-canary',
+  'canary.test',
   '--smtp-port',
   String(fleet.port),
   '--helo',

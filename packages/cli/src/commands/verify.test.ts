@@ -13,6 +13,8 @@ let dir: string;
 const flags = () => [
   '--dns',
   dns.address,
+  '--dns-canary',
+  'canary.test',
   '--smtp-port',
   String(fleet.port),
   '--helo',
@@ -23,6 +25,8 @@ const flags = () => [
 beforeAll(async () => {
   dns = await startDnsServer({
     zones: {
+      // The resolver health check's canary (--dns-canary).
+      'canary.test': { A: ['192.0.2.1'] },
       'good.test': { MX: [{ priority: 10, exchange: 'mx.good.test' }] },
       'mx.good.test': { A: ['127.0.0.2'] },
       'nullmx.test': { MX: [{ priority: 0, exchange: '.' }] },
@@ -148,26 +152,75 @@ describe('svc verify', () => {
     );
   });
 
-  it('says on stderr when DNS failed for every address, with the --dns hint', async () => {
-    const failing = await startDnsServer({ zones: { 'a.test': 'SERVFAIL', 'b.test': 'SERVFAIL' } });
-    const empty = await startDnsServer({}); // every name: NXDOMAIN
+  it.each([
+    ['NXDOMAIN', { '*': 'NXDOMAIN' }],
+    ['SERVFAIL', { '*': 'SERVFAIL' }],
+    ['no answer', { '*': 'NO_ANSWER' }],
+  ] as const)(
+    'through a resolver answering %s for every name: rows unknown / dns_unavailable, said on stderr, exit 1',
+    async (denial, zones) => {
+      const lying = await startDnsServer({ zones });
+      try {
+        const input = join(dir, 'lying.txt');
+        await writeFile(input, 'a@gmail.com\nb@yahoo.com\nnope\n');
+        const out = join(dir, 'lying.csv');
+        const io = captureIo();
+        // The default canaries (iana.org, ietf.org, icann.org), as a user without --dns-canary has.
+        const argv = ['verify', '--file', input, '--out', out, '--dns', lying.address];
+        expect(await main(argv, io)).toBe(EXIT.failure);
+        const [header, ...rows] = (await readFile(out, 'utf8')).trim().split('\n');
+        const columns = header?.split(',') ?? [];
+        const cell = (row: string | undefined, name: string) => (row ?? '').split(',')[columns.indexOf(name)];
+        expect(rows.map((row) => [cell(row, 'state'), cell(row, 'reasons')])).toEqual([
+          ['unknown', 'dns_unavailable;free_provider'],
+          ['unknown', 'dns_unavailable;free_provider'],
+          ['undeliverable', 'invalid_syntax'],
+        ]);
+        expect(io.err()).toContain(
+          'verify: 3 addresses: 0 deliverable, 1 undeliverable, 0 risky, 2 unknown (2 not verified: the DNS resolver failed its canary check)\n',
+        );
+        expect(io.err()).toContain(
+          `svc: 2 of 3 addresses were not verified (unknown, dns_unavailable): the DNS resolver ${lying.address} denies names that exist (${denial} for iana.org, ${denial} for ietf.org, ${denial} for icann.org), so its negative answers cannot be believed. No domain was called non-existent.`,
+        );
+        // Only the canaries were asked: no domain was looked up through it.
+        expect(new Set(lying.queries.map((query) => query.name))).toEqual(
+          new Set(['iana.org', 'ietf.org', 'icann.org']),
+        );
+      } finally {
+        await lying.close();
+      }
+    },
+  );
+
+  it('says on stderr when DNS failed for every address through a resolver that resolves its canaries, with the --dns hint', async () => {
+    const canary = { 'canary.test': { A: ['192.0.2.1'] } } as const;
+    const failing = await startDnsServer({
+      zones: { ...canary, 'a.test': 'SERVFAIL', 'b.test': 'SERVFAIL' },
+    });
+    const empty = await startDnsServer({ zones: canary }); // every other name: NXDOMAIN
+    const checked = ['--dns-canary', 'canary.test'];
     try {
       const unanswered = captureIo();
-      expect(await main(['verify', 'x@a.test', 'y@b.test', '--dns', failing.address], unanswered)).toBe(
-        EXIT.failure,
-      );
+      expect(
+        await main(['verify', 'x@a.test', 'y@b.test', '--dns', failing.address, ...checked], unanswered),
+      ).toBe(EXIT.failure);
       expect(unanswered.out()).toMatch(/x@a\.test\s+unknown.*dns_error/);
       expect(unanswered.err()).toBe(
         'svc: no DNS answer for any of 2 addresses (the resolver is unreachable or failing); check the network or the resolver, or ask another DNS server with --dns host:port\n',
       );
       const json = captureIo();
-      expect(await main(['verify', 'x@a.test', '--json', '--dns', failing.address], json)).toBe(EXIT.failure);
+      expect(await main(['verify', 'x@a.test', '--json', '--dns', failing.address, ...checked], json)).toBe(
+        EXIT.failure,
+      );
       expect(JSON.parse(json.out())).toMatchObject({ email: 'x@a.test', state: 'unknown' });
       expect(JSON.parse(json.err())).toMatchObject({ error: { code: 'upstream_timeout' } });
 
       const missing = captureIo();
       expect(
-        await main(['verify', 'x@one.test', 'y@two.test', 'nope', '--dns', empty.address], missing),
+        await main(
+          ['verify', 'x@one.test', 'y@two.test', 'nope', '--dns', empty.address, ...checked],
+          missing,
+        ),
       ).toBe(EXIT.failure);
       expect(missing.err()).toContain('svc: DNS says none of the 2 domains exists;');
       expect(missing.err()).toContain('--dns host:port');
@@ -176,7 +229,7 @@ describe('svc verify', () => {
       for (const emails of [['x@one.test'], ['alice@good.test', 'x@one.test']]) {
         const ordinary = captureIo();
         const server = emails.length === 1 ? empty.address : dns.address;
-        expect(await main(['verify', ...emails, '--dns', server], ordinary)).toBe(EXIT.failure);
+        expect(await main(['verify', ...emails, '--dns', server, ...checked], ordinary)).toBe(EXIT.failure);
         expect(ordinary.err()).toBe('');
       }
     } finally {
@@ -214,6 +267,7 @@ describe('svc verify', () => {
     [['verify', 'a@b.test', '--smtp-port', 'abc'], '--smtp-port must be a port number, got "abc"'],
     [['verify', 'a@b.test', '--dns', 'nowhere'], '--dns: server must be "host:port"'],
     [['verify', 'a@b.test', '--helo', 'bad name'], '--helo must be a host name'],
+    [['verify', 'a@b.test', '--dns-canary', 'not a name'], '--dns-canary: "not a name" is not a host name'],
     [['verify', 'a@b.test', '--frobnicate'], 'svc: unknown option --frobnicate'],
   ])('bad usage %j exits 2 with a clear message', async (argv, message) => {
     const io = captureIo();

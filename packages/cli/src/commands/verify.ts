@@ -3,7 +3,7 @@ import { createVerifier, type VerificationResult } from '@svc/email-verifier';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { readRecords } from '../input/read-records.js';
-import { dnsFailureMessage } from '../output/dns-warning.js';
+import { dnsFailureMessage, resolverUnavailableMessage } from '../output/dns-warning.js';
 import { createProgress } from '../output/progress.js';
 import { csvColumns, openResultWriter, prepareOutput } from '../output/result-writer.js';
 import { renderTable } from '../output/table.js';
@@ -26,7 +26,8 @@ export const verifyCommand: Command = {
 ${VERIFIER_FLAGS_HELP}
   --file <path>       read addresses from a .txt (one per line) or .csv (first column) file (at most 10,000)
   --out <path>        write results to .ndjson or .csv (created private, 0600); a summary by state goes to stderr
-Exit code 1 when any address is undeliverable, or when DNS gave no answer for any address.`,
+Exit code 1 when any address is undeliverable, when DNS gave no answer for any address, or when
+addresses were left unverified because the resolver failed its canary check (dns_unavailable).`,
   options: {
     ...VERIFIER_FLAGS,
     file: { type: 'string' },
@@ -68,6 +69,11 @@ Exit code 1 when any address is undeliverable, or when DNS gave no answer for an
       if (flags.json) printJson(io, results.length === 1 && !file ? results[0] : results);
       else io.stdout.write(table(results));
     }
+    const unavailable = resolverUnavailableMessage(results, verifier.resolverHealth());
+    if (unavailable) {
+      printError(io, flags, new ServiceError('upstream_timeout', unavailable));
+      return EXIT.failure;
+    }
     const dnsFailure = dnsFailureMessage(results);
     if (dnsFailure) {
       printError(io, flags, new ServiceError('upstream_timeout', dnsFailure));
@@ -80,7 +86,10 @@ Exit code 1 when any address is undeliverable, or when DNS gave no answer for an
 function summary(results: VerificationResult[]): string {
   const counts = Object.fromEntries(VERIFICATION_STATES.map((state) => [state, 0])) as Record<string, number>;
   for (const result of results) counts[result.state] = (counts[result.state] ?? 0) + 1;
-  return `verify: ${results.length} addresses: ${VERIFICATION_STATES.map((state) => `${counts[state]} ${state}`).join(', ')}\n`;
+  const unverified = results.filter((result) => result.reasons.includes('dns_unavailable')).length;
+  const note =
+    unverified > 0 ? ` (${unverified} not verified: the DNS resolver failed its canary check)` : '';
+  return `verify: ${results.length} addresses: ${VERIFICATION_STATES.map((state) => `${counts[state]} ${state}`).join(', ')}${note}\n`;
 }
 
 function table(results: VerificationResult[]): string {

@@ -1,4 +1,18 @@
 /**
+ * Says so when addresses were left unverified because the resolver failed its canary check
+ * (`dns_unavailable`): how many, and what the resolver denied.
+ */
+export function resolverUnavailableMessage(
+  results: readonly { reasons: readonly string[] }[],
+  health: { message: string } | null,
+): string | undefined {
+  const unverified = results.filter((result) => result.reasons.includes('dns_unavailable')).length;
+  if (unverified === 0) return undefined;
+  const why = health?.message ?? 'the DNS resolver is not trusted';
+  return `${unverified} of ${results.length} address${results.length === 1 ? ' was' : 'es were'} not verified (unknown, dns_unavailable): ${why}. No domain was called non-existent. Fix the resolver, ask another with --dns host:port, or name hosts it serves with --dns-canary (intranets)`;
+}
+
+/**
  * Says so when DNS gave nothing for any address: every address that reached the DNS stage came
  * back `dns_error` (no answer: the resolver is unreachable or failing) or `domain_not_found`, and
  * either some had no answer or at least two different domains "do not exist" (one unknown domain

@@ -16,7 +16,42 @@ interface Probing {
   } | null;
 }
 
-const KNOWN = new Set(['status', 'version', 'time', 'geo', 'probing']);
+const KNOWN = new Set(['status', 'failing', 'checks', 'version', 'time', 'geo', 'probing']);
+
+/** The status card's colour: green only when every check shown passed. */
+function statusClass(status: string, failing: readonly string[]): string {
+  return status === 'ok' && failing.length === 0 ? 'ok' : 'degraded';
+}
+
+function ChecksSection({ checks }: { checks: { id: string; status: string; message: string }[] }) {
+  return (
+    <section aria-labelledby="checks-title">
+      <h2 id="checks-title">Checks</h2>
+      <div class="table-wrap">
+        <table data-testid="health-checks">
+          <thead>
+            <tr>
+              <th scope="col">Check</th>
+              <th scope="col">Result</th>
+              <th scope="col">What was found</th>
+            </tr>
+          </thead>
+          <tbody>
+            {checks.map((check) => (
+              <tr key={check.id} data-check={check.id}>
+                <td>
+                  <code>{check.id}</code>
+                </td>
+                <td class={`status ${check.status}`}>{check.status}</td>
+                <td>{check.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
 
 function ProbingSection({ probing }: { probing: Probing }) {
   const report = probing.report;
@@ -65,8 +100,9 @@ function ProbingSection({ probing }: { probing: Probing }) {
 }
 
 /**
- * GET /v2/health: the API version, the geo databases serving now with their build dates and
- * sources, and, for the server's owner account, the email probe's self-check findings (port 25,
+ * GET /v2/health: the overall status (`degraded`, in the warning colour, names the failed checks;
+ * never green above a failed check), the checks, the API version, the geo databases serving now
+ * with their build dates and sources, and, for the server's owner account, the email probe's self-check findings (port 25,
  * reverse DNS, blocklists…) when the server offers them. Anything else the report adds is shown
  * as it came.
  */
@@ -89,9 +125,12 @@ export function HealthPage({ session }: PageProps) {
           <section class="cards" aria-label="Server">
             <div class="card">
               <h2>Status</h2>
-              <p class="big status ok" data-testid="health-status">
+              <p class={`big status ${statusClass(data.status, data.failing)}`} data-testid="health-status">
                 {data.status}
               </p>
+              {data.failing.length > 0 ? (
+                <p data-testid="health-failing">Failing: {data.failing.join(', ')}</p>
+              ) : null}
             </div>
             <div class="card">
               <h2>API version</h2>
@@ -102,6 +141,7 @@ export function HealthPage({ session }: PageProps) {
               <p>{when(data.time)}</p>
             </div>
           </section>
+          <ChecksSection checks={data.checks} />
           <section aria-labelledby="geo-title">
             <h2 id="geo-title">Geo databases, in priority order</h2>
             <div class="table-wrap">

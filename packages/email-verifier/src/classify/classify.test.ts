@@ -39,6 +39,18 @@ describe('classify: verdict rows', () => {
     ],
     ['address literal', { syntaxValid: true, addressLiteral: true }, 'unknown', 0.3, ['address_literal']],
     [
+      'resolver not trusted (its canaries failed)',
+      {
+        syntaxValid: true,
+        domainStatus: 'dns_unavailable',
+        probeRequested: true,
+        probeOutcome: 'mailbox_not_found',
+      },
+      'unknown',
+      0.3,
+      ['dns_unavailable'],
+    ],
+    [
       'domain not found',
       { syntaxValid: true, domainStatus: 'not_found' },
       'undeliverable',

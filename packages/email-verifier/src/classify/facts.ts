@@ -1,12 +1,17 @@
 import { SESSION_REFUSALS } from '../smtp/reply-patterns.js';
 
-/** What DNS said about the domain; `dns_error` is SERVFAIL/timeout, `not_checked` means no lookup ran. */
+/**
+ * What DNS said about the domain; `dns_error` is SERVFAIL/timeout, `dns_unavailable` means the
+ * resolver failed its canary check so its answer was not believed (README "Resolver health"),
+ * `not_checked` means no lookup ran.
+ */
 export const DOMAIN_STATUSES = [
   'accepts_mail',
   'not_found',
   'null_mx',
   'no_mx_records',
   'dns_error',
+  'dns_unavailable',
   'not_checked',
 ] as const;
 

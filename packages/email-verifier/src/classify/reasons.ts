@@ -12,6 +12,7 @@ export const VERIFICATION_REASONS = [
   'null_mx',
   'no_mx_records',
   'dns_error',
+  'dns_unavailable',
   'mailbox_not_probed',
   'mailbox_not_found',
   'mailbox_disabled',

@@ -40,6 +40,8 @@ export interface ModifierRow {
 export const VERDICT_TABLE: readonly VerdictRow[] = [
   { when: { syntaxValid: false }, reason: 'invalid_syntax', state: 'undeliverable', score: 0 },
   { when: { addressLiteral: true }, reason: 'address_literal', state: 'unknown', score: 0.3 },
+  // The resolver failed its canary check: nothing it said (or a probe it led to) is a verdict.
+  { when: { domainStatus: 'dns_unavailable' }, reason: 'dns_unavailable', state: 'unknown', score: 0.3 },
   { when: { domainStatus: 'not_found' }, reason: 'domain_not_found', state: 'undeliverable', score: 0 },
   { when: { domainStatus: 'null_mx' }, reason: 'null_mx', state: 'undeliverable', score: 0 },
   { when: { domainStatus: 'no_mx_records' }, reason: 'no_mx_records', state: 'undeliverable', score: 0 },

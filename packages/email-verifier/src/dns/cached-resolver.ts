@@ -29,11 +29,17 @@ export interface DnsCacheOptions {
 
 type Entry = Promise<DnsAnswer<unknown>>;
 
+/** A resolver with its cache, which can be emptied (after the resolver was found lying, say). */
+export interface CachedDnsResolver extends DnsResolver {
+  /** Forgets every cached answer. */
+  clear(): void;
+}
+
 /**
  * Wraps a resolver with a TTL-respecting LRU cache. Concurrent questions for the same name share
  * one query (single flight). SERVFAIL and timeouts are never cached: the next call asks again.
  */
-export function withDnsCache(resolver: DnsResolver, options: DnsCacheOptions = {}): DnsResolver {
+export function withDnsCache(resolver: DnsResolver, options: DnsCacheOptions = {}): CachedDnsResolver {
   const defaultTtl = options.defaultTtlSeconds ?? 300;
   const bounds = options.ttlBounds ?? { min: 30, max: 3600 };
   const negativeTtl = options.negativeTtlSeconds ?? 60;
@@ -70,9 +76,12 @@ export function withDnsCache(resolver: DnsResolver, options: DnsCacheOptions = {
     return pending;
   }
 
-  return {
+  const cachedResolver: CachedDnsResolver = {
+    clear: () => cache.clear(),
     mx: (domain) => cached(`MX ${domain.toLowerCase()}`, () => resolver.mx(domain)),
     a: (domain) => cached(`A ${domain.toLowerCase()}`, () => resolver.a(domain)),
     aaaa: (domain) => cached(`AAAA ${domain.toLowerCase()}`, () => resolver.aaaa(domain)),
   };
+  if (resolver.name !== undefined) return { ...cachedResolver, name: resolver.name };
+  return cachedResolver;
 }

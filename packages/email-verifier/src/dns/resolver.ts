@@ -49,6 +49,8 @@ export interface DnsAnswer<T> {
  * and throw DnsQueryError for everything else that is not an answer.
  */
 export interface DnsResolver {
+  /** Which servers it asks (`127.0.0.1:53`, `system (10.0.0.2)`), for messages; never credentials. */
+  readonly name?: string;
   /** MX records in the order received (callers sort). */
   mx(domain: string): Promise<DnsAnswer<MxRecord>>;
   /** IPv4 addresses. */

@@ -18,6 +18,7 @@ const clock = () => new Date(now);
 beforeAll(async () => {
   dns = await startDnsServer({
     zones: {
+      'canary.test': { A: ['192.0.2.1'] },
       'good.test': { MX: [{ priority: 10, exchange: 'mx.good.test' }] },
       'other.test': { MX: [{ priority: 10, exchange: 'mx.good.test' }] },
       'mailinator.com': { MX: [{ priority: 10, exchange: 'mx.good.test' }] },
@@ -57,6 +58,7 @@ beforeEach(async () => {
 const verifierWith = (options: Pick<VerifierOptions, 'resultCache'> = {}) =>
   createVerifier({
     dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 500, tries: 1 }),
+    resolverHealth: { canaries: ['canary.test'] },
     clock,
     smtp: {
       port: fleet.port,

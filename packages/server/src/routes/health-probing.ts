@@ -82,18 +82,14 @@ async function ownerAccountId(svc: ServerContext): Promise<string | null> {
 }
 
 /**
- * The probing findings when the request carries a key or token of the owner account, else null.
- * Health needs no key, so a wrong key is not an error here; but it counts against the same
- * per-address budget of failed authentications as everywhere else. As there, a working
- * credential is always looked up, whatever other clients at its address failed.
+ * Whether the request carries a key or token of the owner account. Health needs no key, so a
+ * wrong key is not an error here; but it counts against the same per-address budget of failed
+ * authentications as everywhere else. As there, a working credential is always looked up,
+ * whatever other clients at its address failed.
  */
-export async function probingForRequest(
-  svc: ServerContext,
-  request: FastifyRequest,
-  refresh: boolean,
-): Promise<ProbingHealthBody | null> {
+export async function isOwnerRequest(svc: ServerContext, request: FastifyRequest): Promise<boolean> {
   const header = request.headers['x-api-key'];
-  if (typeof header !== 'string' || !svc.probingHealth) return null;
+  if (typeof header !== 'string') return false;
   const perMinute = svc.options.limits.authFailuresPerMinute;
   const bucket = { ratePerSecond: perMinute / 60, burst: perMinute };
   const key = `auth-failures:${request.clientAddress?.ip ?? request.ip}`;
@@ -101,9 +97,14 @@ export async function probingForRequest(
   const auth = await authenticate(svc, header);
   if (!auth) {
     await svc.limiter.take(key, bucket, now, 1);
-    return null;
+    return false;
   }
-  if (auth.account.id !== (await ownerAccountId(svc))) return null;
+  return auth.account.id === (await ownerAccountId(svc));
+}
+
+/** The probing findings for the owner (see isOwnerRequest), else null; null too when probing is off. */
+export function probingFor(svc: ServerContext, owner: boolean, refresh: boolean): ProbingHealthBody | null {
+  if (!owner || !svc.probingHealth) return null;
   const snapshot = svc.probingHealth.snapshot(refresh);
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {

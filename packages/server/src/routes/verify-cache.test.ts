@@ -11,6 +11,7 @@ let server: TestServer | undefined;
 const liveVerifier = () =>
   createVerifier({
     dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 300, tries: 1 }),
+    resolverHealth: { canaries: ['canary.test'] },
     smtp: {
       port: fleet.port,
       allowPrivateAddresses: true,
@@ -52,6 +53,7 @@ async function asked(): Promise<string[]> {
 beforeAll(async () => {
   dns = await startDnsServer({
     zones: {
+      'canary.test': { A: ['192.0.2.1'] },
       'good.test': { MX: [{ priority: 10, exchange: 'mx1.good.test' }] },
       'mx1.good.test': { A: ['127.0.0.2'] },
     },

@@ -5,6 +5,8 @@ import { createTestServer, type TestServer } from '../testing/test-server.js';
 
 const mx = (exchange: string) => ({ MX: [{ priority: 10, exchange }] });
 const ZONES = {
+  // The verifier's resolver health canary.
+  'canary.test': { A: ['192.0.2.1'] },
   'good.test': mx('mx1.good.test'),
   'mx1.good.test': { A: ['127.0.0.2'] },
   'slow.test': mx('mx.slow.test'),
@@ -30,6 +32,7 @@ const REQ = /^req_[0-9a-z]{36}$/;
 const verifierOptions = (smtp: VerifierOptions['smtp'] = {}): VerifierOptions => ({
   dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 300, tries: 1 }),
   dnsCache: false,
+  resolverHealth: { canaries: ['canary.test'] },
   smtp: {
     port: fleet.port,
     allowPrivateAddresses: true,

@@ -51,7 +51,8 @@ export function summarize(results: readonly EmailVerificationResult[]): BulkVeri
  * POST /v2/verify/email and POST /v2/verify/email/bulk. Test keys get the sandbox verifier (no
  * DNS, no SMTP; magic local parts), live keys the server's verifier. The verifier's errors are
  * the API's: a string that is not an address or a domain without MX hints → 422 `unprocessable`,
- * DNS failing or timing out → 503 `upstream_timeout`; an SMTP timeout is a result (`unknown`,
+ * DNS failing or timing out, or the resolver failing its canary check → 503 `upstream_timeout`
+ * (bulk: `unknown` / `dns_unavailable` results, not billed); an SMTP timeout is a result (`unknown`,
  * `smtp_timeout`). Every result carries the request's own id (`requestId` of the verifier call).
  */
 export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -72,7 +73,7 @@ export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['verification'],
         summary: 'Verify one email address',
         description:
-          'Syntax, disposable/free/role lists, typo suggestion and DNS/MX; with `options.probe_mailbox` also an SMTP probe of the mailbox that sends no mail. A string that is not an address, or a domain with no MX hints, is 422 `unprocessable`; a DNS timeout is 503 `upstream_timeout`; an SMTP timeout is a 200 with state `unknown` (reason `smtp_timeout`). A probed address verified again within its state’s TTL is answered from the result cache without a probe: the result then carries `cached_at` and is billed like any other; `options.fresh` probes again and replaces it.',
+          'Syntax, disposable/free/role lists, typo suggestion and DNS/MX; with `options.probe_mailbox` also an SMTP probe of the mailbox that sends no mail. A string that is not an address, or a domain with no MX hints, is 422 `unprocessable`; a DNS timeout is 503 `upstream_timeout`, as is any verification while the server’s DNS resolver fails its canary check (the message names the resolver and what it denied; see GET /health); an SMTP timeout is a 200 with state `unknown` (reason `smtp_timeout`). A probed address verified again within its state’s TTL is answered from the result cache without a probe: the result then carries `cached_at` and is billed like any other; `options.fresh` probes again and replaces it.',
         body: VerifyEmailRequestSchema,
         response: { 200: EmailVerificationResultSchema, 422: ErrorBodySchema, 503: ErrorBodySchema },
       },
@@ -99,7 +100,7 @@ export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['verification'],
         summary: 'Verify up to 10,000 email addresses',
         description:
-          'Results in input order (duplicates verified once), each as from POST /verify/email, plus counts by state. Per-address problems (not an address, no MX, DNS failure) are results, not errors; probed addresses in the result cache are answered from it (`cached_at`) unless `options.fresh`. Billed one unit per address, cached or not; a call the month’s allowance cannot cover is refused up front with 402 `quota_exceeded`.',
+          'Results in input order (duplicates verified once), each as from POST /verify/email, plus counts by state. Per-address problems (not an address, no MX, DNS failure) are results, not errors; probed addresses in the result cache are answered from it (`cached_at`) unless `options.fresh`. Billed one unit per address, cached or not, except addresses left `unknown` with reason `dns_unavailable` (the server’s DNS resolver failed its canary check, so nothing was verified: not billed); a call the month’s allowance cannot cover is refused up front with 402 `quota_exceeded`.',
         body: BulkVerifyRequestSchema,
         response: { 200: BulkVerifyResultSchema },
       },
@@ -112,7 +113,9 @@ export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         cacheNamespace: cacheNamespace(request),
         requestId: request.id,
       });
-      request.billableUnits = emails.length;
+      // An answer that is not a verdict costs nothing (DESIGN §12): records left unknown because the
+      // resolver failed its canary check are not billed.
+      request.billableUnits = results.filter((result) => !result.reasons.includes('dns_unavailable')).length;
       return { results, summary: summarize(results) };
     },
   );

@@ -86,6 +86,7 @@ export function createDns2Resolver(options: Dns2ResolverOptions): DnsResolver {
   }
 
   return {
+    name: options.server,
     mx: (domain) =>
       answer<MxRecord>(domain, 'MX', (record) => ({
         // dns2 decodes the root name of a null MX as '' or '.': normalise to ''.

@@ -80,6 +80,7 @@ export function createNodeDnsResolver(options: NodeDnsResolverOptions = {}): Dns
   }
 
   return {
+    name: options.servers ? options.servers.join(', ') : `system (${resolver.getServers().join(', ')})`,
     mx: (domain) =>
       ask<MxRecord>('MX', domain, async () => ({
         records: (await resolver.resolveMx(domain)).map(({ exchange, priority }) => ({ exchange, priority })),
