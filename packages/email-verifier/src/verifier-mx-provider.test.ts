@@ -8,6 +8,8 @@ import { createVerifier, type VerificationResult } from './verifier.js';
 // Real MX host names as the providers document them (data/mail-providers.json), served by the
 // testkit's DNS server for made-up domains.
 const ZONES = {
+  // The resolver health check's canary.
+  'canary.test': { A: ['192.0.2.1'] },
   'workspace.test': {
     MX: [
       { priority: 1, exchange: 'aspmx.l.google.com' },
@@ -51,6 +53,7 @@ const verifierWith = (options: Parameters<typeof createVerifier>[0] = {}) =>
     dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 500, tries: 1 }),
     dnsCache: false,
     resultCache: false,
+    resolverHealth: { canaries: ['canary.test'] },
     ...options,
   });
 
