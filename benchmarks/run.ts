@@ -8,6 +8,7 @@ import { runEmailSmtpBenchmark } from './email/smtp.js';
 import { runEnrichBenchmark } from './enrich/suite.js';
 import { runGeoBenchmark } from './geo/lookup.js';
 import { runScaleBenchmark } from './scale/suite.js';
+import { runHostileBodiesBenchmark } from './server/hostile-bodies.js';
 import { runServerBenchmark } from './server/suite.js';
 
 const only = process.argv[2];
@@ -20,6 +21,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   'batch-verify': runBatchVerifyBenchmark,
   'batch-submit': runBatchSubmitBenchmark,
   server: runServerBenchmark,
+  'hostile-bodies': runHostileBodiesBenchmark,
   enrich: runEnrichBenchmark,
   scale: runScaleBenchmark,
 };

@@ -20,7 +20,7 @@ interface Served {
   stop(): Promise<void>;
 }
 
-async function startServe(): Promise<Served> {
+export async function startServe(): Promise<Served> {
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-batch-submit-'));
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CLI, 'serve'], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
@@ -68,7 +68,7 @@ async function startServe(): Promise<Served> {
 }
 
 /** Asks /v2/health every `everyMs`, one request at a time, until `until` resolves; latencies in ms. */
-async function probeHealth(
+export async function probeHealth(
   url: string,
   until: Promise<unknown>,
   everyMs = 10,
@@ -95,7 +95,7 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 };
-const describe = (values: number[]) =>
+export const describe = (values: number[]) =>
   values.length === 0
     ? 'no request'
     : `${values.length} requests, p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
