@@ -1,4 +1,3 @@
-import { basename, isAbsolute } from 'node:path';
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { GeoDatabaseDescription } from '@svc/geo-resolver';
 import type { GeoDatabaseInfo } from '../context.js';
@@ -83,7 +82,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         type: db.type,
         built_at: db.built_at === null ? null : new Date(db.built_at).toISOString(),
         // Where files live on the host is the operator's business, not every caller's.
-        source: owner || !isAbsolute(db.source) ? db.source : basename(db.source),
+        source: owner ? db.source : withoutDirectories(db.source),
       }));
       const probing = probingFor(svc, owner, request.query.refresh_probing === true);
       const checks = [
@@ -104,6 +103,11 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+/** Every absolute path in a description reduced to its file name (`/data/city.mmdb` → `city.mmdb`). */
+function withoutDirectories(source: string): string {
+  return source.replace(/\/(?:[^\s,()/]+\/)*([^\s,()/]+)/g, '$1');
+}
 
 /** A database as the resolver describes it, as /v2/health shows it. */
 export function describedByResolver(db: GeoDatabaseDescription): GeoDatabaseInfo {
