@@ -23,6 +23,12 @@ export interface JobTypeSpec {
    * (the server's plan gating checks this id as it checks the endpoint's own route).
    */
   endpoint: string;
+  /**
+   * The count key whose records are credited back when a job ends, not billed (batch billing in
+   * the server): a verify job's `dns_unavailable` (no verdict: the resolver was not trusted), a
+   * company job's `no_match` (company misses, unless the plan bills them). Absent: all billed.
+   */
+  creditedCount?: string;
 }
 
 /** The job types in a stable order (DESIGN §6); the order is the API's enum order. */
@@ -32,6 +38,7 @@ export const JOB_TYPES = {
     record: 'email',
     input: 'an email address',
     endpoint: 'verify_email',
+    creditedCount: 'dns_unavailable',
   },
   geo_ip: {
     label: 'Geolocate IPs',
@@ -50,6 +57,7 @@ export const JOB_TYPES = {
     record: 'domain',
     input: 'a domain (or a URL or host name)',
     endpoint: 'enrich_company',
+    creditedCount: 'no_match',
   },
 } as const satisfies Record<string, JobTypeSpec>;
 

@@ -1,5 +1,5 @@
 import type { Store as BatchStore, JobRecord } from '@svc/batch-runner';
-import { type BatchJob, isTerminalBatchStatus } from '@svc/core';
+import { type BatchJob, isJobTypeId, isTerminalBatchStatus, JOB_TYPES, type JobTypeSpec } from '@svc/core';
 import type { ControlPlaneStore } from './control-plane/store.js';
 import { usageDay, usageMonth } from './plugins/month.js';
 
@@ -14,15 +14,15 @@ export interface BatchMissCreditsOptions {
 }
 
 /**
- * Records of a finished job that are not billed: an `enrich_company` job's `no_match` records
+ * Records of a finished job that are not billed, counted under its type's `creditedCount`
+ * (`JOB_TYPES`): an `enrich_company` job's `no_match` records
  * (unless the plan has `bill_company_misses`), a `verify_email` job's `dns_unavailable` records
  * (left `unknown` because the resolver was not trusted: an answer that is not a verdict costs
  * nothing, DESIGN §12). Counts before the plan is read: 0 means no credit at all.
  */
 function unbilledRecords(job: Pick<BatchJob, 'type' | 'counts'>): number {
-  if (job.type === 'enrich_company') return job.counts.no_match ?? 0;
-  if (job.type === 'verify_email') return job.counts.dns_unavailable ?? 0;
-  return 0;
+  const spec: JobTypeSpec | undefined = isJobTypeId(job.type) ? JOB_TYPES[job.type] : undefined;
+  return spec?.creditedCount ? (job.counts[spec.creditedCount] ?? 0) : 0;
 }
 
 /**
