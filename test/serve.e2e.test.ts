@@ -615,9 +615,12 @@ describe('the log', () => {
       path: '/v2/geo/81.2.69.142',
       status: 200,
     });
-    // The first-start lines print each secret once; the request log never does.
-    for (const secret of [server.liveKey, server.testKey, server.webhookSecret])
-      expect(log.split(secret).length - 1).toBe(1);
+    // The first start prints each secret once, on stderr; stdout (the request log's stream) never has one.
+    for (const secret of [server.liveKey, server.testKey, server.webhookSecret]) {
+      expect(log).not.toContain(secret);
+      expect(server.stderr().split(secret).length - 1).toBe(1);
+    }
     expect(log).not.toContain(minted.body.token);
+    expect(server.stderr()).not.toContain(minted.body.token);
   });
 });
