@@ -1,3 +1,4 @@
+import { JOB_TYPE_IDS, JOB_TYPES } from '@svc/core/job-types';
 import type { Session } from './session';
 
 /** Why a call failed, in the terms the page shows. */
@@ -20,8 +21,13 @@ interface ErrorBody {
   error?: { code?: string; message?: string };
 }
 
-/** The scopes the page asks for at sign-in: what it calls, nothing more. */
+/**
+ * The scopes the page asks for at sign-in: what it calls, nothing more. Starting a batch job also
+ * needs the endpoint its type stands for (the API gates a token's job by it), so those come from
+ * the job-type registry.
+ */
 export const PAGE_SCOPES = [
+  ...new Set(JOB_TYPE_IDS.map((type) => JOB_TYPES[type].endpoint)),
   'account_get',
   'usage_get',
   'batch_list',
