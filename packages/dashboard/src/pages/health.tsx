@@ -27,29 +27,43 @@ function ChecksSection({ checks }: { checks: { id: string; status: string; messa
   return (
     <section aria-labelledby="checks-title">
       <h2 id="checks-title">Checks</h2>
-      <div class="table-wrap">
-        <table data-testid="health-checks">
-          <thead>
-            <tr>
-              <th scope="col">Check</th>
-              <th scope="col">Result</th>
-              <th scope="col">What was found</th>
-            </tr>
-          </thead>
-          <tbody>
-            {checks.map((check) => (
-              <tr key={check.id} data-check={check.id}>
-                <td>
-                  <code>{check.id}</code>
-                </td>
-                <td class={`status ${check.status}`}>{check.status}</td>
-                <td>{check.message}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ChecksTable
+        testId="health-checks"
+        rows={checks.map((check) => ({ ...check, label: <code>{check.id}</code> }))}
+      />
     </section>
+  );
+}
+
+/** One table of checks (the server's and the probing self-check's): what, result, what was found. */
+function ChecksTable({
+  rows,
+  testId,
+}: {
+  rows: { id: string; label: preact.ComponentChild; status: string; message: string }[];
+  testId?: string;
+}) {
+  return (
+    <div class="table-wrap">
+      <table data-testid={testId}>
+        <thead>
+          <tr>
+            <th scope="col">Check</th>
+            <th scope="col">Result</th>
+            <th scope="col">What was found</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id} data-check={row.id}>
+              <td>{row.label}</td>
+              <td class={`status ${row.status}`}>{row.status}</td>
+              <td>{row.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -73,26 +87,7 @@ function ProbingSection({ probing }: { probing: Probing }) {
             {report.identity.public_address ?? 'an unknown public address'}
             {report.identity.proxy ? ` through ${report.identity.proxy}` : ''}.
           </p>
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Check</th>
-                  <th scope="col">Result</th>
-                  <th scope="col">What was found</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.checks.map((check) => (
-                  <tr key={check.id} data-check={check.id}>
-                    <td>{check.title}</td>
-                    <td class={`status ${check.status}`}>{check.status}</td>
-                    <td>{check.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ChecksTable rows={report.checks.map((check) => ({ ...check, label: check.title }))} />
         </>
       ) : null}
     </section>
