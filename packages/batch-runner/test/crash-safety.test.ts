@@ -171,7 +171,8 @@ describe.skipIf(unbuilt)('crash safety: a 50,000-record job on SQLite survives S
           const [job] = (await store.listJobs({ limit: 1 })).data;
           jobId = job?.id ?? '';
           const [event] = job ? await store.deliveries(job.id) : [];
-          return event?.attempts.length ?? 0;
+          // An attempt is logged before its request goes out: wait for its outcome.
+          return event?.attempts.filter((attempt) => !attempt.inProgress).length ?? 0;
         },
         { timeout: 120_000, interval: 100 },
       )
