@@ -14,7 +14,7 @@ import {
   limitsPlugin,
   requestIdPlugin,
   usagePlugin,
-} from './index.js';
+} from './plugins/index.js';
 import { probeRoutes } from './testing/probe-routes.js';
 import {
   createTestServer,

@@ -1,0 +1,33 @@
+// `@svc/server/plugins`: the building blocks of a server of one's own, as the README's
+// "Building a server of your own" describes them. createServer registers all of these itself;
+// most users need only the root export.
+export type { AuthContext, GeoDatabaseInfo, ServerContext } from '../context.js';
+export { accountRoutes } from '../routes/account.js';
+export { batchResultsPath, batchRoutes } from '../routes/batch.js';
+export { accountWebhookSecrets, webhookAddressGuard } from '../routes/batch-webhooks.js';
+export { enrichRoutes } from '../routes/enrich.js';
+export { geoRoutes } from '../routes/geo.js';
+export { healthRoutes } from '../routes/health.js';
+export { keyRoutes } from '../routes/keys.js';
+export { tokenRoutes } from '../routes/tokens.js';
+export { usageRoutes } from '../routes/usage.js';
+export { verifyRoutes } from '../routes/verify.js';
+export { createSandboxVerifier, type SandboxVerifierOptions } from '../sandbox.js';
+export { createSandboxEnricher } from '../sandbox-enricher.js';
+export { serializerCompiler, validatorCompiler } from '../schema-compilers.js';
+export { createServerContext, type ServerServices } from '../server.js';
+export { authPlugin } from './auth.js';
+export { type ClientAddress, clientAddressOf, clientAddressPlugin } from './client-address.js';
+export { compressPlugin } from './compress.js';
+export { corsPlugin } from './cors.js';
+export { type DashboardPluginOptions, dashboardPlugin } from './dashboard.js';
+export { deadlinePlugin, setRequestDeadline } from './deadline.js';
+export { errorsPlugin, sendError, toServiceError } from './errors.js';
+export { jsonBodyPlugin } from './json-body.js';
+export { limitsPlugin } from './limits.js';
+export { metricsPlugin } from './metrics.js';
+export { openapiPlugin } from './openapi.js';
+export { protocolPlugin } from './protocol.js';
+export { requestIdPlugin } from './request-id.js';
+export { type RequestLogPluginOptions, requestLogPlugin } from './request-log.js';
+export { usagePlugin } from './usage.js';
