@@ -30,21 +30,6 @@ export {
   createBullMqDispatcher,
 } from './dispatchers/bullmq.js';
 export {
-  type PostgresMigration,
-  type PostgresMigrationOutcome,
-  type RunPostgresMigrationsOptions,
-  runPostgresMigrations,
-} from './postgres/migrate.js';
-export {
-  checkedPostgresSchema,
-  connectPostgresClient,
-  type OpenedPostgresPool,
-  openPostgresPool,
-  type PostgresPoolOptions,
-  type PostgresStoreNames,
-  redactedPostgresUrl,
-} from './postgres/pool.js';
-export {
   type BatchEnricher,
   createEnrichCompanyProcessor,
   createEnrichContactProcessor,

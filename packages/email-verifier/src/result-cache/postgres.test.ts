@@ -60,6 +60,34 @@ describe.skipIf(!url)('PostgreSQL result cache', () => {
     }
   });
 
+  it('opens a cache created before its versions were recorded, keeping its entries', async () => {
+    const schema = nextSchema();
+    const pool = new pg.Pool({ connectionString: url as string, max: 1 });
+    try {
+      // The table as the first PostgreSQL result cache created it, with one entry.
+      await pool.query(`CREATE SCHEMA "${schema}"`);
+      await pool.query(`CREATE TABLE "${schema}".email_result_cache (
+        namespace TEXT NOT NULL, address TEXT NOT NULL, variant TEXT NOT NULL, result TEXT NOT NULL,
+        cached_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, PRIMARY KEY (namespace, address, variant))`);
+      await pool.query(`INSERT INTO "${schema}".email_result_cache VALUES ('', 'a@x.com', $1, $2, 0, 100)`, [
+        key('a@x.com').variant,
+        JSON.stringify(sampleResult('deliverable')),
+      ]);
+      const cache = await createPostgresResultCache({ pool, schema });
+      try {
+        expect((await cache.get([key('a@x.com')], 1))[0]?.result.state).toBe('deliverable');
+      } finally {
+        await cache.close();
+      }
+      const { rows } = await pool.query(
+        `SELECT version, name FROM "${schema}".email_result_cache_migrations`,
+      );
+      expect(rows).toEqual([{ version: 1, name: expect.stringContaining('email_result_cache') }]);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('keeps only the last of one key written twice in a batch', async () => {
     const cache = await createPostgresResultCache({ connectionString: url as string, schema: nextSchema() });
     try {

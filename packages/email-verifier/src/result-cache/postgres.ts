@@ -1,6 +1,12 @@
 import type { EmailVerificationResult } from '@svc/core';
-import { importOptionalPeer } from '@svc/core';
-import type { Pool } from 'pg';
+import {
+  checkedPostgresSchema,
+  connectPostgresClient,
+  openPostgresPool,
+  type PostgresMigration,
+  type PostgresPoolOptions,
+  runPostgresMigrations,
+} from '@svc/core/postgres';
 import {
   type CachedResult,
   checkMaxEntries,
@@ -12,11 +18,7 @@ import {
 } from './result-cache.js';
 
 /** Options of createPostgresResultCache. */
-export interface PostgresResultCacheOptions extends ResultCacheOptions {
-  /** `postgres://user:password@host:5432/database`; one of this and `pool` is required. */
-  connectionString?: string;
-  /** A `pg.Pool` the caller owns: used as it is and left open by `close()`. */
-  pool?: Pool;
+export interface PostgresResultCacheOptions extends ResultCacheOptions, PostgresPoolOptions {
   /**
    * The schema holding the cache's table, created if missing: lowercase letters, digits and `_`,
    * starting with a letter or `_`, at most 63 characters.
@@ -33,25 +35,30 @@ export interface PostgresResultCacheOptions extends ResultCacheOptions {
   maxEntries?: number;
   /** Writes between two prunes. @default 1000 */
   pruneEvery?: number;
-  /**
-   * The `pg` module, for an app that depends on pg itself: `await import('pg')`. Ignored with `pool`.
-   * @default the pg this package resolves, loaded on first use
-   */
-  driver?: { Pool: typeof Pool };
 }
 
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-
-// Loaded on first use: apps on the memory or SQLite cache never need pg installed.
-async function loadPg(): Promise<{ Pool: typeof Pool }> {
-  return importOptionalPeer(() => import('pg'), {
-    user: 'the PostgreSQL result cache',
-    needs: 'pg',
-    install: 'pg@8',
-    from: '@svc/email-verifier',
-    otherwise: 'passed as the `driver` option, or a pg.Pool as `pool`',
-  });
-}
+/**
+ * The cache's schema, one entry per version (`email_result_cache_migrations` lists those
+ * applied). Never edit an entry that has shipped: add the next one. Version 1 is written with
+ * `IF NOT EXISTS` because caches created before versions were recorded already have it.
+ */
+const MIGRATIONS: readonly PostgresMigration[] = [
+  {
+    name: 'email_result_cache with its expiry and address indexes',
+    sql: (s) => `
+    CREATE TABLE IF NOT EXISTS ${s}.email_result_cache (
+      namespace TEXT NOT NULL,
+      address TEXT NOT NULL,
+      variant TEXT NOT NULL,
+      result TEXT NOT NULL,
+      cached_at BIGINT NOT NULL,
+      expires_at BIGINT NOT NULL,
+      PRIMARY KEY (namespace, address, variant)
+    );
+    CREATE INDEX IF NOT EXISTS email_result_cache_expiry ON ${s}.email_result_cache (expires_at);
+    CREATE INDEX IF NOT EXISTS email_result_cache_address ON ${s}.email_result_cache (address);`,
+  },
+];
 
 type Row = { i: string; result: string; cached_at: string; expires_at: string };
 
@@ -65,55 +72,36 @@ export async function createPostgresResultCache(options: PostgresResultCacheOpti
   const ttls = resolveResultCacheTtls(options.ttlSeconds);
   const maxEntries = checkMaxEntries(options.maxEntries ?? 1_000_000, 'maxEntries');
   const pruneEvery = checkMaxEntries(options.pruneEvery ?? 1000, 'pruneEvery');
-  const schema = options.schema ?? 'svc_verify';
-  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
-    throw new TypeError(
-      `schema must be lowercase letters, digits and _ (starting with a letter or _, at most 63 characters), got ${JSON.stringify(schema)}`,
-    );
-  }
-  let pool = options.pool;
-  const owned = !pool;
-  if (!pool) {
-    if (typeof options.connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(options.connectionString))
-      throw new TypeError('the PostgreSQL result cache needs `connectionString` (postgres://…) or `pool`');
-    const { Pool: PgPool } = options.driver ?? (await loadPg());
-    pool = new PgPool({
-      connectionString: options.connectionString,
-      max: checkMaxEntries(options.poolSize ?? 4, 'poolSize'),
-    });
-    // A connection the server drops emits 'error' on the pool; pg replaces it on the next query.
-    pool.on('error', () => {});
-  }
-  const db = pool;
-  const table = `"${schema}".email_result_cache`;
-  const client = await db.connect().catch((error: unknown) => {
-    if (owned) void db.end();
-    throw new Error(`cannot open the PostgreSQL result cache: ${(error as Error).message}`, { cause: error });
+  const schema = checkedPostgresSchema(options.schema, 'svc_verify');
+  const opened = await openPostgresPool(options, {
+    store: 'the PostgreSQL result cache',
+    database: 'the email result cache database',
+    from: '@svc/email-verifier',
+    loadPg: () => import('pg'),
+    defaultPoolSize: 4,
   });
+  const { pool: db, owned } = opened;
   try {
-    // Processes starting together would race on CREATE … IF NOT EXISTS: one at a time.
-    await client.query('BEGIN');
-    await client.query(`SELECT pg_advisory_xact_lock(hashtext('svc_email_result_cache'))`);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${table} (
-      namespace TEXT NOT NULL,
-      address TEXT NOT NULL,
-      variant TEXT NOT NULL,
-      result TEXT NOT NULL,
-      cached_at BIGINT NOT NULL,
-      expires_at BIGINT NOT NULL,
-      PRIMARY KEY (namespace, address, variant)
-    )`);
-    await client.query(`CREATE INDEX IF NOT EXISTS email_result_cache_expiry ON ${table} (expires_at)`);
-    await client.query(`CREATE INDEX IF NOT EXISTS email_result_cache_address ON ${table} (address)`);
-    await client.query('COMMIT');
+    const client = await connectPostgresClient(opened);
+    try {
+      // Under an advisory lock: processes starting together create the table once.
+      await runPostgresMigrations(client, {
+        schema,
+        migrations: MIGRATIONS,
+        table: 'email_result_cache_migrations',
+        // Any constant shared by every process that migrates this cache (other stores' differ).
+        lockKey: 0x5_e3_ca,
+        versionOf: 'result cache version',
+        packageName: '@svc/email-verifier',
+      });
+    } finally {
+      client.release();
+    }
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    client.release();
-    if (owned) await db.end();
+    if (owned) await db.end().catch(() => {});
     throw error;
   }
-  client.release();
+  const table = `"${schema}".email_result_cache`;
 
   const columns = (keys: readonly ResultCacheKey[]) => [
     keys.map((key) => key.namespace),

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
 import {
   checkedPostgresSchema,
   connectPostgresClient,
@@ -7,7 +6,8 @@ import {
   openPostgresPool,
   type PostgresPoolOptions,
   type PostgresStoreNames,
-} from '../../postgres/pool.js';
+} from '@svc/core/postgres';
+import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
 
 /** Options of the Postgres store: how it reaches its database, and where its tables live. */
 export interface PostgresStoreOptions extends PostgresPoolOptions {
@@ -31,6 +31,8 @@ export const DEFAULT_BATCH_SCHEMA = 'svc_batch';
 const NAMES: PostgresStoreNames = {
   store: 'the PostgreSQL batch store',
   database: 'the batch job database',
+  from: '@svc/batch-runner',
+  loadPg: () => import('pg'),
 };
 
 /** The schema name (default `svc_batch`), checked. */

@@ -1,11 +1,12 @@
 import { ServiceError } from '@svc/core';
-import type { PoolClient } from 'pg';
 import {
+  connectPostgresClient,
+  type OpenedPostgresPool,
   type PostgresMigration,
   type PostgresMigrationOutcome,
   runPostgresMigrations,
-} from '../../postgres/migrate.js';
-import { connectPostgresClient, type OpenedPostgresPool } from '../../postgres/pool.js';
+} from '@svc/core/postgres';
+import type { PoolClient } from 'pg';
 import { checkedSchema, openPool, type PostgresStoreOptions } from './connect.js';
 
 /**

@@ -1,4 +1,4 @@
-import { connectPostgresClient, type PostgresMigration, runPostgresMigrations } from '@svc/batch-runner';
+import { connectPostgresClient, type PostgresMigration, runPostgresMigrations } from '@svc/core/postgres';
 import type { PoolClient } from 'pg';
 import { checkedSchema, openPool, type PostgresConnectionOptions } from './postgres-pool.js';
 
@@ -94,7 +94,7 @@ export interface PostgresMigrationResult {
 }
 
 /**
- * Brings the schema to the newest version (see runPostgresMigrations in @svc/batch-runner). A
+ * Brings the schema to the newest version (see runPostgresMigrations in @svc/core/postgres). A
  * schema written by a newer @svc/server is refused with both versions named.
  */
 export async function migrateOnClient(client: PoolClient, schema: string): Promise<PostgresMigrationResult> {

@@ -3,11 +3,11 @@ import {
   type OpenedPostgresPool,
   openPostgresPool,
   type PostgresPoolOptions,
-} from '@svc/batch-runner';
+} from '@svc/core/postgres';
 
 /**
  * How to reach the database: a URL (a pool is opened and closed by us) or a pool of the
- * caller's, as for the batch store (the pool plumbing is @svc/batch-runner's).
+ * caller's, as for every PostgreSQL store (the pool plumbing is @svc/core/postgres).
  */
 export interface PostgresConnectionOptions extends PostgresPoolOptions {
   /**
@@ -29,4 +29,6 @@ export const openPool = (options: PostgresConnectionOptions): Promise<OpenedPost
   openPostgresPool(options, {
     store: 'the PostgreSQL control-plane store',
     database: 'the control-plane database',
+    from: '@svc/server',
+    loadPg: () => import('pg'),
   });

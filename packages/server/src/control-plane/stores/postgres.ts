@@ -1,4 +1,4 @@
-import { connectPostgresClient } from '@svc/batch-runner';
+import { connectPostgresClient } from '@svc/core/postgres';
 import type { QueryResultRow } from 'pg';
 import type {
   Account,

@@ -1,10 +1,17 @@
-import { importOptionalPeer, ServiceError, urlWithoutPassword } from '@svc/core';
 import type { Pool, PoolClient } from 'pg';
+import { importOptionalPeer } from '../optional-peer.js';
+import { ServiceError } from '../service-error.js';
+import { urlWithoutPassword } from '../url-without-password.js';
+
+/** The part of the `pg` module a store needs: what `await import('pg')` gives. */
+export interface PgDriver {
+  Pool: typeof Pool;
+}
 
 /**
  * How a Postgres-backed store reaches its database: a URL (a pool is opened from it, and ended
- * by the store) or a pool of the caller's. Shared by the batch store and the server's
- * control-plane store, whose options extend it.
+ * by the store) or a pool of the caller's. The options of every PostgreSQL store (batch store,
+ * control plane, result cache, enrichment stores) extend it.
  */
 export interface PostgresPoolOptions {
   /**
@@ -22,17 +29,35 @@ export interface PostgresPoolOptions {
    * The `pg` module, for an app that depends on pg itself: pass `await import('pg')`. Needed
    * where this package cannot see the app's copy (an optional peer resolves from this package's
    * folder; a global npm install puts the app's pg under the app). Ignored with `pool`.
-   * @default the pg @svc/batch-runner resolves, loaded on first use
+   * @default the pg the store's package resolves (see {@link PostgresStoreNames.loadPg}), loaded on first use
    */
-  driver?: { Pool: typeof Pool };
+  driver?: PgDriver;
 }
 
-/** What the errors of {@link openPostgresPool} and {@link connectPostgresClient} call things. */
+/**
+ * Which store opens the pool: what errors call it, and how its package loads pg.
+ */
 export interface PostgresStoreNames {
   /** The store, in errors about its options: e.g. `'the PostgreSQL batch store'`. */
   store: string;
   /** Its database, in errors connecting: e.g. `'the batch job database'`. */
   database: string;
+  /**
+   * The store's package, which has pg as an optional peer: e.g. `'@svc/batch-runner'` (named in
+   * the error when pg is missing).
+   */
+  from: string;
+  /**
+   * That package's own `() => import('pg')`: an import resolves from the file that writes it, so
+   * pg is looked up beside the package that uses it (as every optional peer, see
+   * `importOptionalPeer`), not beside @svc/core. Called only when no `driver` or `pool` is given.
+   */
+  loadPg: () => Promise<PgDriver>;
+  /**
+   * Connections of a pool opened from a URL when the options give no `poolSize`.
+   * @default 10
+   */
+  defaultPoolSize?: number;
 }
 
 /** A pool to use, whether we opened it (and so must end it), and what to call it in errors. */
@@ -67,12 +92,12 @@ export function redactedPostgresUrl(url: string): string {
 }
 
 // Loaded on first use: apps on memory or SQLite never need pg installed.
-async function loadPg(store: string): Promise<{ Pool: typeof Pool }> {
-  return importOptionalPeer(() => import('pg'), {
-    user: store,
+function loadPg(names: PostgresStoreNames): Promise<PgDriver> {
+  return importOptionalPeer(names.loadPg, {
+    user: names.store,
     needs: 'pg',
     install: 'pg@8',
-    from: '@svc/batch-runner',
+    from: names.from,
     otherwise: 'passed as the `driver` option, or a pg.Pool as `pool`',
   });
 }
@@ -104,14 +129,14 @@ export async function openPostgresPool(
       `connectionString must be a postgres:// or postgresql:// URL, got one starting ${JSON.stringify(protocol)}`,
     );
   }
-  const max = options.poolSize ?? 10;
+  const max = options.poolSize ?? names.defaultPoolSize ?? 10;
   if (!Number.isInteger(max) || max < 1)
     throw new TypeError(`poolSize must be a positive integer, got ${max}`);
   const timeout = options.connectTimeoutMs ?? 10_000;
   if (!Number.isInteger(timeout) || timeout < 1) {
     throw new TypeError(`connectTimeoutMs must be a positive integer, got ${timeout}`);
   }
-  const { Pool } = options.driver ?? (await loadPg(names.store));
+  const { Pool } = options.driver ?? (await loadPg(names));
   const pool = new Pool({ connectionString: url, max, connectionTimeoutMillis: timeout });
   // An idle connection the server drops emits 'error' on the pool, which would crash the process
   // if nobody listened; pg discards that connection and the next query opens a fresh one.
