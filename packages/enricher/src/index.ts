@@ -36,8 +36,9 @@ export {
 } from './adapters/paid-providers.js';
 export { createPeopleDataLabsAdapters, type PeopleDataLabsOptions } from './adapters/peopledatalabs.js';
 export type { ProviderOptions } from './adapters/provider-http.js';
-export { extractCompanyFromHtml } from './adapters/website/company.js';
+export { extractCompanyFromHtml, type SiteCrawl } from './adapters/website/company.js';
 export {
+  type CrawlFailure,
   createWebsiteCrawler,
   type WebsiteCrawler,
   type WebsiteCrawlerOptions,

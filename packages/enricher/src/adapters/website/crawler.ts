@@ -1,6 +1,7 @@
 import { getDomain } from 'tldts';
 import type { AdapterContext, AdapterKind, LookupOutcome } from '../../adapter.js';
 import type { SiteCrawl } from './company.js';
+import { CrawlCache, type CrawlResult } from './crawl-cache.js';
 import { extractPage, type PageFacts } from './extract.js';
 import { type FetchedPage, type PageFailure, PoliteFetcher } from './polite-fetch.js';
 import { pickSubpages } from './subpages.js';
@@ -26,7 +27,34 @@ export interface WebsiteCrawlerOptions {
   maxSubpages?: number;
   /** How long a robots.txt is reused, ms. @default 3600000 */
   robotsTtlMs?: number;
+  /**
+   * How long a domain's crawl is reused by every lookup through this crawler (company and person
+   * adapters alike), ms; 0 keeps none. Errors (timeouts, 5xx, 429) are never kept. @default 3600000
+   */
+  cacheTtlMs?: number;
+  /** Most domains whose crawl is kept; the least recently used goes first. @default 1000 */
+  cacheMaxSites?: number;
+  /** Most HTML bytes the kept crawls were read from, summed. @default 67108864 (64 MiB) */
+  cacheMaxBytes?: number;
 }
+
+/**
+ * Every option of {@link WebsiteCrawlerOptions}, so an adapter given a shared `crawler` can refuse
+ * its own crawl options instead of ignoring them (the compiler keeps this list complete).
+ */
+export const WEBSITE_CRAWLER_OPTIONS = Object.keys({
+  homepageUrls: true,
+  robotsToken: true,
+  perHostConcurrency: true,
+  timeoutMs: true,
+  maxBytes: true,
+  maxRedirects: true,
+  maxSubpages: true,
+  robotsTtlMs: true,
+  cacheTtlMs: true,
+  cacheMaxSites: true,
+  cacheMaxBytes: true,
+} satisfies Record<keyof WebsiteCrawlerOptions, true>) as readonly (keyof WebsiteCrawlerOptions)[];
 
 /** The registrable domain of a URL's host (tldts; an unlisted TLD counts as one label), or the host itself. */
 function siteOf(url: string): string {
@@ -95,10 +123,38 @@ function homepageFailure(failure: PageFailure): CrawlFailure {
 /** A lookup's answer when the site could not be read: never a hit. */
 export type CrawlFailure = Exclude<LookupOutcome<AdapterKind>, { type: 'hit' }>;
 
-/** Reads a company's site politely; shared by adapters so robots.txt and per-host limits are shared too. */
+/**
+ * Reads a company's site politely; shared by adapters so robots.txt, per-host limits and the
+ * crawls themselves are shared too: one crawl per domain within `cacheTtlMs`.
+ */
 export interface WebsiteCrawler {
-  /** The homepage (first page) and the about/team/contact/imprint pages it links to, or why not. */
+  /**
+   * The homepage (first page) and the about/team/contact/imprint pages it links to, or why not.
+   * The answer may be a kept crawl shared with other lookups: read it, never change it. Rejects
+   * only when `context.signal` aborts.
+   */
   crawl(domain: string, context: AdapterContext): Promise<SiteCrawl | CrawlFailure>;
+  /** Forgets every kept crawl (robots.txt rules stay). */
+  clear(): void;
+}
+
+/**
+ * The crawler an adapter uses: the shared one it was given, or its own from its options. Crawl
+ * options given beside a shared crawler are refused (a `TypeError` naming them): they would
+ * otherwise be silently ignored, the shared crawler having been made with its own.
+ */
+export function crawlerFor(
+  adapter: string,
+  options: WebsiteCrawlerOptions & { crawler?: WebsiteCrawler | undefined },
+): WebsiteCrawler {
+  if (!options.crawler) return createWebsiteCrawler(options);
+  const given = WEBSITE_CRAWLER_OPTIONS.filter((name) => options[name] !== undefined);
+  if (given.length > 0) {
+    throw new TypeError(
+      `${adapter}: ${given.join(', ')} ${given.length === 1 ? 'is a crawl option' : 'are crawl options'}; with a shared \`crawler\`, pass ${given.length === 1 ? 'it' : 'them'} to createWebsiteCrawler instead`,
+    );
+  }
+  return options.crawler;
 }
 
 /** Creates a crawler; throws a `TypeError` naming a bad option. */
@@ -106,6 +162,11 @@ export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): Websi
   const homepageUrls =
     options.homepageUrls ?? ((domain: string) => [`https://${domain}/`, `https://www.${domain}/`]);
   const maxSubpages = positiveInteger('maxSubpages', options.maxSubpages, 4);
+  const crawls = new CrawlCache({
+    ttlMs: positiveInteger('cacheTtlMs', options.cacheTtlMs, 3_600_000),
+    maxSites: positiveInteger('cacheMaxSites', options.cacheMaxSites, 1000),
+    maxBytes: positiveInteger('cacheMaxBytes', options.cacheMaxBytes, 64 * 1024 * 1024),
+  });
   const fetcher = new PoliteFetcher({
     productToken: options.robotsToken ?? 'svc-enricher',
     perHostConcurrency: Math.max(1, positiveInteger('perHostConcurrency', options.perHostConcurrency, 2)),
@@ -115,38 +176,47 @@ export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): Websi
     robotsTtlMs: positiveInteger('robotsTtlMs', options.robotsTtlMs, 3_600_000),
   });
 
-  return {
-    async crawl(domain, context) {
-      const page = (url: string) => fetcher.page(url, context.fetch, context.signal, context.now);
-      let home: FetchedPage | undefined;
-      let failure: PageFailure | undefined;
-      for (const url of homepageUrls(domain)) {
-        const result = await page(url);
-        if (result.type === 'page') {
-          // A homepage that redirected to another registrable domain is not the company's own
-          // site: parked domains forward to a marketplace, and its facts would be taken for the
-          // company's. (A rebrand is lost too; a miss is better than another company's profile.)
-          if (siteOf(result.url) !== siteOf(url)) return { type: 'miss', cost: 0 };
-          home = result;
-          break;
-        }
-        failure = result;
-        // Only an unreachable host makes the next candidate (www.) worth a try.
-        if (result.type !== 'unreachable') break;
+  async function crawlOnce(domain: string, context: AdapterContext): Promise<CrawlResult> {
+    const page = (url: string) => fetcher.page(url, context.fetch, context.signal, context.now);
+    let home: FetchedPage | undefined;
+    let failure: PageFailure | undefined;
+    for (const url of homepageUrls(domain)) {
+      const result = await page(url);
+      if (result.type === 'page') {
+        // A homepage that redirected to another registrable domain is not the company's own
+        // site: parked domains forward to a marketplace, and its facts would be taken for the
+        // company's. (A rebrand is lost too; a miss is better than another company's profile.)
+        if (siteOf(result.url) !== siteOf(url)) return { value: { type: 'miss', cost: 0 }, bytes: 0 };
+        home = result;
+        break;
       }
-      if (!home) return failure ? homepageFailure(failure) : { type: 'miss', cost: 0 };
+      failure = result;
+      // Only an unreachable host makes the next candidate (www.) worth a try.
+      if (result.type !== 'unreachable') break;
+    }
+    if (!home) return { value: failure ? homepageFailure(failure) : { type: 'miss', cost: 0 }, bytes: 0 };
 
-      const homeFacts: PageFacts = { ...extractPage(home.html, home.url), kind: 'home' };
-      const pages: PageFacts[] = [homeFacts];
-      const subpages = pickSubpages(homeFacts, maxSubpages);
-      const fetched = await Promise.all(subpages.map(({ url }) => page(url)));
-      fetched.forEach((result, i) => {
-        // A missing or failing about page costs the lookup nothing: the homepage already answered.
-        if (result.type === 'page')
-          pages.push({ ...extractPage(result.html, result.url), kind: subpages[i]!.kind });
-      });
-      return { domain, pages, headers: headerRecord(home.headers), cookies: home.cookies };
+    const homeFacts: PageFacts = { ...extractPage(home.html, home.url), kind: 'home' };
+    const pages: PageFacts[] = [homeFacts];
+    const subpages = pickSubpages(homeFacts, maxSubpages);
+    const fetched = await Promise.all(subpages.map(({ url }) => page(url)));
+    let bytes = home.html.length;
+    fetched.forEach((result, i) => {
+      // A missing or failing about page costs the lookup nothing: the homepage already answered.
+      if (result.type === 'page') {
+        pages.push({ ...extractPage(result.html, result.url), kind: subpages[i]!.kind });
+        bytes += result.html.length;
+      }
+    });
+    return { value: { domain, pages, headers: headerRecord(home.headers), cookies: home.cookies }, bytes };
+  }
+
+  return {
+    crawl(domain, context) {
+      const site = domain.toLowerCase();
+      return crawls.get(site, context, (shared) => crawlOnce(site, shared));
     },
+    clear: () => crawls.clear(),
   };
 }
 

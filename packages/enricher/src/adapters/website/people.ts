@@ -1,6 +1,6 @@
 import type { Candidate, EnrichmentAdapter, PersonFields, PersonQuery } from '../../adapter.js';
 import type { SiteCrawl } from './company.js';
-import { createWebsiteCrawler, positiveInteger, thrownOutcome } from './crawler.js';
+import { crawlerFor, positiveInteger, thrownOutcome } from './crawler.js';
 import { type LdPerson, readJsonLd } from './jsonld.js';
 import { personProfile } from './social.js';
 import type { WebsiteAdapterOptions } from './website.js';
@@ -74,7 +74,7 @@ export function personCandidate(crawl: SiteCrawl, query: PersonQuery): Candidate
  * name or by the exact email. Pass the company adapter's `crawler` to share robots.txt and limits.
  */
 export function createWebsitePersonAdapter(options: WebsiteAdapterOptions = {}): EnrichmentAdapter<'person'> {
-  const crawler = options.crawler ?? createWebsiteCrawler(options);
+  const crawler = crawlerFor('website person adapter', options);
   const concurrency = Math.max(1, positiveInteger('concurrency', options.concurrency, 8));
   return {
     id: 'website_people',

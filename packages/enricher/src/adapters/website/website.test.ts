@@ -232,19 +232,21 @@ describe('website adapter on a testkit site', () => {
     });
     let inFlight = 0;
     let peak = 0;
-    const counting = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-      peak = Math.max(peak, ++inFlight);
-      try {
-        return await guarded(input, init);
-      } finally {
-        inFlight--;
-      }
-    }) as typeof fetch;
+    const counting = () =>
+      (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+        peak = Math.max(peak, ++inFlight);
+        try {
+          return await guarded(input, init);
+        } finally {
+          inFlight--;
+        }
+      }) as typeof fetch;
     const adapter = adapterFor(s, { perHostConcurrency: 2 });
-    // Two lookups at once on the same host share the limit.
+    // Two lookups at once on the same host share the limit. (Each has its own fetch, as two
+    // enrichers with different guards would, so they do not share one crawl.)
     const outcomes: LookupOutcome<'company'>[] = await Promise.all([
-      adapter.lookup(acme, context(counting)),
-      adapter.lookup(acme, context(counting)),
+      adapter.lookup(acme, context(counting())),
+      adapter.lookup(acme, context(counting())),
     ]);
     expect(outcomes.map((o) => o.type)).toEqual(['hit', 'hit']);
     expect(peak).toBe(2);

@@ -1,16 +1,23 @@
 import type { CompanyFields, EnrichmentAdapter } from '../../adapter.js';
 import { companyCandidate } from './company.js';
 import {
-  createWebsiteCrawler,
+  crawlerFor,
   positiveInteger,
   thrownOutcome,
   type WebsiteCrawler,
   type WebsiteCrawlerOptions,
 } from './crawler.js';
 
-/** Options of `createWebsiteAdapter` (the crawl options are ignored when `crawler` is given). */
+/**
+ * Options of `createWebsiteAdapter` and `createWebsitePersonAdapter`. The crawl options make the
+ * adapter's own crawler; with a shared `crawler` they are refused (a `TypeError`), since that
+ * crawler was made with its own.
+ */
 export interface WebsiteAdapterOptions extends WebsiteCrawlerOptions {
-  /** A crawler shared with the website person adapter (one robots.txt cache, one per-host limit). @default a new crawler from these options */
+  /**
+   * A crawler shared with the website person adapter (one robots.txt cache, one per-host limit,
+   * one crawl per domain within its `cacheTtlMs`). @default a new crawler from these options
+   */
   crawler?: WebsiteCrawler;
   /** Most lookups in flight. @default 8 */
   concurrency?: number;
@@ -38,7 +45,7 @@ const PROVIDES: readonly (keyof CompanyFields)[] = [
  * technologies the built-in fingerprint set recognises.
  */
 export function createWebsiteAdapter(options: WebsiteAdapterOptions = {}): EnrichmentAdapter<'company'> {
-  const crawler = options.crawler ?? createWebsiteCrawler(options);
+  const crawler = crawlerFor('website adapter', options);
   const concurrency = Math.max(1, positiveInteger('concurrency', options.concurrency, 8));
   return {
     id: 'website',
