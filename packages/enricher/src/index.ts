@@ -57,10 +57,12 @@ export {
   type CacheEntry,
   type CacheOptions,
   createMemoryCache,
+  createPostgresCache,
   createSqliteCache,
   DEFAULT_RETENTION_SECONDS,
   type EnrichmentCache,
   type MemoryCacheOptions,
+  type PostgresCacheOptions,
   type SqliteCacheOptions,
 } from './cache/index.js';
 export {
@@ -88,10 +90,17 @@ export type { BreakerOptions } from './orchestrator/breaker.js';
 export type { FieldSource } from './orchestrator/merge.js';
 export { adapterOutcomes, MISS_REASONS, type MissReason } from './orchestrator/miss-reason.js';
 export {
+  DEFAULT_ENRICH_SCHEMA,
+  ENRICH_POSTGRES_MIGRATIONS,
+  type EnrichPostgresOptions,
+} from './postgres/connect.js';
+export {
   candidateIdentifiers,
   createMemorySuppression,
+  createPostgresSuppression,
   createSqliteSuppression,
   hashIdentifier,
+  type PostgresSuppressionOptions,
   type SqliteSuppressionOptions,
   type SuppressionList,
 } from './privacy/index.js';

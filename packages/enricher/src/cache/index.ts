@@ -1,4 +1,5 @@
 export { createMemoryCache, type MemoryCacheOptions } from './memory.js';
+export { createPostgresCache, type PostgresCacheOptions } from './postgres.js';
 export { createSqliteCache, type SqliteCacheOptions } from './sqlite.js';
 export {
   type CacheEntry,

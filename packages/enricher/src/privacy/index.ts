@@ -6,3 +6,4 @@ export {
   type SqliteSuppressionOptions,
   type SuppressionList,
 } from './suppression.js';
+export { createPostgresSuppression, type PostgresSuppressionOptions } from './suppression-postgres.js';

@@ -3,12 +3,17 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { describeSuppression } from '../testing/describe-suppression.js';
 import { hashIdentifier } from './hash.js';
 import { candidateIdentifiers } from './subjects.js';
 import { createMemorySuppression, createSqliteSuppression } from './suppression.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'enrich-privacy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+
+describeSuppression('memory', () => createMemorySuppression());
+describeSuppression('sqlite', () => createSqliteSuppression({ path: join(dir, `s${files++}.db`) }));
 
 describe('suppression', () => {
   it('stores SHA-256 hashes only and refuses anything else', async () => {

@@ -15,7 +15,8 @@ export interface SuppressionList {
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
-function checkHash(hash: string): string {
+/** The hash, or a `TypeError` unless it is a SHA-256 hex digest (every backend refuses anything else). */
+export function checkHash(hash: string): string {
   if (!HEX64.test(hash))
     throw new TypeError(`a suppression entry is a SHA-256 hex digest, got ${JSON.stringify(hash)}`);
   return hash;
