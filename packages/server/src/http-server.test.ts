@@ -1,5 +1,7 @@
+import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { httpServerFactory, onClientError } from './http-server.js';
 import { createTestServer, type TestServer } from './testing/test-server.js';
 
 let server: TestServer | undefined;
@@ -204,5 +206,58 @@ describe('slow and oversized requests', () => {
       response.headers,
     );
     expect(ended).toBe('end');
+  });
+});
+
+describe('the client-error handler and an answer in flight', () => {
+  it('a backstop timeout while a response is being written: the socket is closed, no 400 written into the answer', async () => {
+    // Node's own request timeout (headers 100 ms + deadline 100 ms + 1 s) fires while the body
+    // is still arriving and the answer has begun: a 400 written then would land inside the 200.
+    const plain: Server = httpServerFactory({ headersTimeoutMs: 100, requestTimeoutMs: 100 })(
+      (_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        response.write('partial answer');
+      },
+    );
+    plain.on('clientError', onClientError);
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = plain.address() as { port: number };
+      const { text, ended } = await exchange(port, (s) =>
+        s.write('POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"email":'),
+      );
+      expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(text).toContain('partial answer');
+      expect(text).not.toContain('400 Bad Request');
+      expect(ended).not.toBe('open');
+    } finally {
+      plain.closeAllConnections();
+      await new Promise((resolve) => plain.close(resolve));
+    }
+  });
+
+  it('a timeout on a connection whose earlier answer has finished: the 400 in the spec body', async () => {
+    const plain: Server = httpServerFactory({ headersTimeoutMs: 100, requestTimeoutMs: 100 })(
+      (request, response) => {
+        if (request.url === '/first') response.end('first');
+      },
+    );
+    plain.on('clientError', onClientError);
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = plain.address() as { port: number };
+      const { text } = await exchange(port, (s) => {
+        s.write('GET /first HTTP/1.1\r\nHost: x\r\n\r\n');
+        // The second request's headers never end: Node's headers timeout answers it, no response has begun.
+        s.once('data', () => s.write('GET /second HTTP/1.1\r\nHost: x\r\n'));
+      });
+      const second = text.slice(text.indexOf('first') + 'first'.length);
+      const response = firstResponse(second);
+      expect(response.status).toBe(400);
+      expectSpecBody(response.body, 'the request was not received in time', response.headers);
+    } finally {
+      plain.closeAllConnections();
+      await new Promise((resolve) => plain.close(resolve));
+    }
   });
 });

@@ -38,10 +38,34 @@ export function nodeServerTimeouts(limits: HttpServerLimits) {
 
 type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
+/** Per socket, how many of its responses have begun and not yet closed (finished or aborted). */
+const openResponses = new WeakMap<Duplex, number>();
+
+/** Counts a response on its socket until the response closes (`close` follows `finish` and an abort alike). */
+function trackResponse(request: IncomingMessage, response: ServerResponse): void {
+  const socket = request.socket;
+  openResponses.set(socket, (openResponses.get(socket) ?? 0) + 1);
+  response.once('close', () => {
+    const left = (openResponses.get(socket) ?? 1) - 1;
+    if (left > 0) openResponses.set(socket, left);
+    else openResponses.delete(socket);
+  });
+}
+
+/**
+ * Whether a response of this socket has begun and not closed: its status line may be on the wire
+ * already, so bytes written to the socket beside it would corrupt what the client reads. Counted
+ * by the servers of httpServerFactory (public events only, not Node's private `_httpMessage`).
+ */
+export function answerInFlight(socket: Duplex): boolean {
+  return openResponses.has(socket);
+}
+
 /**
  * Fastify's `serverFactory`: Node's HTTP (or HTTPS) server with the timeouts above, and with
  * `requireHostHeader: false` so that an HTTP/1.1 request without `Host` reaches the protocol
- * plugin, which answers it in the spec's body (Node's own answer is a bare 400).
+ * plugin, which answers it in the spec's body (Node's own answer is a bare 400); so does a
+ * request with an `Expect` other than `100-continue` (Node's own answer is a bare 417).
  */
 export function httpServerFactory(limits: HttpServerLimits, tls?: { cert: Buffer; key: Buffer }) {
   return (handler: RequestHandler): Server => {
@@ -50,6 +74,11 @@ export function httpServerFactory(limits: HttpServerLimits, tls?: { cert: Buffer
       ? createHttpsServer({ ...options, ...tls }, handler)
       : createHttpServer(options, handler);
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    // Any Expect but 100-continue reaches the routes too, where the protocol plugin answers it (not Node's bare 417).
+    server.on('checkExpectation', handler);
+    // Every response the handler gets is counted first (answerInFlight).
+    server.prependListener('request', trackResponse);
+    server.prependListener('checkExpectation', trackResponse);
     return server;
   };
 }
@@ -70,8 +99,7 @@ export function writeSocketError(socket: Duplex, message: string, options: { hea
 export function onClientError(error: Error, socket: Duplex): void {
   const code = (error as NodeJS.ErrnoException).code;
   // A reset, or an answer already on its way (a backstop timeout during one): nothing to add.
-  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
-  if (code === 'ECONNRESET' || !socket.writable || inFlight) {
+  if (code === 'ECONNRESET' || !socket.writable || answerInFlight(socket)) {
     socket.destroy();
     return;
   }

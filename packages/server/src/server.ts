@@ -168,8 +168,6 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
       done();
     });
   app.server.on('connect', onConnect);
-  // Any Expect but 100-continue reaches the routes, where the protocol plugin answers it (not Node's bare 417).
-  app.server.on('checkExpectation', (request, response) => app.routing(request, response));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('svc', svc);
