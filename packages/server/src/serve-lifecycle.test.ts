@@ -3,7 +3,8 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { geoReloadTriggers, prepareDataDir, readTlsPair } from './serve-lifecycle.js';
+import type { HealthCheck } from './routes/health-checks.js';
+import { geoReloadTriggers, prepareDataDir, readTlsPair, startHealthServer } from './serve-lifecycle.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -117,5 +118,47 @@ describe('geoReloadTriggers', () => {
     await triggers.trigger();
     triggers.stop();
     expect(errors).toEqual(['bad data 1', 'bad data 2']);
+  });
+});
+
+describe('startHealthServer (a worker’s health port)', () => {
+  it('200 ok while its checks pass; 200 degraded naming the failed one; 500 when its stores do not answer', async () => {
+    const dnsCheck: HealthCheck = { id: 'dns_resolver', status: 'ok', message: 'resolves' };
+    let storesAnswer = true;
+    const health = await startHealthServer({
+      host: '127.0.0.1',
+      port: 0,
+      tls: null,
+      ready: async () => {
+        if (!storesAnswer) throw new Error('down');
+      },
+      checks: () => [dnsCheck],
+      now: () => Date.UTC(2026, 0, 2),
+    });
+    try {
+      const get = async () => {
+        const response = await fetch(`${health.url}/v2/health`);
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      };
+      expect(await get()).toMatchObject({
+        status: 200,
+        body: {
+          status: 'ok',
+          failing: [],
+          checks: [dnsCheck],
+          role: 'worker',
+          time: '2026-01-02T00:00:00.000Z',
+        },
+      });
+      dnsCheck.status = 'failed';
+      expect(await get()).toMatchObject({
+        status: 200,
+        body: { status: 'degraded', failing: ['dns_resolver'], checks: [dnsCheck], role: 'worker' },
+      });
+      storesAnswer = false;
+      expect(await get()).toMatchObject({ status: 500, body: { error: { code: 'internal_error' } } });
+    } finally {
+      await health.close();
+    }
   });
 });

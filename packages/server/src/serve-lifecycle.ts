@@ -5,6 +5,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { ServiceError } from '@svc/core';
 import { generateRequestId } from './plugins/request-id.js';
+import type { HealthCheck } from './routes/health-checks.js';
 import { API_VERSION } from './version.js';
 
 /*
@@ -151,16 +152,20 @@ export interface HealthServer {
 }
 
 /**
- * What a worker process listens on: `GET /v2/health` only (no key), 200 `{ status, role, version,
- * time }` when `ready()` resolves (its stores answer) and 500 `internal_error` when it throws, so
- * an orchestrator can restart a worker that lost its database. Any other path is 404 saying the
- * API lives on the api processes. Fastify and the routes are not loaded: a worker has no API.
+ * What a worker process listens on: `GET /v2/health` only (no key), 200 `{ status, failing,
+ * checks, role, version, time }` when `ready()` resolves (its stores answer) and 500
+ * `internal_error` when it throws, so an orchestrator can restart a worker that lost its
+ * database. `status` is `degraded` when one of `checks()` failed (as the API's health: still 200,
+ * the failed check named in `failing`). Any other path is 404 saying the API lives on the api
+ * processes. Fastify and the routes are not loaded: a worker has no API.
  */
 export async function startHealthServer(options: {
   host: string;
   port: number;
   tls: { cert: Buffer; key: Buffer } | null;
   ready: () => Promise<void>;
+  /** The checks shown once `ready()` resolved (e.g. `dns_resolver`). @default () => [] */
+  checks?: () => HealthCheck[];
   now?: () => number;
 }): Promise<HealthServer> {
   const now = options.now ?? Date.now;
@@ -185,13 +190,23 @@ export async function startHealthServer(options: {
       return;
     }
     options.ready().then(
-      () =>
+      () => {
+        const checks = options.checks?.() ?? [];
+        const failing = checks.filter((check) => check.status === 'failed').map((check) => check.id);
         send(
           response,
           200,
-          { status: 'ok', role: 'worker', version: API_VERSION, time: new Date(now()).toISOString() },
+          {
+            status: failing.length > 0 ? 'degraded' : 'ok',
+            failing,
+            checks,
+            role: 'worker',
+            version: API_VERSION,
+            time: new Date(now()).toISOString(),
+          },
           requestId,
-        ),
+        );
+      },
       () => {
         const error = new ServiceError('internal_error', 'the worker cannot reach its stores');
         send(response, 500, error.toBody(requestId), requestId);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { POSTGRES, REDIS, serviceUrl } from '@svc/testkit';
+import { POSTGRES, REDIS, serviceUrl, startDnsServer } from '@svc/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, serve } from './serve.js';
 import { GEO_FIXTURES } from './testing/test-server.js';
@@ -41,8 +41,11 @@ beforeAll(async () => {
   url.pathname = `/${databaseName}`;
   databaseUrl = url.toString();
 });
+/** Closed after each test, after the servers. */
+const closeAfter: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const server of running.splice(0)) await server.close();
+  for (const close of closeAfter.splice(0)) await close();
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -160,7 +163,10 @@ describe.skipIf(!postgresUrl || !redisUrl)('roles on PostgreSQL + Redis', () => 
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect((await call(api.server.url, 'GET', `/v2/batch/${id}`, live)).body.status).toBe('queued');
 
-    const worker = await start('worker', { role: 'worker' });
+    // The worker verifies verify_email records: its health checks its resolver (a canary it can resolve here).
+    const dns = await startDnsServer({ zones: { 'canary.test': { A: ['192.0.2.1'] } } });
+    closeAfter.push(() => dns.close());
+    const worker = await start('worker', { role: 'worker', dns: dns.address, dnsCanaries: ['canary.test'] });
     expect(worker.server.app).toBeNull();
     expect(worker.out()).toMatch(
       /^svc serve: worker running batch jobs and webhook delivery; health on http:\/\/127\.0\.0\.1:\d+\/v2\/health \(state in postgres:\/\/.*\+ redis:\/\//m,
@@ -190,12 +196,50 @@ describe.skipIf(!postgresUrl || !redisUrl)('roles on PostgreSQL + Redis', () => 
     expect(Date.now() - startedAt).toBeLessThan(4_000);
 
     // The worker's port answers health only.
+    await expect
+      .poll(async () => (await call(worker.server.url, 'GET', '/v2/health', null)).body.checks, {
+        timeout: 10_000,
+      })
+      .toEqual([
+        expect.objectContaining({ id: 'control_plane', status: 'ok' }),
+        expect.objectContaining({ id: 'dns_resolver', status: 'ok' }),
+      ]);
     const health = await call(worker.server.url, 'GET', '/v2/health', null);
-    expect(health).toMatchObject({ status: 200, body: { status: 'ok', role: 'worker' } });
+    expect(health).toMatchObject({ status: 200, body: { status: 'ok', failing: [], role: 'worker' } });
     const elsewhere = await call(worker.server.url, 'GET', '/v2/geo/8.8.8.8', live);
     expect(elsewhere.status).toBe(404);
     expect(elsewhere.body).toMatchObject({ error: { code: 'not_found' } });
     expect((elsewhere.body.error as { message: string }).message).toContain('worker process');
+  });
+
+  it('a worker whose resolver denies every name: health 200 degraded, failing dns_resolver', async () => {
+    const dns = await startDnsServer({ zones: { '*': 'NXDOMAIN' } });
+    closeAfter.push(() => dns.close());
+    const worker = await start('worker-dns', {
+      role: 'worker',
+      dns: dns.address,
+      dnsCanaries: ['canary.test'],
+    });
+    let body: Record<string, unknown> = {};
+    await expect
+      .poll(
+        async () => {
+          const health = await call(worker.server.url, 'GET', '/v2/health', null);
+          expect(health.status).toBe(200);
+          body = health.body;
+          return body.status;
+        },
+        { timeout: 10_000, interval: 100 },
+      )
+      .toBe('degraded');
+    expect(body).toMatchObject({ failing: ['dns_resolver'], role: 'worker' });
+    const check = (body.checks as { id: string; status: string; message: string }[]).find(
+      (entry) => entry.id === 'dns_resolver',
+    );
+    expect(check?.status).toBe('failed');
+    expect(check?.message).toContain('The DNS resolver denies names that exist (NXDOMAIN for canary.test)');
+    // No key on a worker's port: the resolver's address stays out of the message.
+    expect(check?.message).not.toContain(dns.address);
   });
 
   it('a worker stopped mid-job hands its chunks back: another worker finishes well before the 30 s lease', async () => {

@@ -44,6 +44,7 @@ import { type ResolvedServerOptions, resolveServerOptions, type ServerOptions } 
 import { batchResultsPath } from './routes/batch.js';
 import { accountWebhookSecrets, webhookAddressGuard } from './routes/batch-webhooks.js';
 import { describedByResolver } from './routes/health.js';
+import { CONTROL_PLANE_OK, dnsResolverCheck, type HealthCheck } from './routes/health-checks.js';
 import { createSandboxVerifier } from './sandbox.js';
 import { createSandboxEnricher } from './sandbox-enricher.js';
 import { openServeEnricher } from './serve-enricher.js';
@@ -317,6 +318,12 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
           await controlPlane.listPlans();
           await batchStore.listJobs({ limit: 1 });
         },
+        // A worker verifies the records of verify_email jobs: its resolver is checked as the API's
+        // (no key on this port, so no resolver address in the message).
+        checks: () =>
+          [CONTROL_PLANE_OK, dnsResolverCheck(verifier.resolverHealth(), false)].filter(
+            (check): check is HealthCheck => check !== null,
+          ),
         now,
       });
       closers.push(() => health.close());
