@@ -1,0 +1,79 @@
+import type { FeedbackKind } from '../event.js';
+import type { PatternCount } from '../pattern.js';
+import type { AddressSummary, RecordedFeedbackEvent } from '../summary.js';
+
+/** Whose events a read sees: one account's, or every account's (the operator's shared setting). */
+export type FeedbackScope = { account: string } | 'shared';
+
+/** Counts of one provider's events by kind. */
+export interface ProviderEventCounts {
+  provider: string;
+  counts: Record<FeedbackKind, number>;
+}
+
+/** One domain's addresses by outcome, for the bounce-rate table. */
+export interface DomainBounceRate {
+  domain: string;
+  delivered: number;
+  bounced: number;
+  /** `bounced / (delivered + bounced)`, null when both are 0. */
+  bounce_rate: number | null;
+}
+
+/** What `GET /v2/feedback/stats` shows. */
+export interface FeedbackStats {
+  since: string;
+  events: number;
+  providers: ProviderEventCounts[];
+  /** Domains with the most decided addresses first, at most `limit`. */
+  domains: DomainBounceRate[];
+  /** Verdicts changed by history since `since`. */
+  verdicts: { upgraded: number; downgraded: number };
+}
+
+/**
+ * Where delivery feedback is kept. Every backend (memory, SQLite, PostgreSQL) passes the same
+ * conformance suite (`describeFeedbackStore` in `src/testing`).
+ */
+export interface FeedbackStore {
+  /**
+   * Records events for an account; an event whose `(provider, eventId)` the account already has
+   * is skipped (provider retries and replays are harmless).
+   */
+  record(
+    account: string,
+    events: readonly RecordedFeedbackEvent[],
+  ): Promise<{ stored: number; duplicates: number }>;
+  /** The folded history of one address, or null when nothing is recorded. */
+  summary(scope: FeedbackScope, address: string): Promise<AddressSummary | null>;
+  /** Addresses at a domain by local-part pattern and outcome. */
+  patterns(scope: FeedbackScope, domain: string): Promise<PatternCount[]>;
+  /** Notes that history changed a verdict (for the statistics). */
+  noteVerdictChange(account: string, change: 'upgraded' | 'downgraded', at: string): Promise<void>;
+  stats(account: string, since: string, limit?: number): Promise<FeedbackStats>;
+  /** Removes every event and summary of an address for an account; returns the events removed. */
+  erase(account: string, address: string): Promise<number>;
+  /** Removes events (and summaries whose last event is) older than `before`; returns the events removed. */
+  prune(before: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The most events one `record` call takes. */
+export const MAX_EVENTS_PER_RECORD = 10_000;
+
+export function checkRecordSize(events: readonly unknown[]): void {
+  if (events.length > MAX_EVENTS_PER_RECORD) {
+    throw new RangeError(
+      `record takes at most ${MAX_EVENTS_PER_RECORD} events at once, got ${events.length}`,
+    );
+  }
+}
+
+export function emptyKindCounts(): Record<FeedbackKind, number> {
+  return { delivered: 0, hard_bounce: 0, soft_bounce: 0, complaint: 0, unsubscribe: 0 };
+}
+
+export function bounceRate(delivered: number, bounced: number): number | null {
+  const total = delivered + bounced;
+  return total === 0 ? null : Math.round((bounced / total) * 1000) / 1000;
+}
