@@ -1,0 +1,262 @@
+import { importOptionalPeer } from '@svc/core';
+import type { Pool, PoolClient } from 'pg';
+import { domainOf } from '../event.js';
+import { localPartPattern, type PatternCount } from '../pattern.js';
+import { type AddressSummary, addressOutcome, foldAll, foldEvent, mergeSummaries } from '../summary.js';
+import { countPatterns } from './count-patterns.js';
+import { type EventRow, fromEventRow, toEventRow } from './sql-rows.js';
+import { bounceRate, checkRecordSize, emptyKindCounts, type FeedbackStats, type FeedbackStore } from './store.js';
+
+/** Options of createPostgresFeedbackStore. */
+export interface PostgresFeedbackStoreOptions {
+  /** `postgres://user:password@host:5432/database`; one of this and `pool` is required. */
+  connectionString?: string;
+  /** A `pg.Pool` the caller owns: used as it is and left open by `close()`. */
+  pool?: Pool;
+  /** The schema holding the store's tables, created if missing. @default 'svc_feedback' */
+  schema?: string;
+  /** Connections of the pool opened from `connectionString`. @default 4 */
+  poolSize?: number;
+  /** The `pg` module, for an app that depends on pg itself. @default the pg this package resolves */
+  driver?: { Pool: typeof Pool };
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+async function loadPg(): Promise<{ Pool: typeof Pool }> {
+  return importOptionalPeer(() => import('pg'), {
+    user: 'the PostgreSQL feedback store',
+    needs: 'pg',
+    install: 'pg@8',
+    from: '@svc/feedback',
+    otherwise: 'passed as the `driver` option, or a pg.Pool as `pool`',
+  });
+}
+
+const tables = (s: string) => `
+CREATE SCHEMA IF NOT EXISTS "${s}";
+CREATE TABLE IF NOT EXISTS "${s}".feedback_events (
+  account TEXT NOT NULL, provider TEXT NOT NULL, event_id TEXT NOT NULL,
+  address TEXT NOT NULL, kind TEXT NOT NULL, at TEXT NOT NULL,
+  bounce_type TEXT, diagnostic TEXT, reading TEXT,
+  PRIMARY KEY (account, provider, event_id)
+);
+CREATE INDEX IF NOT EXISTS feedback_events_address ON "${s}".feedback_events (account, address);
+CREATE INDEX IF NOT EXISTS feedback_events_at ON "${s}".feedback_events (at);
+CREATE TABLE IF NOT EXISTS "${s}".feedback_addresses (
+  account TEXT NOT NULL, address TEXT NOT NULL, domain TEXT NOT NULL, pattern TEXT NOT NULL,
+  outcome TEXT, last_event_at TEXT NOT NULL, summary TEXT NOT NULL,
+  PRIMARY KEY (account, address)
+);
+CREATE INDEX IF NOT EXISTS feedback_addresses_domain ON "${s}".feedback_addresses (domain, account);
+CREATE TABLE IF NOT EXISTS "${s}".feedback_verdict_changes (account TEXT NOT NULL, at TEXT NOT NULL, change TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS feedback_verdict_changes_at ON "${s}".feedback_verdict_changes (account, at);
+`;
+
+/**
+ * A feedback store in PostgreSQL, shared by every `svc serve` process on the database: an event
+ * received by one machine is used by all, and an erase applies on all at once. Writes to one
+ * address take a transaction-scoped advisory lock, so two machines folding events of the same
+ * address never lose one.
+ */
+export async function createPostgresFeedbackStore(options: PostgresFeedbackStoreOptions): Promise<FeedbackStore> {
+  const schema = options.schema ?? 'svc_feedback';
+  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
+    throw new TypeError('schema must be lowercase letters, digits and _, starting with a letter or _ (at most 63)');
+  }
+  let pool = options.pool;
+  const owned = !pool;
+  if (!pool) {
+    if (typeof options.connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(options.connectionString)) {
+      throw new TypeError('the PostgreSQL feedback store needs `connectionString` (postgres://…) or `pool`');
+    }
+    const { Pool: PgPool } = options.driver ?? (await loadPg());
+    pool = new PgPool({ connectionString: options.connectionString, max: options.poolSize ?? 4 });
+  }
+  const db = pool;
+  const t = (name: string) => `"${schema}".${name}`;
+  // Creating the tables under a lock: two processes starting at once would race on CREATE INDEX.
+  await inTransaction(db, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`svc-feedback-schema:${schema}`]);
+    await client.query(tables(schema));
+  });
+
+  const saveSummary = (client: PoolClient, account: string, summary: AddressSummary) =>
+    client.query(
+      `INSERT INTO ${t('feedback_addresses')} (account, address, domain, pattern, outcome, last_event_at, summary)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (account, address) DO UPDATE SET outcome = EXCLUDED.outcome,
+         last_event_at = EXCLUDED.last_event_at, summary = EXCLUDED.summary`,
+      [
+        account,
+        summary.address,
+        domainOf(summary.address),
+        localPartPattern(summary.address),
+        addressOutcome(summary),
+        summary.lastEventAt,
+        JSON.stringify(summary),
+      ],
+    );
+  const lockAddresses = async (client: PoolClient, account: string, addresses: Iterable<string>) => {
+    // In a fixed order, so two writers never wait on each other in a cycle.
+    for (const address of [...new Set(addresses)].sort()) {
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 1))', [`${schema} ${account} ${address}`]);
+    }
+  };
+  const refold = async (client: PoolClient, account: string, address: string) => {
+    const { rows } = await client.query<EventRow>(
+      `SELECT * FROM ${t('feedback_events')} WHERE account = $1 AND address = $2`,
+      [account, address],
+    );
+    const summary = foldAll(rows.map(fromEventRow)).get(address);
+    if (summary) await saveSummary(client, account, summary);
+    else await client.query(`DELETE FROM ${t('feedback_addresses')} WHERE account = $1 AND address = $2`, [account, address]);
+  };
+
+  return {
+    async record(account, events) {
+      checkRecordSize(events);
+      if (events.length === 0) return { stored: 0, duplicates: 0 };
+      const stored = await inTransaction(db, async (client) => {
+        await lockAddresses(client, account, events.map((event) => event.address));
+        let count = 0;
+        for (const event of events) {
+          const row = toEventRow(event);
+          const inserted = await client.query(
+            `INSERT INTO ${t('feedback_events')} (account, provider, event_id, address, kind, at, bounce_type, diagnostic, reading)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
+            [account, row.provider, row.event_id, row.address, row.kind, row.at, row.bounce_type, row.diagnostic, row.reading],
+          );
+          if (inserted.rowCount === 0) continue;
+          count += 1;
+          const { rows } = await client.query<{ summary: string }>(
+            `SELECT summary FROM ${t('feedback_addresses')} WHERE account = $1 AND address = $2`,
+            [account, event.address],
+          );
+          const previous = rows[0] ? (JSON.parse(rows[0].summary) as AddressSummary) : null;
+          await saveSummary(client, account, foldEvent(previous, event));
+        }
+        return count;
+      });
+      return { stored, duplicates: events.length - stored };
+    },
+    async summary(scope, address) {
+      const { rows } =
+        scope === 'shared'
+          ? await db.query<{ summary: string }>(`SELECT summary FROM ${t('feedback_addresses')} WHERE address = $1`, [address])
+          : await db.query<{ summary: string }>(
+              `SELECT summary FROM ${t('feedback_addresses')} WHERE account = $1 AND address = $2`,
+              [scope.account, address],
+            );
+      return rows
+        .map((row) => JSON.parse(row.summary) as AddressSummary)
+        .reduce<AddressSummary | null>((merged, next) => (merged ? mergeSummaries(merged, next) : next), null);
+    },
+    async patterns(scope, domain) {
+      if (scope !== 'shared') {
+        const { rows } = await db.query<PatternCount>(
+          `SELECT pattern, COUNT(*) FILTER (WHERE outcome = 'delivered')::int AS delivered,
+                  COUNT(*) FILTER (WHERE outcome = 'bounced')::int AS bounced
+           FROM ${t('feedback_addresses')} WHERE domain = $1 AND account = $2 AND outcome IS NOT NULL
+           GROUP BY pattern ORDER BY pattern COLLATE "C"`,
+          [domain, scope.account],
+        );
+        return rows;
+      }
+      const { rows } = await db.query<{ summary: string }>(
+        `SELECT summary FROM ${t('feedback_addresses')} WHERE domain = $1`,
+        [domain],
+      );
+      const merged = new Map<string, AddressSummary>();
+      for (const row of rows) {
+        const summary = JSON.parse(row.summary) as AddressSummary;
+        const seen = merged.get(summary.address);
+        merged.set(summary.address, seen ? mergeSummaries(seen, summary) : summary);
+      }
+      return countPatterns(merged.values());
+    },
+    async noteVerdictChange(account, change, at) {
+      await db.query(`INSERT INTO ${t('feedback_verdict_changes')} (account, at, change) VALUES ($1, $2, $3)`, [
+        account,
+        at,
+        change,
+      ]);
+    },
+    async stats(account, since, limit = 20) {
+      const stats: FeedbackStats = { since, events: 0, providers: [], domains: [], verdicts: { upgraded: 0, downgraded: 0 } };
+      const kinds = await db.query<{ provider: string; kind: keyof ReturnType<typeof emptyKindCounts>; n: number }>(
+        `SELECT provider, kind, COUNT(*)::int AS n FROM ${t('feedback_events')}
+         WHERE account = $1 AND at >= $2 GROUP BY provider, kind`,
+        [account, since],
+      );
+      const byProvider = new Map<string, ReturnType<typeof emptyKindCounts>>();
+      for (const row of kinds.rows) {
+        const counts = byProvider.get(row.provider) ?? emptyKindCounts();
+        counts[row.kind] += row.n;
+        stats.events += row.n;
+        byProvider.set(row.provider, counts);
+      }
+      stats.providers = [...byProvider]
+        .map(([provider, counts]) => ({ provider, counts }))
+        .sort((a, b) => a.provider.localeCompare(b.provider));
+      const domains = await db.query<{ domain: string; delivered: number; bounced: number }>(
+        `SELECT domain, COUNT(*) FILTER (WHERE outcome = 'delivered')::int AS delivered,
+                COUNT(*) FILTER (WHERE outcome = 'bounced')::int AS bounced
+         FROM ${t('feedback_addresses')} WHERE account = $1 AND last_event_at >= $2 AND outcome IS NOT NULL
+         GROUP BY domain ORDER BY COUNT(*) DESC, domain COLLATE "C" LIMIT $3`,
+        [account, since, limit],
+      );
+      stats.domains = domains.rows.map((row) => ({ ...row, bounce_rate: bounceRate(row.delivered, row.bounced) }));
+      const changes = await db.query<{ change: 'upgraded' | 'downgraded'; n: number }>(
+        `SELECT change, COUNT(*)::int AS n FROM ${t('feedback_verdict_changes')} WHERE account = $1 AND at >= $2 GROUP BY change`,
+        [account, since],
+      );
+      for (const row of changes.rows) stats.verdicts[row.change] = row.n;
+      return stats;
+    },
+    async erase(account, address) {
+      return inTransaction(db, async (client) => {
+        await lockAddresses(client, account, [address]);
+        const removed = await client.query(`DELETE FROM ${t('feedback_events')} WHERE account = $1 AND address = $2`, [
+          account,
+          address,
+        ]);
+        await client.query(`DELETE FROM ${t('feedback_addresses')} WHERE account = $1 AND address = $2`, [account, address]);
+        return removed.rowCount ?? 0;
+      });
+    },
+    async prune(before) {
+      return inTransaction(db, async (client) => {
+        const touched = await client.query<{ account: string; address: string }>(
+          `SELECT DISTINCT account, address FROM ${t('feedback_events')} WHERE at < $1`,
+          [before],
+        );
+        const removed = await client.query(`DELETE FROM ${t('feedback_events')} WHERE at < $1`, [before]);
+        for (const { account, address } of touched.rows) {
+          await lockAddresses(client, account, [address]);
+          await refold(client, account, address);
+        }
+        await client.query(`DELETE FROM ${t('feedback_verdict_changes')} WHERE at < $1`, [before]);
+        return removed.rowCount ?? 0;
+      });
+    },
+    async close() {
+      if (owned) await db.end();
+    },
+  };
+}
+
+async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
