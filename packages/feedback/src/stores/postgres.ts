@@ -5,7 +5,13 @@ import { localPartPattern, type PatternCount } from '../pattern.js';
 import { type AddressSummary, addressOutcome, foldAll, foldEvent, mergeSummaries } from '../summary.js';
 import { countPatterns } from './count-patterns.js';
 import { type EventRow, fromEventRow, toEventRow } from './sql-rows.js';
-import { bounceRate, checkRecordSize, emptyKindCounts, type FeedbackStats, type FeedbackStore } from './store.js';
+import {
+  bounceRate,
+  checkRecordSize,
+  emptyKindCounts,
+  type FeedbackStats,
+  type FeedbackStore,
+} from './store.js';
 
 /** Options of createPostgresFeedbackStore. */
 export interface PostgresFeedbackStoreOptions {
@@ -59,15 +65,22 @@ CREATE INDEX IF NOT EXISTS feedback_verdict_changes_at ON "${s}".feedback_verdic
  * address take a transaction-scoped advisory lock, so two machines folding events of the same
  * address never lose one.
  */
-export async function createPostgresFeedbackStore(options: PostgresFeedbackStoreOptions): Promise<FeedbackStore> {
+export async function createPostgresFeedbackStore(
+  options: PostgresFeedbackStoreOptions,
+): Promise<FeedbackStore> {
   const schema = options.schema ?? 'svc_feedback';
   if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
-    throw new TypeError('schema must be lowercase letters, digits and _, starting with a letter or _ (at most 63)');
+    throw new TypeError(
+      'schema must be lowercase letters, digits and _, starting with a letter or _ (at most 63)',
+    );
   }
   let pool = options.pool;
   const owned = !pool;
   if (!pool) {
-    if (typeof options.connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(options.connectionString)) {
+    if (
+      typeof options.connectionString !== 'string' ||
+      !/^postgres(ql)?:\/\//.test(options.connectionString)
+    ) {
       throw new TypeError('the PostgreSQL feedback store needs `connectionString` (postgres://…) or `pool`');
     }
     const { Pool: PgPool } = options.driver ?? (await loadPg());
@@ -77,7 +90,9 @@ export async function createPostgresFeedbackStore(options: PostgresFeedbackStore
   const t = (name: string) => `"${schema}".${name}`;
   // Creating the tables under a lock: two processes starting at once would race on CREATE INDEX.
   await inTransaction(db, async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`svc-feedback-schema:${schema}`]);
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `svc-feedback-schema:${schema}`,
+    ]);
     await client.query(tables(schema));
   });
 
@@ -100,7 +115,9 @@ export async function createPostgresFeedbackStore(options: PostgresFeedbackStore
   const lockAddresses = async (client: PoolClient, account: string, addresses: Iterable<string>) => {
     // In a fixed order, so two writers never wait on each other in a cycle.
     for (const address of [...new Set(addresses)].sort()) {
-      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 1))', [`${schema} ${account} ${address}`]);
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 1))', [
+        `${schema} ${account} ${address}`,
+      ]);
     }
   };
   const refold = async (client: PoolClient, account: string, address: string) => {
@@ -110,7 +127,11 @@ export async function createPostgresFeedbackStore(options: PostgresFeedbackStore
     );
     const summary = foldAll(rows.map(fromEventRow)).get(address);
     if (summary) await saveSummary(client, account, summary);
-    else await client.query(`DELETE FROM ${t('feedback_addresses')} WHERE account = $1 AND address = $2`, [account, address]);
+    else
+      await client.query(`DELETE FROM ${t('feedback_addresses')} WHERE account = $1 AND address = $2`, [
+        account,
+        address,
+      ]);
   };
 
   return {
@@ -118,14 +139,28 @@ export async function createPostgresFeedbackStore(options: PostgresFeedbackStore
       checkRecordSize(events);
       if (events.length === 0) return { stored: 0, duplicates: 0 };
       const stored = await inTransaction(db, async (client) => {
-        await lockAddresses(client, account, events.map((event) => event.address));
+        await lockAddresses(
+          client,
+          account,
+          events.map((event) => event.address),
+        );
         let count = 0;
         for (const event of events) {
           const row = toEventRow(event);
           const inserted = await client.query(
             `INSERT INTO ${t('feedback_events')} (account, provider, event_id, address, kind, at, bounce_type, diagnostic, reading)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
-            [account, row.provider, row.event_id, row.address, row.kind, row.at, row.bounce_type, row.diagnostic, row.reading],
+            [
+              account,
+              row.provider,
+              row.event_id,
+              row.address,
+              row.kind,
+              row.at,
+              row.bounce_type,
+              row.diagnostic,
+              row.reading,
+            ],
           );
           if (inserted.rowCount === 0) continue;
           count += 1;
@@ -143,14 +178,20 @@ export async function createPostgresFeedbackStore(options: PostgresFeedbackStore
     async summary(scope, address) {
       const { rows } =
         scope === 'shared'
-          ? await db.query<{ summary: string }>(`SELECT summary FROM ${t('feedback_addresses')} WHERE address = $1`, [address])
+          ? await db.query<{ summary: string }>(
+              `SELECT summary FROM ${t('feedback_addresses')} WHERE address = $1`,
+              [address],
+            )
           : await db.query<{ summary: string }>(
               `SELECT summary FROM ${t('feedback_addresses')} WHERE account = $1 AND address = $2`,
               [scope.account, address],
             );
       return rows
         .map((row) => JSON.parse(row.summary) as AddressSummary)
-        .reduce<AddressSummary | null>((merged, next) => (merged ? mergeSummaries(merged, next) : next), null);
+        .reduce<AddressSummary | null>(
+          (merged, next) => (merged ? mergeSummaries(merged, next) : next),
+          null,
+        );
     },
     async patterns(scope, domain) {
       if (scope !== 'shared') {
@@ -176,15 +217,24 @@ export async function createPostgresFeedbackStore(options: PostgresFeedbackStore
       return countPatterns(merged.values());
     },
     async noteVerdictChange(account, change, at) {
-      await db.query(`INSERT INTO ${t('feedback_verdict_changes')} (account, at, change) VALUES ($1, $2, $3)`, [
-        account,
-        at,
-        change,
-      ]);
+      await db.query(
+        `INSERT INTO ${t('feedback_verdict_changes')} (account, at, change) VALUES ($1, $2, $3)`,
+        [account, at, change],
+      );
     },
     async stats(account, since, limit = 20) {
-      const stats: FeedbackStats = { since, events: 0, providers: [], domains: [], verdicts: { upgraded: 0, downgraded: 0 } };
-      const kinds = await db.query<{ provider: string; kind: keyof ReturnType<typeof emptyKindCounts>; n: number }>(
+      const stats: FeedbackStats = {
+        since,
+        events: 0,
+        providers: [],
+        domains: [],
+        verdicts: { upgraded: 0, downgraded: 0 },
+      };
+      const kinds = await db.query<{
+        provider: string;
+        kind: keyof ReturnType<typeof emptyKindCounts>;
+        n: number;
+      }>(
         `SELECT provider, kind, COUNT(*)::int AS n FROM ${t('feedback_events')}
          WHERE account = $1 AND at >= $2 GROUP BY provider, kind`,
         [account, since],
@@ -206,7 +256,10 @@ export async function createPostgresFeedbackStore(options: PostgresFeedbackStore
          GROUP BY domain ORDER BY COUNT(*) DESC, domain COLLATE "C" LIMIT $3`,
         [account, since, limit],
       );
-      stats.domains = domains.rows.map((row) => ({ ...row, bounce_rate: bounceRate(row.delivered, row.bounced) }));
+      stats.domains = domains.rows.map((row) => ({
+        ...row,
+        bounce_rate: bounceRate(row.delivered, row.bounced),
+      }));
       const changes = await db.query<{ change: 'upgraded' | 'downgraded'; n: number }>(
         `SELECT change, COUNT(*)::int AS n FROM ${t('feedback_verdict_changes')} WHERE account = $1 AND at >= $2 GROUP BY change`,
         [account, since],
@@ -217,11 +270,14 @@ export async function createPostgresFeedbackStore(options: PostgresFeedbackStore
     async erase(account, address) {
       return inTransaction(db, async (client) => {
         await lockAddresses(client, account, [address]);
-        const removed = await client.query(`DELETE FROM ${t('feedback_events')} WHERE account = $1 AND address = $2`, [
+        const removed = await client.query(
+          `DELETE FROM ${t('feedback_events')} WHERE account = $1 AND address = $2`,
+          [account, address],
+        );
+        await client.query(`DELETE FROM ${t('feedback_addresses')} WHERE account = $1 AND address = $2`, [
           account,
           address,
         ]);
-        await client.query(`DELETE FROM ${t('feedback_addresses')} WHERE account = $1 AND address = $2`, [account, address]);
         return removed.rowCount ?? 0;
       });
     },
