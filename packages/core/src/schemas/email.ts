@@ -83,6 +83,47 @@ export const SmtpDetailSchema = Type.Object({
 });
 export type SmtpDetail = Static<typeof SmtpDetailSchema>;
 
+/** What recorded delivery feedback says about an address (`@svc/feedback`); an addition of ours. */
+export const DeliveryHistorySchema = Type.Object(
+  {
+    events: Type.Integer({ minimum: 0, description: 'Events on record for this address' }),
+    last_delivered_at: Nullable(Type.String({ format: 'date-time' })),
+    last_hard_bounce: Nullable(
+      Type.Object({
+        at: Type.String({ format: 'date-time' }),
+        provider: Type.String(),
+        reason: Nullable(
+          Type.String({
+            description:
+              "The reply reader's reading of the bounce (the probe's reasons: `mailbox_not_found`, `blocked_by_policy`, …); null when the bounce carried no readable reply",
+          }),
+        ),
+        counts_against_address: Type.Boolean({
+          description: 'Only mailbox-level bounces (no such mailbox, disabled) count against an address',
+        }),
+      }),
+    ),
+    last_complaint_at: Nullable(Type.String({ format: 'date-time' })),
+    pattern: Nullable(
+      Type.Object(
+        {
+          pattern: Type.String({ description: 'The local part\'s shape: first.last, f.last, first.l, word, initial, …' }),
+          delivered: Type.Integer({ minimum: 0, description: 'Addresses of this shape at the domain last delivered to' }),
+          bounced: Type.Integer({ minimum: 0, description: 'Addresses of this shape at the domain whose mailbox bounced' }),
+          delivery_rate_low: Type.Number({ minimum: 0, maximum: 1 }),
+          delivery_rate_high: Type.Number({ minimum: 0, maximum: 1 }),
+        },
+        { description: "A catch-all domain's evidence for this address's local-part pattern (95 % interval)" },
+      ),
+    ),
+    scope: Type.Enum(['account', 'shared'], {
+      description: "Whose events: this account's, or shared by the operator's accounts",
+    }),
+  },
+  { description: 'Delivery history from the sender\'s own sends (POST /v2/feedback/{provider})' },
+);
+export type DeliveryHistoryField = Static<typeof DeliveryHistorySchema>;
+
 /**
  * The result of POST /verify/email (spec §2.1). The optional fields are additions of ours that
  * `@svc/email-verifier` always fills (and so the server always returns); packages may add fields,
@@ -137,6 +178,12 @@ export const EmailVerificationResultSchema = Type.Object(
         format: 'date-time',
         description:
           'Present only on a result served from the result cache: when it was stored (its evidence is as old as `checked_at`)',
+      }),
+    ),
+    history: Type.Optional(
+      Type.Union([DeliveryHistorySchema, Type.Null()], {
+        description:
+          'Present when delivery feedback is on: what your recorded sends say about this address (null: nothing recorded). An addition of ours.',
       }),
     ),
   },

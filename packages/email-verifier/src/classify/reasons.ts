@@ -30,6 +30,12 @@ export const VERIFICATION_REASONS = [
   'typo_suggestion',
   'role_account',
   'free_provider',
+  // From recorded delivery feedback (@svc/feedback): what the sender's own sends showed.
+  'previously_delivered',
+  'previously_bounced',
+  'complained',
+  'catch_all_pattern_match',
+  'catch_all_pattern_mismatch',
 ] as const;
 
 /** One of VERIFICATION_REASONS. */
