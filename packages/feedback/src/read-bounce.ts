@@ -1,4 +1,8 @@
-import { explainRcptReply, type RcptOutcome } from '@svc/email-verifier';
+import { explainRcptReply } from '@svc/email-verifier';
+
+/** The probe's reading of a reply (`mailbox_not_found`, `blocked_by_policy`, …). */
+type RcptOutcome = ReturnType<typeof explainRcptReply>['outcome'];
+
 import type { FeedbackEvent } from './event.js';
 
 /**

@@ -107,20 +107,30 @@ export const DeliveryHistorySchema = Type.Object(
     pattern: Nullable(
       Type.Object(
         {
-          pattern: Type.String({ description: 'The local part\'s shape: first.last, f.last, first.l, word, initial, …' }),
-          delivered: Type.Integer({ minimum: 0, description: 'Addresses of this shape at the domain last delivered to' }),
-          bounced: Type.Integer({ minimum: 0, description: 'Addresses of this shape at the domain whose mailbox bounced' }),
+          pattern: Type.String({
+            description: "The local part's shape: first.last, f.last, first.l, word, initial, …",
+          }),
+          delivered: Type.Integer({
+            minimum: 0,
+            description: 'Addresses of this shape at the domain last delivered to',
+          }),
+          bounced: Type.Integer({
+            minimum: 0,
+            description: 'Addresses of this shape at the domain whose mailbox bounced',
+          }),
           delivery_rate_low: Type.Number({ minimum: 0, maximum: 1 }),
           delivery_rate_high: Type.Number({ minimum: 0, maximum: 1 }),
         },
-        { description: "A catch-all domain's evidence for this address's local-part pattern (95 % interval)" },
+        {
+          description: "A catch-all domain's evidence for this address's local-part pattern (95 % interval)",
+        },
       ),
     ),
     scope: Type.Enum(['account', 'shared'], {
       description: "Whose events: this account's, or shared by the operator's accounts",
     }),
   },
-  { description: 'Delivery history from the sender\'s own sends (POST /v2/feedback/{provider})' },
+  { description: "Delivery history from the sender's own sends (POST /v2/feedback/{provider})" },
 );
 export type DeliveryHistoryField = Static<typeof DeliveryHistorySchema>;
 

@@ -1,4 +1,11 @@
-import { importOptionalPeer } from '@svc/core';
+import {
+  checkedPostgresSchema,
+  connectPostgresClient,
+  openPostgresPool,
+  type PostgresMigration,
+  type PostgresPoolOptions,
+  runPostgresMigrations,
+} from '@svc/core/postgres';
 import type { Pool, PoolClient } from 'pg';
 import { domainOf } from '../event.js';
 import { localPartPattern, type PatternCount } from '../pattern.js';
@@ -13,51 +20,34 @@ import {
   type FeedbackStore,
 } from './store.js';
 
-/** Options of createPostgresFeedbackStore. */
-export interface PostgresFeedbackStoreOptions {
-  /** `postgres://user:password@host:5432/database`; one of this and `pool` is required. */
-  connectionString?: string;
-  /** A `pg.Pool` the caller owns: used as it is and left open by `close()`. */
-  pool?: Pool;
+/** Options of createPostgresFeedbackStore (the pool options are `@svc/core/postgres`'s). */
+export interface PostgresFeedbackStoreOptions extends PostgresPoolOptions {
   /** The schema holding the store's tables, created if missing. @default 'svc_feedback' */
   schema?: string;
-  /** Connections of the pool opened from `connectionString`. @default 4 */
-  poolSize?: number;
-  /** The `pg` module, for an app that depends on pg itself. @default the pg this package resolves */
-  driver?: { Pool: typeof Pool };
 }
 
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-
-async function loadPg(): Promise<{ Pool: typeof Pool }> {
-  return importOptionalPeer(() => import('pg'), {
-    user: 'the PostgreSQL feedback store',
-    needs: 'pg',
-    install: 'pg@8',
-    from: '@svc/feedback',
-    otherwise: 'passed as the `driver` option, or a pg.Pool as `pool`',
-  });
-}
-
-const tables = (s: string) => `
-CREATE SCHEMA IF NOT EXISTS "${s}";
-CREATE TABLE IF NOT EXISTS "${s}".feedback_events (
+const MIGRATIONS: readonly PostgresMigration[] = [
+  {
+    name: 'feedback events, per-address summaries and verdict changes',
+    sql: (s) => `
+CREATE TABLE IF NOT EXISTS ${s}.feedback_events (
   account TEXT NOT NULL, provider TEXT NOT NULL, event_id TEXT NOT NULL,
   address TEXT NOT NULL, kind TEXT NOT NULL, at TEXT NOT NULL,
   bounce_type TEXT, diagnostic TEXT, reading TEXT,
   PRIMARY KEY (account, provider, event_id)
 );
-CREATE INDEX IF NOT EXISTS feedback_events_address ON "${s}".feedback_events (account, address);
-CREATE INDEX IF NOT EXISTS feedback_events_at ON "${s}".feedback_events (at);
-CREATE TABLE IF NOT EXISTS "${s}".feedback_addresses (
+CREATE INDEX IF NOT EXISTS feedback_events_address ON ${s}.feedback_events (account, address);
+CREATE INDEX IF NOT EXISTS feedback_events_at ON ${s}.feedback_events (at);
+CREATE TABLE IF NOT EXISTS ${s}.feedback_addresses (
   account TEXT NOT NULL, address TEXT NOT NULL, domain TEXT NOT NULL, pattern TEXT NOT NULL,
   outcome TEXT, last_event_at TEXT NOT NULL, summary TEXT NOT NULL,
   PRIMARY KEY (account, address)
 );
-CREATE INDEX IF NOT EXISTS feedback_addresses_domain ON "${s}".feedback_addresses (domain, account);
-CREATE TABLE IF NOT EXISTS "${s}".feedback_verdict_changes (account TEXT NOT NULL, at TEXT NOT NULL, change TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS feedback_verdict_changes_at ON "${s}".feedback_verdict_changes (account, at);
-`;
+CREATE INDEX IF NOT EXISTS feedback_addresses_domain ON ${s}.feedback_addresses (domain, account);
+CREATE TABLE IF NOT EXISTS ${s}.feedback_verdict_changes (account TEXT NOT NULL, at TEXT NOT NULL, change TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS feedback_verdict_changes_at ON ${s}.feedback_verdict_changes (account, at);`,
+  },
+];
 
 /**
  * A feedback store in PostgreSQL, shared by every `svc serve` process on the database: an event
@@ -68,33 +58,35 @@ CREATE INDEX IF NOT EXISTS feedback_verdict_changes_at ON "${s}".feedback_verdic
 export async function createPostgresFeedbackStore(
   options: PostgresFeedbackStoreOptions,
 ): Promise<FeedbackStore> {
-  const schema = options.schema ?? 'svc_feedback';
-  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
-    throw new TypeError(
-      'schema must be lowercase letters, digits and _, starting with a letter or _ (at most 63)',
-    );
-  }
-  let pool = options.pool;
-  const owned = !pool;
-  if (!pool) {
-    if (
-      typeof options.connectionString !== 'string' ||
-      !/^postgres(ql)?:\/\//.test(options.connectionString)
-    ) {
-      throw new TypeError('the PostgreSQL feedback store needs `connectionString` (postgres://…) or `pool`');
-    }
-    const { Pool: PgPool } = options.driver ?? (await loadPg());
-    pool = new PgPool({ connectionString: options.connectionString, max: options.poolSize ?? 4 });
-  }
-  const db = pool;
-  const t = (name: string) => `"${schema}".${name}`;
-  // Creating the tables under a lock: two processes starting at once would race on CREATE INDEX.
-  await inTransaction(db, async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `svc-feedback-schema:${schema}`,
-    ]);
-    await client.query(tables(schema));
+  const schema = checkedPostgresSchema(options.schema, 'svc_feedback');
+  const opened = await openPostgresPool(options, {
+    store: 'the PostgreSQL feedback store',
+    database: 'the delivery feedback database',
+    from: '@svc/feedback',
+    loadPg: () => import('pg'),
+    defaultPoolSize: 4,
   });
+  const { pool: db, owned } = opened;
+  try {
+    const client = await connectPostgresClient(opened);
+    try {
+      await runPostgresMigrations(client, {
+        schema,
+        migrations: MIGRATIONS,
+        table: 'feedback_migrations',
+        // Any constant shared by every process that migrates this store (other stores' differ).
+        lockKey: 0x5_fe_ed,
+        versionOf: 'feedback store version',
+        packageName: '@svc/feedback',
+      });
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    if (owned) await db.end().catch(() => {});
+    throw error;
+  }
+  const t = (name: string) => `"${schema}".${name}`;
 
   const saveSummary = (client: PoolClient, account: string, summary: AddressSummary) =>
     client.query(
