@@ -4,6 +4,8 @@ import {
   createDatasetAdapters,
   createDnsAdapter,
   createEnricher,
+  createPostgresCache,
+  createPostgresSuppression,
   createSqliteCache,
   createSqliteSuppression,
   createWebsiteAdapter,
@@ -11,8 +13,10 @@ import {
   createWebsitePersonAdapter,
   type Enricher,
   type EnrichmentAdapter,
+  type EnrichmentCache,
   openDatasetIndex,
   paidProviderAdapters,
+  type SuppressionList,
 } from '@svc/enricher';
 import type BetterSqlite3 from 'better-sqlite3';
 
@@ -28,12 +32,15 @@ export const ENRICH_DATASET_DB_FILE = 'enrich-dataset.db';
  * `svc serve`'s live enricher, in priority order: the user's own dataset (when imported), the
  * company website (company and team pages, sharing one crawler), DNS, then each paid provider
  * of `@svc/enricher`'s `PAID_PROVIDERS` whose key is in the environment (`envVar`, the variables
- * `svc enrich` reads too). Cache and suppression list in SQLite in the data dir.
+ * `svc enrich` reads too). Cache and suppression list in SQLite in the data dir, or with
+ * `databaseUrl` in its PostgreSQL database (schema `svc_enrich`), shared by every machine on it:
+ * an erase on one applies on all at once.
  */
 export async function openServeEnricher(input: {
   dataDir: string;
   env: Record<string, string | undefined>;
   driver?: typeof BetterSqlite3;
+  databaseUrl?: string | null;
 }): Promise<{ enricher: Enricher; close(): Promise<void> }> {
   const driver = input.driver ?? (await import('better-sqlite3')).default;
   const closers: Array<() => Promise<void> | void> = [];
@@ -52,9 +59,7 @@ export async function openServeEnricher(input: {
     createDnsAdapter() as EnrichmentAdapter,
   );
   adapters.push(...paidProviderAdapters(input.env));
-  const path = join(input.dataDir, ENRICH_CACHE_DB_FILE);
-  const cache = await createSqliteCache({ path, driver });
-  const suppression = await createSqliteSuppression({ path, driver });
+  const { cache, suppression } = await openPrivacyStores(input.dataDir, driver, input.databaseUrl ?? null);
   closers.push(
     () => cache.close(),
     () => suppression.close(),
@@ -65,4 +70,29 @@ export async function openServeEnricher(input: {
       for (const close of closers.reverse()) await close();
     },
   };
+}
+
+/** The cache and suppression list: in `databaseUrl`'s PostgreSQL when given, else the data dir's SQLite file. */
+async function openPrivacyStores(
+  dataDir: string,
+  driver: typeof BetterSqlite3,
+  databaseUrl: string | null,
+): Promise<{ cache: EnrichmentCache; suppression: SuppressionList }> {
+  if (databaseUrl) {
+    // The server's own pg: an optional peer of @svc/enricher resolves beside it, not beside us.
+    const pg = await import('pg');
+    const cache = await createPostgresCache({ connectionString: databaseUrl, driver: pg });
+    try {
+      return {
+        cache,
+        suppression: await createPostgresSuppression({ connectionString: databaseUrl, driver: pg }),
+      };
+    } catch (error) {
+      await cache.close();
+      throw error;
+    }
+  }
+  const path = join(dataDir, ENRICH_CACHE_DB_FILE);
+  const cache = await createSqliteCache({ path, driver });
+  return { cache, suppression: await createSqliteSuppression({ path, driver }) };
 }

@@ -211,7 +211,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       close: () => geo.close(),
     };
 
-    const enrich = await openServeEnricher({ dataDir, env, ...sqliteDriver });
+    const enrich = await openServeEnricher({ dataDir, env, databaseUrl, ...sqliteDriver });
     closers.push(() => enrich.close());
     const batchStore: BatchStore = databaseUrl
       ? await createPostgresStore({ connectionString: databaseUrl })

@@ -307,4 +307,20 @@ describe('svc enrich contact and company', () => {
       expect(result.code, argv.join(' ')).toBe(EXIT.usage);
     }
   });
+
+  it('refuses --database-url beside --cache, and a database URL that is not PostgreSQL', async () => {
+    const both = await run([
+      'enrich',
+      'company',
+      'acme.com',
+      '--database-url',
+      'postgres://127.0.0.1/x',
+      ...files('c1.db'),
+    ]);
+    expect(both.code).toBe(EXIT.usage);
+    expect(both.err).toContain('give --cache (a SQLite file) or --database-url (PostgreSQL), not both');
+    const io = { ...captureIo(), cwd: dir, env: { SVC_DATABASE_URL: 'mysql://127.0.0.1/x' } };
+    expect(await main(['enrich', 'company', 'acme.com', '--dns', dns.address], io)).toBe(EXIT.usage);
+    expect(io.err()).toContain('SVC_DATABASE_URL must be a URL such as postgres://');
+  });
 });

@@ -39,6 +39,7 @@ them from the dataset index.`,
     dns: { type: 'string' },
     dataset: { type: 'string' },
     cache: { type: 'string' },
+    'database-url': { type: 'string' },
     'min-confidence': { type: 'string' },
   },
   async run({ io, flags, values, positionals }) {

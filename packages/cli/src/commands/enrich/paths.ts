@@ -1,22 +1,49 @@
 import { join, resolve } from 'node:path';
 import { dataDir } from '../../data-dir.js';
 import type { CliIo } from '../../io.js';
+import { UsageError } from '../../usage-error.js';
 
 /** Where `svc enrich` keeps its files: the user's dataset index and the cache + suppression list. */
 export interface EnrichPaths {
   dataset: string;
   cache: string;
+  /**
+   * The PostgreSQL database holding the cache and suppression list instead of `cache` (the one
+   * `svc serve` uses with the same setting), or null.
+   */
+  databaseUrl: string | null;
 }
 
 /**
  * `--dataset` and `--cache` as given, else `$SVC_DATA_DIR/enrich-dataset.db` and
  * `$SVC_DATA_DIR/enrich-cache.db` (the suppression list lives in the cache file, so an erase and
- * the cache it purged stay together).
+ * the cache it purged stay together). With `--database-url` (else `SVC_DATABASE_URL`, as
+ * `svc serve` reads it) and no `--cache`, the cache and suppression list are that database's,
+ * shared with every server on it.
  */
 export function enrichPaths(io: CliIo, values: Record<string, unknown>): EnrichPaths {
   const dir = dataDir(io.env);
+  const flag = values['database-url'] as string | undefined;
+  if (flag !== undefined && values.cache !== undefined)
+    throw new UsageError('give --cache (a SQLite file) or --database-url (PostgreSQL), not both', 'enrich');
+  const url = flag ?? (values.cache === undefined ? io.env.SVC_DATABASE_URL : undefined);
+  let databaseUrl: string | null = null;
+  if (url) {
+    let protocol: string | undefined;
+    try {
+      protocol = new URL(url).protocol;
+    } catch {}
+    if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+      throw new UsageError(
+        `${flag !== undefined ? '--database-url' : 'SVC_DATABASE_URL'} must be a URL such as postgres://user:password@host:5432/database`,
+        'enrich',
+      );
+    }
+    databaseUrl = url;
+  }
   return {
     dataset: values.dataset ? resolve(io.cwd, values.dataset as string) : join(dir, 'enrich-dataset.db'),
     cache: values.cache ? resolve(io.cwd, values.cache as string) : join(dir, 'enrich-cache.db'),
+    databaseUrl,
   };
 }

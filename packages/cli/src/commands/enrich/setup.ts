@@ -2,7 +2,13 @@ import { promises as dnsPromises } from 'node:dns';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Enricher, EnrichmentAdapter, EnrichmentDns } from '@svc/enricher';
+import type {
+  Enricher,
+  EnrichmentAdapter,
+  EnrichmentCache,
+  EnrichmentDns,
+  SuppressionList,
+} from '@svc/enricher';
 import { PAID_PROVIDERS } from '@svc/enricher/providers';
 import type { CliIo } from '../../io.js';
 import { cliSqliteDriver } from '../../sqlite-driver.js';
@@ -27,6 +33,9 @@ export const ENRICH_SETUP_HELP = `  --adapters a,b   adapters in priority order,
   --dns host:port  ask this DNS server (default: the system's)
   --dataset <path> the dataset index (default: $SVC_DATA_DIR/enrich-dataset.db)
   --cache <path>   cache and suppression list (default: $SVC_DATA_DIR/enrich-cache.db)
+  --database-url <url>
+                   keep them in PostgreSQL instead, shared with every svc serve on that
+                   database (default: $SVC_DATABASE_URL unless --cache is given)
   --min-confidence N
                    a result below N (0..1) is no match (default 0.5)`;
 
@@ -132,13 +141,27 @@ export async function openCliEnricher(
       }
     }
   }
-  await mkdir(dirname(paths.cache), { recursive: true, mode: 0o700 });
-  const cache = await enricher.createSqliteCache({ path: paths.cache, driver });
-  const suppression = await enricher.createSqliteSuppression({ path: paths.cache, driver });
-  closers.push(
-    () => cache.close(),
-    () => suppression.close(),
-  );
+  let cache: EnrichmentCache;
+  let suppression: SuppressionList;
+  if (paths.databaseUrl) {
+    // The CLI's own pg: @svc/enricher has it as an optional peer (see sqlite-driver.ts).
+    const pg = await import('pg');
+    const where = { connectionString: paths.databaseUrl, driver: pg, poolSize: 2 };
+    cache = await enricher.createPostgresCache(where);
+    closers.push(() => cache.close());
+    try {
+      suppression = await enricher.createPostgresSuppression(where);
+    } catch (error) {
+      await cache.close();
+      throw error;
+    }
+  } else {
+    await mkdir(dirname(paths.cache), { recursive: true, mode: 0o700 });
+    cache = await enricher.createSqliteCache({ path: paths.cache, driver });
+    closers.push(() => cache.close());
+    suppression = await enricher.createSqliteSuppression({ path: paths.cache, driver });
+  }
+  closers.push(() => suppression.close());
   return {
     enricher: enricher.createEnricher({
       adapters,
