@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startWebhookReceiver } from '@svc/testkit';
+import { startDnsServer, startWebhookReceiver } from '@svc/testkit';
 import { verifyPayload } from '@svc/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
@@ -265,6 +265,35 @@ describe('svc batch on a SQLite file', () => {
     );
     expect((await readFile(nested)).length).toBeGreaterThan(0);
   });
+
+  it('a verify_email job through a resolver that denies its canaries: the summary says how many records were not verified, exit 1', async () => {
+    const lying = await startDnsServer({ zones: { '*': 'NXDOMAIN' } });
+    try {
+      const input = join(dir, 'lying.txt');
+      await writeFile(input, 'a@gmail.com\nb@yahoo.com\nnope\n');
+      const out = join(dir, 'lying.ndjson');
+      const run = io();
+      const argv = ['batch', 'run', '--type', 'verify_email', '--file', input, '--db', join(dir, 'lying.db')];
+      expect(
+        await main([...argv, '--out', out, '--dns', lying.address, '--dns-canary', 'canary.test'], run),
+      ).toBe(EXIT.failure);
+      expect(run.err()).toContain('batch: completed: 3 ok, 0 failed');
+      expect(run.err()).toContain(
+        `batch: 2 of 3 addresses were not verified (unknown, dns_unavailable): the DNS resolver ${lying.address} denies names that exist (NXDOMAIN for canary.test), so its negative answers cannot be believed. No domain was called non-existent.`,
+      );
+      const rows = (await readFile(out, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { result: { state: string; reasons: string[] } });
+      expect(rows.map(({ result }) => [result.state, result.reasons[0]])).toEqual([
+        ['unknown', 'dns_unavailable'],
+        ['unknown', 'dns_unavailable'],
+        ['undeliverable', 'invalid_syntax'],
+      ]);
+    } finally {
+      await lying.close();
+    }
+  }, 120_000);
 
   it('reports an unknown job id as not found', async () => {
     const captured = io();

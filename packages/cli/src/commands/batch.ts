@@ -47,6 +47,8 @@ ${ENRICH_SETUP_HELP}
 A probed result is kept in the --db file (7 days deliverable, 30 days undeliverable, 1 day risky,
 5 minutes unknown): a later run with --probe on the same file answers those addresses without
 probing again (their results carry cached_at), unless --fresh.
+Exit 1 when a record failed, the job did not complete, or a verify_email record ended unknown /
+dns_unavailable (the resolver failed its canary check: no verdict; the summary says how many).
 A run takes at most 50,000 records. A killed run resumes where it stopped when started again
 with the same --db: leased chunks expire and are taken over; finished records are never redone.
 A webhook that could not be delivered stays in the database's outbox and is retried (for up to

@@ -7,9 +7,18 @@ export function resolverUnavailableMessage(
   health: { message: string } | null,
 ): string | undefined {
   const unverified = results.filter((result) => result.reasons.includes('dns_unavailable')).length;
+  return unverifiedMessage(unverified, results.length, health);
+}
+
+/** The same from counts (`svc batch run`: a job's `dns_unavailable` count of its records). */
+export function unverifiedMessage(
+  unverified: number,
+  total: number,
+  health: { message: string } | null,
+): string | undefined {
   if (unverified === 0) return undefined;
   const why = health?.message ?? 'the DNS resolver is not trusted';
-  return `${unverified} of ${results.length} address${results.length === 1 ? ' was' : 'es were'} not verified (unknown, dns_unavailable): ${why}. No domain was called non-existent. Fix the resolver, ask another with --dns host:port, or name hosts it serves with --dns-canary (intranets)`;
+  return `${unverified} of ${total} address${total === 1 ? ' was' : 'es were'} not verified (unknown, dns_unavailable): ${why}. No domain was called non-existent. Fix the resolver, ask another with --dns host:port, or name hosts it serves with --dns-canary (intranets)`;
 }
 
 /**

@@ -27,6 +27,8 @@ export const ENRICH_FLAGS = {
 /** A job type's processor for one run, and what to close after it. */
 export interface OpenedProcessor {
   processor: Processor;
+  /** verify_email: the verifier's resolver health, to say why records ended `dns_unavailable`. */
+  resolverHealth?: () => { message: string } | null;
   close(): Promise<void>;
 }
 
@@ -66,11 +68,13 @@ const OPENERS: Record<BatchJobType, Opener> = {
       // Probed results are kept in the job database's file, so a later run of the same list on
       // it does not probe those addresses again.
       const resultCache = await createSqliteResultCache({ path: dbPath, driver: await cliSqliteDriver() });
+      const emailVerifier = createVerifier({ ...verifier.options, resultCache });
       return {
-        processor: createVerifyEmailProcessor(createVerifier({ ...verifier.options, resultCache }), {
+        processor: createVerifyEmailProcessor(emailVerifier, {
           ...verifier.checks,
           fresh: values.fresh === true,
         }),
+        resolverHealth: () => emailVerifier.resolverHealth(),
         close: () => resultCache.close(),
       };
     },

@@ -3,6 +3,7 @@ import { MAX_BATCH_RECORDS, ServiceError } from '@svc/core';
 import { EXIT, type ExitCode } from '../../exit-codes.js';
 import { readRecords } from '../../input/read-records.js';
 import type { CliIo } from '../../io.js';
+import { unverifiedMessage } from '../../output/dns-warning.js';
 import { createProgress } from '../../output/progress.js';
 import { prepareOutput, writeResultFile } from '../../output/result-writer.js';
 import { printJson } from '../../output.js';
@@ -64,6 +65,13 @@ export async function runJob(
       `batch: ${current.status}: ${current.processed - current.failed} ok, ${current.failed} failed ${JSON.stringify(current.counts)}\n`,
     );
     if (current.error) io.stderr.write(`batch: ${current.error.message}\n`);
+    // Records left without a verdict because the resolver failed its canaries: not a result to act on.
+    const unverified = unverifiedMessage(
+      current.counts.dns_unavailable ?? 0,
+      current.total,
+      opened.resolverHealth?.() ?? null,
+    );
+    if (unverified) io.stderr.write(`batch: ${unverified}\n`);
     if (webhook.url) io.stderr.write(`${describeDelivery(await firstAttempt(store, job.id), dbPath)}\n`);
     if (out) {
       try {
@@ -80,7 +88,7 @@ export async function runJob(
     }
     if (json) printJson(io, current);
     else io.stdout.write(`${current.id}\n`);
-    return current.failed > 0 || current.status !== 'completed' ? EXIT.failure : EXIT.ok;
+    return current.failed > 0 || current.status !== 'completed' || unverified ? EXIT.failure : EXIT.ok;
   } finally {
     await runner.close({ timeoutMs: 1000 });
     await opened.close();
