@@ -1,10 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { checkProxyPoolOptions, MAX_PROXIES } from '@svc/email-verifier';
-import { PAID_PROVIDERS } from '@svc/enricher/providers';
-import { type ParsedIp, parseIp } from '@svc/ip-address';
+import { checkPlanId, VALUE_CHECKS, type ValueCheck } from './config-checks.js';
+import {
+  OTHER_SVC_VARIABLES,
+  PLAN_PATCH_SCHEMA,
+  SERVER_SETTINGS_SCHEMA,
+  type ServerOptions,
+} from './config-schema.js';
 import { PLAN_GATED_ENDPOINTS } from './endpoints.js';
-import { DEFAULT_PLANS, type ResolvedServerOptions, type ServeRole, type ServerOptions } from './options.js';
+import { DEFAULT_PLANS, type ResolvedServerOptions } from './options.js';
 
 /**
  * `svc serve`'s configuration: one JSON file in the shape of `ServerOptions`, then `SVC_*`
@@ -33,6 +38,11 @@ export interface LoadConfigInput {
   cwd?: string;
   /** Highest precedence: the command line's `--host`, `--port` and `--role`. */
   overrides?: Pick<ServerOptions, 'host' | 'port' | 'role'>;
+  /**
+   * Highest precedence too: `svc serve`'s flags as typed (`{ '--port': '8080' }`), read by the
+   * schema's rules like a variable's text. The flags are the settings' `x-flag`s (`serveFlags()`).
+   */
+  flags?: Record<string, string>;
 }
 
 export interface LoadedConfig {
@@ -44,19 +54,6 @@ export interface LoadedConfig {
   /** Things worth telling the operator that do not stop the start (an unknown `SVC_` variable). */
   warnings: string[];
 }
-
-/**
- * `SVC_` variables that are not a server setting but are read (by `svc serve` or other parts of
- * svc): not warned about as unknown. The paid providers' keys come from `@svc/enricher`'s
- * registry; `svc serve`'s enricher uses them.
- */
-const OTHER_SVC_VARIABLES: ReadonlySet<string> = new Set([
-  'SVC_CONFIG',
-  'SVC_SECRET_KEY',
-  'SVC_REQUIRE_EXTERNAL',
-  'SVC_WEBHOOK_SECRET',
-  ...PAID_PROVIDERS.map((provider) => provider.envVar),
-]);
 
 type Kind =
   | { type: 'integer'; min: number; max: number }
@@ -70,80 +67,75 @@ type Kind =
   /** SOCKS5 proxy entries: objects, or URL strings (a variable's comma list) taken as `{ url }`. */
   | { type: 'proxies' };
 
-interface Setting {
+/** One leaf of the settings schema: where it sits, its schema, and how it is checked. */
+export interface Setting {
   path: readonly string[];
+  /** The leaf's JSON Schema, with the annotations config-schema.ts describes. */
+  schema: SettingSchema;
   kind: Kind;
 }
 
+/** The parts of a leaf's schema the loader and the README table read. */
+export interface SettingSchema {
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+  enum?: readonly string[];
+  items?: SettingSchema;
+  anyOf?: readonly SettingSchema[];
+  properties?: Record<string, SettingSchema>;
+  patternProperties?: Record<string, SettingSchema>;
+  description?: string;
+  default?: unknown;
+  'x-check'?: ValueCheck;
+  'x-kind'?: 'path' | 'paths' | 'proxies';
+  'x-default'?: string;
+  'x-flag'?: string;
+}
+
 const MAX_INT = Number.MAX_SAFE_INTEGER;
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-const SERVE_ROLES: readonly ServeRole[] = ['api', 'worker', 'all'];
 
-/** Every leaf of ServerOptions except `plans` (a map, handled on its own). */
-const SETTINGS: readonly Setting[] = [
-  { path: ['host'], kind: { type: 'string', check: checkHost } },
-  { path: ['port'], kind: { type: 'integer', min: 0, max: 65_535 } },
-  { path: ['dataDir'], kind: { type: 'path' } },
-  { path: ['trustedProxies'], kind: { type: 'list', check: checkCidr } },
-  { path: ['ownerPlan'], kind: { type: 'string', check: checkPlanId } },
-  { path: ['limits', 'jsonBodyBytes'], kind: { type: 'integer', min: 1, max: MAX_INT } },
-  { path: ['limits', 'uploadBodyBytes'], kind: { type: 'integer', min: 1, max: MAX_INT } },
-  { path: ['limits', 'headersTimeoutMs'], kind: { type: 'integer', min: 1, max: MAX_INT } },
-  { path: ['limits', 'requestTimeoutMs'], kind: { type: 'integer', min: 1, max: MAX_INT } },
-  { path: ['limits', 'probeRequestTimeoutMs'], kind: { type: 'integer', min: 1, max: MAX_INT } },
-  { path: ['limits', 'authFailuresPerMinute'], kind: { type: 'integer', min: 1, max: MAX_INT } },
-  { path: ['limits', 'unauthenticatedPerSecond'], kind: { type: 'integer', min: 1, max: MAX_INT } },
-  { path: ['limits', 'unauthenticatedBurst'], kind: { type: 'integer', min: 1, max: MAX_INT } },
-  { path: ['limits', 'whenRedisUnavailable'], kind: { type: 'enum', values: ['refuse', 'allow'] } },
-  { path: ['limits', 'usageFlushMs'], kind: { type: 'integer', min: 0, max: 60_000 } },
-  { path: ['batch', 'sandboxJobsPerDay'], kind: { type: 'integer', min: 1, max: MAX_INT } },
-  { path: ['batch', 'sandboxRecordsInFlight'], kind: { type: 'integer', min: 1, max: MAX_INT } },
-  { path: ['batch', 'retentionDays', 'live'], kind: { type: 'integer', min: 0, max: 36_500 } },
-  { path: ['batch', 'retentionDays', 'test'], kind: { type: 'integer', min: 0, max: 36_500 } },
-  { path: ['batch', 'sweepIntervalSeconds'], kind: { type: 'integer', min: 1, max: 86_400 } },
-  { path: ['smtp', 'heloName'], kind: { type: 'string', check: checkHostname } },
-  { path: ['smtp', 'mailFrom'], kind: { type: 'string', check: checkMailFrom } },
-  { path: ['smtp', 'port'], kind: { type: 'integer', min: 1, max: 65_535 } },
-  { path: ['smtp', 'allowPrivateMx'], kind: { type: 'boolean' } },
-  { path: ['smtp', 'proxies'], kind: { type: 'proxies' } },
-  { path: ['smtp', 'proxySelection'], kind: { type: 'enum', values: ['per-provider', 'round-robin'] } },
-  { path: ['smtp', 'proxyCooldown', 'initialMs'], kind: { type: 'integer', min: 0, max: MAX_INT } },
-  { path: ['smtp', 'proxyCooldown', 'maxMs'], kind: { type: 'integer', min: 0, max: MAX_INT } },
-  { path: ['dns'], kind: { type: 'string', check: checkHostPort } },
-  { path: ['dnsTimeoutMs'], kind: { type: 'integer', min: 1, max: MAX_INT } },
-  { path: ['dnsCanaries'], kind: { type: 'list', check: checkHostname } },
-  { path: ['webhooks', 'allowPrivateTargets'], kind: { type: 'list', check: checkCidr } },
-  { path: ['tls', 'certFile'], kind: { type: 'path' } },
-  { path: ['tls', 'keyFile'], kind: { type: 'path' } },
-  { path: ['cors', 'origins'], kind: { type: 'list', check: checkOrigin } },
-  { path: ['metrics', 'path'], kind: { type: 'optional-path', check: checkMetricsPath } },
-  { path: ['geo', 'databases'], kind: { type: 'paths' } },
-  { path: ['geo', 'reloadIntervalSeconds'], kind: { type: 'integer', min: 0, max: MAX_INT } },
-  { path: ['logLevel'], kind: { type: 'enum', values: LOG_LEVELS } },
-  { path: ['probing', 'intervalSeconds'], kind: { type: 'integer', min: 0, max: MAX_INT } },
-  { path: ['probing', 'testHost'], kind: { type: 'string', check: checkHost } },
-  { path: ['probing', 'publicAddress'], kind: { type: 'string', check: checkIp } },
-  { path: ['probing', 'blocklists'], kind: { type: 'list', check: checkHostname } },
-  { path: ['verifyCache', 'store'], kind: { type: 'enum', values: ['sqlite', 'postgres', 'memory', 'off'] } },
-  { path: ['verifyCache', 'shareAcrossAccounts'], kind: { type: 'boolean' } },
-  ...(['deliverable', 'undeliverable', 'risky', 'unknown'] as const).map((state) => ({
-    path: ['verifyCache', 'ttlSeconds', state],
-    kind: { type: 'integer', min: 0, max: MAX_INT } as const,
-  })),
-  { path: ['databaseUrl'], kind: { type: 'string', check: checkDatabaseUrl } },
-  { path: ['redisUrl'], kind: { type: 'string', check: checkRedisUrl } },
-  { path: ['redisPrefix'], kind: { type: 'string', check: checkRedisPrefix } },
-  { path: ['role'], kind: { type: 'enum', values: SERVE_ROLES } },
-];
+/** How a leaf's values are checked, read from its schema. */
+function kindOf(schema: SettingSchema, key: string): Kind {
+  const checkOf = (leaf: SettingSchema | undefined) => {
+    const name = leaf?.['x-check'];
+    return name === undefined ? () => null : VALUE_CHECKS[name];
+  };
+  if (schema['x-kind'] === 'path') return { type: 'path' };
+  if (schema['x-kind'] === 'proxies') return { type: 'proxies' };
+  if (schema.enum) return { type: 'enum', values: schema.enum };
+  if (schema.anyOf)
+    return { type: 'optional-path', check: checkOf(schema.anyOf.find((s) => s.type === 'string')) };
+  switch (schema.type) {
+    case 'integer':
+      return { type: 'integer', min: schema.minimum ?? 0, max: schema.maximum ?? MAX_INT };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'string':
+      return { type: 'string', check: checkOf(schema) };
+    case 'array':
+      return schema.items?.['x-check'] === undefined
+        ? { type: 'paths' }
+        : { type: 'list', check: checkOf(schema.items) };
+  }
+  throw new Error(`config-schema.ts: the setting ${key} has a schema the loader cannot read`);
+}
 
-const PLAN_FIELDS = [
-  'name',
-  'rate_per_second',
-  'burst',
-  'monthly_allowance',
-  'endpoints',
-  'bill_company_misses',
-] as const;
+/** Every leaf of the schema except `plans` (a map, handled on its own), in the schema's order. */
+function settingsOf(schema: SettingSchema, prefix: readonly string[] = []): Setting[] {
+  return Object.entries(schema.properties ?? {}).flatMap(([name, child]) => {
+    const path = [...prefix, name];
+    if (child.patternProperties) return []; // plans
+    if (child.type === 'object') return settingsOf(child, path);
+    return [{ path, schema: child, kind: kindOf(child, path.join('.')) }];
+  });
+}
+
+/** The settings of `svc serve`, from SERVER_SETTINGS_SCHEMA. */
+export const SETTINGS: readonly Setting[] = settingsOf(SERVER_SETTINGS_SCHEMA as unknown as SettingSchema);
+
+const PLAN_FIELDS = Object.keys(PLAN_PATCH_SCHEMA.properties) as (keyof typeof PLAN_PATCH_SCHEMA.properties &
+  string)[];
 type PlanField = (typeof PLAN_FIELDS)[number];
 
 /** `limits.jsonBodyBytes` → `SVC_LIMITS_JSON_BODY_BYTES`. */
@@ -182,6 +174,11 @@ export async function loadServerConfig(input: LoadConfigInput = {}): Promise<Loa
     const flags = parseServerOptions(input.overrides, { label: 'command line', baseDir: cwd });
     options = mergeOptions(options, flags);
     for (const key of setKeys(flags)) sources[key] = `--${key}`;
+  }
+  if (input.flags) {
+    const fromFlags = flagOverrides(input.flags, cwd);
+    options = mergeOptions(options, fromFlags.options);
+    Object.assign(sources, fromFlags.sources);
   }
   checkCombination(options, (key) => sources[key] ?? 'config');
   return { options, file, sources, warnings: fromEnv.warnings };
@@ -226,6 +223,16 @@ export function parseServerOptions(value: unknown, context: ParseContext): Serve
   }
   if (value.plans !== undefined) out.plans = parsePlans(value.plans, context.label);
   return out as ServerOptions;
+}
+
+/**
+ * Checks options given in code (`createServer({ options })`) by the config file's rules and the
+ * rules between settings, so a bad option stops the server with a ConfigError naming its key
+ * instead of surfacing later as a strange behaviour. The options themselves are used as given.
+ */
+export function checkServerOptions(options: ServerOptions, label = 'createServer options'): void {
+  const parsed = parseServerOptions(options, { label, baseDir: process.cwd() });
+  checkCombination(parsed, () => label);
 }
 
 /** Unknown keys are refused: a misspelt option would otherwise be ignored in silence. */
@@ -378,7 +385,7 @@ export function environmentOverrides(
   const out: Record<string, unknown> = {};
   const sources: Record<string, string> = {};
   const warnings: string[] = [];
-  const known = new Set(OTHER_SVC_VARIABLES);
+  const known = new Set(OTHER_SVC_VARIABLES.map((variable) => variable.name));
   for (const setting of SETTINGS) {
     const name = envName(setting.path);
     known.add(name);
@@ -419,6 +426,33 @@ export function environmentOverrides(
       warnings.push(`${name} is not a setting svc serve knows; it is ignored`);
   }
   return { options: out as ServerOptions, sources, warnings };
+}
+
+/** The `svc serve` flags that set a setting (`--host`, `--port`, `--role`), from the schema. */
+export function serveFlags(): { flag: string; key: string }[] {
+  return SETTINGS.flatMap((setting) => {
+    const flag = setting.schema['x-flag'];
+    return flag === undefined ? [] : [{ flag, key: setting.path.join('.') }];
+  });
+}
+
+/** Options set by flags' text, checked with the same rules as a variable's. */
+function flagOverrides(
+  flags: Record<string, string>,
+  cwd: string,
+): { options: ServerOptions; sources: Record<string, string> } {
+  const out: Record<string, unknown> = {};
+  const sources: Record<string, string> = {};
+  for (const [flag, text] of Object.entries(flags)) {
+    const setting = SETTINGS.find((candidate) => candidate.schema['x-flag'] === flag);
+    if (!setting) throw new ConfigError(`${flag} is not a flag of a setting`, flag);
+    const key = setting.path.join('.');
+    const problem = (why: string) =>
+      new ConfigError(`${flag}=${show(maskSecrets(text))}: ${key} ${why}`, flag);
+    setPath(out, setting.path, checkValue(setting.kind, fromText(setting.kind, text, problem), problem, cwd));
+    sources[key] = flag;
+  }
+  return { options: out as ServerOptions, sources };
 }
 
 /** A variable's boolean: true/false, 1/0, yes/no, on/off (any case); undefined for anything else. */
@@ -589,120 +623,7 @@ export function maskSecrets(value: unknown, name = ''): unknown {
   return value;
 }
 
-// --- value checks: each returns why a value is refused, or null ---
-
-function checkHost(value: string): string | null {
-  if (value === '') return 'must not be empty';
-  if (value === '::' || value === '0.0.0.0' || parseOrNull(value)) return null;
-  return checkHostname(value) === null ? null : 'must be an IP address or a host name';
-}
-
-function checkIp(value: string): string | null {
-  return parseOrNull(value) ? null : 'must be an IPv4 or IPv6 address';
-}
-
-function checkHostname(value: string): string | null {
-  return /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(
-    value,
-  )
-    ? null
-    : 'must be a host name (letters, digits, hyphens and dots)';
-}
-
-function checkMailFrom(value: string): string | null {
-  const at = value.lastIndexOf('@');
-  return at > 0 && checkHostname(value.slice(at + 1)) === null && !/\s/.test(value)
-    ? null
-    : 'must be an address such as probe@example.com';
-}
-
-function checkHostPort(value: string): string | null {
-  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(value);
-  const host = match?.[1] ?? match?.[2];
-  const port = Number(match?.[3]);
-  if (!host || !Number.isInteger(port) || port < 1 || port > 65_535)
-    return 'must be host:port ([ipv6]:port for IPv6), port from 1 to 65535';
-  return parseOrNull(host) || checkHostname(host) === null ? null : 'must name an IP address or host';
-}
-
-function checkCidr(value: string): string | null {
-  const [address, prefix, extra] = value.split('/');
-  const ip = address === undefined ? null : parseOrNull(address);
-  if (!ip || extra !== undefined) return 'is not an IP address or CIDR range (such as 10.0.0.0/8)';
-  if (prefix === undefined) return null;
-  const max = ip.family === 4 ? 32 : 128;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= max
-    ? null
-    : `has a prefix length that is not from 0 to ${max}`;
-}
-
-function checkOrigin(value: string): string | null {
-  try {
-    const url = new URL(value);
-    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value) return null;
-  } catch {
-    // refused below
-  }
-  return 'is not an origin (scheme://host[:port], no path or trailing slash)';
-}
-
-function checkMetricsPath(value: string): string | null {
-  if (!/^\/[A-Za-z0-9/_.-]*$/.test(value)) return 'must be a URL path starting with /';
-  return value === '/v2' || value.startsWith('/v2/') ? 'must not be under /v2 (the API)' : null;
-}
-
-function checkDatabaseUrl(value: string): string | null {
-  const example = 'must be a URL such as postgres://user:password@host:5432/database';
-  const url = parseUrl(value);
-  if (!url) return example;
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
-    return `${example} (postgres:// or postgresql://, not ${url.protocol}//)`;
-  // A socket directory may stand in for the host: postgresql:///db?host=/var/run/postgresql
-  if (url.hostname === '' && !url.searchParams.get('host')) return `${example} (it names no host)`;
-  return null;
-}
-
-function checkRedisUrl(value: string): string | null {
-  const example = 'must be a URL such as redis://:password@host:6379/0 (rediss:// for TLS)';
-  const url = parseUrl(value);
-  if (!url) return example;
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
-    return `${example} (redis:// or rediss://, not ${url.protocol}//)`;
-  if (url.hostname === '') return `${example} (it names no host)`;
-  if (!/^\/?(\d{1,5})?$/.test(url.pathname)) return `${example} (the path is a database number, if any)`;
-  return null;
-}
-
-function checkRedisPrefix(value: string): string | null {
-  return /^[A-Za-z0-9_.-]{1,64}$/.test(value)
-    ? null
-    : 'must be 1 to 64 letters, digits, `_`, `.` or `-` (no `:`, which separates the key parts)';
-}
-
-function parseUrl(value: string): URL | null {
-  try {
-    return new URL(value);
-  } catch {
-    return null;
-  }
-}
-
-function checkPlanId(value: string): string | null {
-  return /^[a-z][a-z0-9_]{0,63}$/.test(value)
-    ? null
-    : 'must be lowercase letters, digits and underscores, starting with a letter';
-}
-
 // --- small helpers ---
-
-/** The strict parser's answer without its exception (any address, private ones included). */
-function parseOrNull(value: string): ParsedIp | null {
-  try {
-    return parseIp(value);
-  } catch {
-    return null;
-  }
-}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

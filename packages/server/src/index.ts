@@ -7,6 +7,7 @@ export {
   type LoadedConfig,
   loadServerConfig,
   printableConfig,
+  serveFlags,
 } from './config.js';
 export {
   type AccountDeps,

@@ -6,6 +6,7 @@ import type { Verifier } from '@svc/email-verifier';
 import type { Enricher } from '@svc/enricher';
 import type { GeoResolver } from '@svc/geo-resolver';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { checkServerOptions } from './config.js';
 import type { GeoDatabaseInfo, ServerContext } from './context.js';
 import { syncPlans } from './control-plane/accounts.js';
 import type { ServerSecrets } from './control-plane/secrets.js';
@@ -91,6 +92,7 @@ export const REDACTED_LOG_PATHS = [
 
 /** The context the plugins share as `app.svc`. */
 export function createServerContext(input: CreateServerOptions): ServerContext {
+  checkServerOptions(input.options ?? {});
   const options = resolveServerOptions(input.options);
   return {
     options,

@@ -4,7 +4,7 @@ import {
   loadServerConfig,
   printableConfig,
   resolveServerOptions,
-  type ServerOptions,
+  serveFlags,
 } from '@svc/server';
 import type { CommandContext } from '../command.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -17,19 +17,11 @@ import { UsageError } from '../usage-error.js';
  */
 export async function runServe({ io, values, positionals }: CommandContext): Promise<ExitCode> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'serve');
-  const overrides: { host?: string; port?: number; role?: ServerOptions['role'] } = {};
-  if (values.host !== undefined) overrides.host = String(values.host);
-  if (values.port !== undefined) {
-    const text = String(values.port);
-    if (!/^\d+$/.test(text) || Number(text) > 65_535)
-      throw new UsageError(`--port must be a port number from 0 to 65535, got "${text}"`, 'serve');
-    overrides.port = Number(text);
-  }
-  if (values.role !== undefined) {
-    const text = String(values.role);
-    if (text !== 'api' && text !== 'worker' && text !== 'all')
-      throw new UsageError(`--role must be api, worker or all, got "${text}"`, 'serve');
-    overrides.role = text;
+  // --host, --port and --role are settings: their text is checked by the settings' own rules.
+  const flags: Record<string, string> = {};
+  for (const { flag } of serveFlags()) {
+    const value = values[flag.slice(2)];
+    if (value !== undefined) flags[flag] = String(value);
   }
   let loaded: Awaited<ReturnType<typeof loadServerConfig>>;
   try {
@@ -37,7 +29,7 @@ export async function runServe({ io, values, positionals }: CommandContext): Pro
       file: values.config === undefined ? null : String(values.config),
       env: io.env,
       cwd: io.cwd,
-      overrides,
+      flags,
     });
   } catch (error) {
     // A bad setting is the operator's to fix before anything starts: exit 2, no usage text.

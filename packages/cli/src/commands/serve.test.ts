@@ -1,10 +1,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PAID_PROVIDERS } from '@svc/enricher/providers';
+import { serveFlags } from '@svc/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import { main } from '../main.js';
 import { captureIo } from '../testing/capture-io.js';
+import { serveCommand } from './serve.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -56,10 +59,27 @@ describe('svc serve --print-config', () => {
     });
   });
 
+  it("does not warn about the variables it reads besides the settings (the paid providers' keys)", async () => {
+    const io = captureIo();
+    io.cwd = dir;
+    io.env = Object.fromEntries(PAID_PROVIDERS.map((provider) => [provider.envVar, 'key-value']));
+    io.env.SVC_CONFIG = join(dir, 'none.json');
+    await writeFile(io.env.SVC_CONFIG, '{}');
+    expect(await main(['serve', '--print-config'], io)).toBe(EXIT.ok);
+    expect(io.err()).toBe('');
+  });
+
+  it("has a flag for each setting the schema gives one (x-flag), and checks it by the setting's rules", async () => {
+    for (const { flag } of serveFlags()) expect(serveCommand.options).toHaveProperty(flag.slice(2));
+    const io = captureIo();
+    expect(await main(['serve', '--port', '70000', '--print-config'], io)).toBe(EXIT.usage);
+    expect(io.err()).toContain('svc: --port="70000": port must be an integer from 0 to 65535');
+  });
+
   it('checks --port itself', async () => {
     const io = captureIo();
     expect(await main(['serve', '--port', '80a', '--print-config'], io)).toBe(EXIT.usage);
-    expect(io.err()).toContain('svc: --port must be a port number from 0 to 65535, got "80a"');
+    expect(io.err()).toContain('svc: --port="80a": port must be a whole number');
   });
 });
 
@@ -86,7 +106,7 @@ describe('svc serve --role', () => {
   it('refuses an unknown role, and a worker on SQLite with the reason', async () => {
     const io = captureIo();
     expect(await main(['serve', '--role', 'scheduler'], io)).toBe(EXIT.usage);
-    expect(io.err()).toContain('--role must be api, worker or all, got "scheduler"');
+    expect(io.err()).toContain('--role="scheduler": role must be one of api, worker, all');
     const sqlite = captureIo();
     sqlite.cwd = dir;
     expect(await main(['serve', '--role', 'worker'], sqlite)).toBe(EXIT.usage);

@@ -231,7 +231,7 @@ describe('auth plugin', () => {
 
   it('refuses a failed-authentication limit below 1 when the server is built', async () => {
     await expect(createTestServer({ options: { limits: { authFailuresPerMinute: 0 } } })).rejects.toThrow(
-      'limits.authFailuresPerMinute must be a whole number ≥ 1, got 0',
+      'createServer options: limits.authFailuresPerMinute must be an integer of at least 1, got 0',
     );
   });
 

@@ -98,10 +98,8 @@ function hashOn(socket: object, presented: string): string {
  */
 export const authPlugin = globalPlugin('svc-auth', async (app) => {
   const svc = app.svc;
+  // An integer of at least 1: the settings' rules (config.ts) are checked when the context is made.
   const perMinute = svc.options.limits.authFailuresPerMinute;
-  if (!Number.isInteger(perMinute) || perMinute < 1) {
-    throw new TypeError(`limits.authFailuresPerMinute must be a whole number ≥ 1, got ${perMinute}`);
-  }
   const failureBucket = { ratePerSecond: perMinute / 60, burst: perMinute };
   app.decorateRequest('auth', null);
 

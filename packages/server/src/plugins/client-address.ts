@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
+import { parseAddressRange } from '../address-range.js';
 import { globalPlugin } from './global-plugin.js';
 
 /** Where the client's address came from. */
@@ -22,27 +23,19 @@ function unmap(ip: string): string {
 }
 
 /**
- * A matcher for the configured trusted proxies (addresses or CIDR ranges, IPv4 or IPv6). Throws
- * a TypeError naming an entry that is neither.
+ * A matcher for the configured trusted proxies (addresses or CIDR ranges, IPv4 or IPv6, read by
+ * `parseAddressRange`, the parser the config check uses). Throws a TypeError naming an entry
+ * that is neither.
  */
 export function trustedProxyMatcher(entries: readonly string[]): (ip: string) => boolean {
   // No proxy trusted (the default): every request would otherwise pay for a BlockList lookup.
   if (entries.length === 0) return () => false;
   const list = new BlockList();
   for (const entry of entries) {
-    const [address = '', prefix, ...rest] = entry.trim().split('/');
-    const family = isIP(address);
-    const bits = prefix === undefined ? (family === 4 ? 32 : 128) : Number(prefix);
-    if (
-      family === 0 ||
-      rest.length > 0 ||
-      !Number.isInteger(bits) ||
-      bits < 0 ||
-      bits > (family === 4 ? 32 : 128)
-    ) {
+    const range = parseAddressRange(entry.trim());
+    if ('problem' in range)
       throw new TypeError(`trustedProxies: ${JSON.stringify(entry)} is not an IP address or CIDR range`);
-    }
-    list.addSubnet(address, bits, family === 4 ? 'ipv4' : 'ipv6');
+    list.addSubnet(range.address, range.prefix, range.family === 4 ? 'ipv4' : 'ipv6');
   }
   return (ip) => {
     const family = isIP(ip);
