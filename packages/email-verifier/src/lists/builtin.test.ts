@@ -4,20 +4,17 @@ import { checkDomainName } from '../syntax/domain-name.js';
 import { loadBuiltinLists, readBuiltinLists } from './builtin.js';
 
 describe('built-in lists', () => {
-  // The disposable file is 0.8 MB of JSON: tens of ms on an idle machine; the bound only catches a
-  // pathological regression on the shared machine, whose load makes the figure swing 5-fold.
-  it('load from disk in tens of milliseconds (asserted at 1 s against a loaded machine)', () => {
-    const lists = readBuiltinLists();
-    const started = performance.now();
-    const again = readBuiltinLists();
-    const secondMs = performance.now() - started;
-    // The README quotes these figures.
-    console.log(
-      `built-in lists: first load ${lists.loadMs.toFixed(1)} ms, second ${secondMs.toFixed(1)} ms ` +
-        `(${lists.disposable.size} disposable, ${lists.free.size} free, ${lists.roles.size} roles)`,
-    );
-    expect(lists.loadMs).toBeLessThan(1000);
-    expect(again.loadMs).toBeLessThan(1000);
+  // How long a load takes is watched by the email-disposable benchmark, not asserted here.
+  it('read afresh: equal lists in new Sets, with the time the read took', () => {
+    const shared = loadBuiltinLists();
+    const fresh = readBuiltinLists();
+    expect(fresh.disposable).not.toBe(shared.disposable);
+    expect([...fresh.disposable]).toEqual([...shared.disposable]);
+    expect([...fresh.free]).toEqual([...shared.free]);
+    expect([...fresh.roles]).toEqual([...shared.roles]);
+    expect(fresh.free.size).toBeGreaterThan(0);
+    expect(fresh.roles.size).toBeGreaterThan(0);
+    expect(Number.isFinite(fresh.loadMs) && fresh.loadMs > 0).toBe(true);
   });
 
   it('are loaded once and shared', () => {
