@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { describeControlPlaneStore } from '../testing/describe-control-plane-store.js';
 import type { ControlPlaneStore } from './store.js';
 import { createMemoryControlPlaneStore } from './stores/memory.js';
@@ -39,9 +39,17 @@ function countingStore() {
   return { inner, store, writes };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The flush timer and the totals' ages run on vitest's fake clock: time passes when told to. */
+const passes = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 describe('write-behind usage', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('answers exact totals at once and writes the calls in one transaction per interval', async () => {
     const { inner, store, writes } = countingStore();
     const usage = createWriteBehindUsageStore(store, { flushIntervalMs: 40 });
@@ -55,7 +63,7 @@ describe('write-behind usage', () => {
     expect(await usage.usedUnits('acct_a', '2026-11')).toBe(50);
     // Nothing reached the store yet.
     expect(await inner.usedUnits('acct_a', '2026-11')).toBe(0);
-    await sleep(120);
+    await passes(120);
     expect(writes).toMatchObject({ recordUsage: 0, addUsage: 1 });
     expect(await inner.usage('acct_a', '2026-11')).toEqual([
       { endpoint: 'geo_ip', calls: 25, units: 25 },
@@ -66,7 +74,7 @@ describe('write-behind usage', () => {
       { day: '2026-11-23', endpoint: 'verify_email', calls: 25, units: 25 },
     ]);
     // An idle interval writes nothing.
-    await sleep(100);
+    await passes(100);
     expect(writes.addUsage).toBe(1);
     await usage.close();
   });
@@ -83,7 +91,7 @@ describe('write-behind usage', () => {
     // Another process adds 100 to the store: once our figure is older than totalMaxAgeMs, it is
     // read again, so the quick path steps aside.
     await inner.recordUsage('acct_a', 'geo_ip', '2026-11', 100);
-    await sleep(80);
+    await passes(80);
     expect(usage.recordUsageSync('acct_a', 'geo_ip', '2026-11', 1)).toBeUndefined();
     expect(await usage.recordUsage('acct_a', 'geo_ip', '2026-11', 1)).toBe(115);
     await usage.flush();
@@ -151,7 +159,7 @@ describe('write-behind usage', () => {
     });
     writes.failing = true;
     expect(await usage.recordUsage('acct_a', 'geo_ip', '2026-11', 4)).toBe(4);
-    await sleep(100);
+    await passes(100);
     expect(errors.length).toBeGreaterThan(0);
     expect(errors[0]?.message).toBe(
       'could not write the buffered usage to the control-plane store: disk full',
@@ -176,7 +184,7 @@ describe('write-behind usage', () => {
     });
     expect(await two.usedUnits('acct_a', '2026-11')).toBe(0);
     await one.recordUsage('acct_a', 'geo_ip', '2026-11', 7);
-    await sleep(120);
+    await passes(120);
     expect(await two.usedUnits('acct_a', '2026-11')).toBe(7);
     expect(await two.recordUsage('acct_a', 'geo_ip', '2026-11', 1)).toBe(8);
     await two.close();
