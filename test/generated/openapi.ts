@@ -134,7 +134,7 @@ export interface paths {
         put?: never;
         /**
          * Enrich a person
-         * @description One of `{ email }`, `{ domain, full_name }` or `{ profile_url }`. 200 `{ person }` with the spec’s fields plus names, email, profile URL, location and the source of each field; 204 with no body when nothing matches, billed all the same (spec), its reason in the `X-Enrichment-Outcome` header; 503 `upstream_timeout`, not billed, when no source could be reached at all. A body that is none of the three forms is 400 `invalid_request` naming the field.
+         * @description One of `{ email }`, `{ domain, full_name }` or `{ profile_url }`. 200 `{ person }` with the spec’s fields plus names, email, profile URL, location and the source of each field; its `company` carries the company lookup of the person’s company domain (every field of `POST /v2/enrich/company` but confidence and sources; their sources are in `sources` as `company_<field>`); 204 with no body when nothing matches, billed all the same (spec), its reason in the `X-Enrichment-Outcome` header; 503 `upstream_timeout`, not billed, when no source could be reached at all. A body that is none of the three forms is 400 `invalid_request` naming the field.
          */
         post: operations["enrichContact"];
         delete?: never;
@@ -2290,6 +2290,15 @@ export interface operations {
                                 employee_count: number | null;
                                 founded: number | null;
                                 technologies: string[];
+                                description?: string | null;
+                                industry?: string | null;
+                                location?: string | null;
+                                /** @description Network (`linkedin`, `x`, …) → the company’s profile URL */
+                                social?: {
+                                    [key: string]: string;
+                                };
+                                language?: string | null;
+                                logo?: string | null;
                             } | null;
                             confidence: number;
                             first_name?: string | null;

@@ -102,6 +102,12 @@ describe('createEnricher: waterfall and sources', () => {
       employee_count: null,
       founded: null,
       technologies: [],
+      description: null,
+      industry: null,
+      location: null,
+      social: {},
+      language: null,
+      logo: null,
     });
     const at = new Date(time.now()).toISOString();
     expect(match?.sources.title).toEqual({ adapter: 'first', retrieved_at: at });

@@ -28,6 +28,12 @@ import { IdentityGate } from './orchestrator/identity.js';
 import { Limiter } from './orchestrator/limiter.js';
 import { FieldMerger, type FieldSource } from './orchestrator/merge.js';
 import { type MissReason, missReason } from './orchestrator/miss-reason.js';
+import {
+  type CompanyLookup,
+  type EnrichedPersonCompany,
+  personCompany,
+  personCompanyDomain,
+} from './orchestrator/person-company.js';
 import { SingleFlight } from './orchestrator/single-flight.js';
 import { hashIdentifier } from './privacy/hash.js';
 import { candidateIdentifiers } from './privacy/subjects.js';
@@ -102,6 +108,8 @@ export interface AdapterReport {
 
 /** A person profile (core's Person plus the extras the spec allows). */
 export interface EnrichedPerson extends Person {
+  /** The person's company, completed from the company lookup for its domain (`person-company.ts`). */
+  company: EnrichedPersonCompany | null;
   first_name: string | null;
   last_name: string | null;
   email: string | null;
@@ -126,6 +134,11 @@ export interface EnrichOutcome<T> {
   /** Why there is no match (null when there is one); `all_adapters_failed` is no verdict at all. */
   miss: MissReason | null;
   adapters: AdapterReport[];
+  /**
+   * A contact match only: how each company adapter answered the lookup of the person's company
+   * domain (absent when no domain was known). Its cost is included in `cost`.
+   */
+  companyAdapters?: AdapterReport[];
 }
 
 export interface EraseResult {
@@ -345,6 +358,31 @@ export function createEnricher(options: EnricherOptions): Enricher {
     return { merger, cost: spent, adapters: reports, suppressed: false, extraIds };
   }
 
+  /**
+   * The company waterfall for a person's company domain, within what is left of the call's
+   * budget: each company adapter's answer comes from the cache when `enrichCompany` (or another
+   * contact at the same company) asked within its TTL. Null fields when it finds nothing confident.
+   */
+  async function lookupCompany(
+    domain: string,
+    call: EnrichCallOptions,
+    spent: number,
+  ): Promise<{ found: CompanyLookup | null; cost: number; adapters: AdapterReport[] }> {
+    const budget = (call.budget ?? options.budget ?? Number.POSITIVE_INFINITY) - spent;
+    const run = await waterfall(
+      'company',
+      { by: 'domain', domain },
+      { ...call, budget: Math.max(0, budget) },
+    );
+    const { values, sources } = run.merger.result();
+    const confident = run.merger.overall() >= minConfidence && Object.keys(values).length > 0;
+    return {
+      found: confident ? { values: values as Partial<CompanyFields>, sources } : null,
+      cost: run.cost,
+      adapters: run.adapters,
+    };
+  }
+
   return {
     async enrichContact(input, call = {}) {
       const query = normalisePersonQuery(input);
@@ -356,7 +394,16 @@ export function createEnricher(options: EnricherOptions): Enricher {
       const overall = run.merger.overall();
       const { values, sources } = run.merger.result();
       if (overall < minConfidence || Object.keys(values).length === 0) return noMatch(base);
-      return { ...base, miss: null, match: toPerson(values as Partial<PersonFields>, sources, overall) };
+      const fields = values as Partial<PersonFields>;
+      const domain = personCompanyDomain(query, fields);
+      const company = domain === null ? null : await lookupCompany(domain, call, run.cost);
+      return {
+        ...base,
+        cost: base.cost + (company?.cost ?? 0),
+        miss: null,
+        match: toPerson(fields, sources, overall, domain, company?.found ?? null),
+        ...(company ? { companyAdapters: company.adapters } : {}),
+      };
     },
     async enrichCompany(input, call = {}) {
       const query = normaliseCompanyQuery(input);
@@ -433,15 +480,22 @@ const integer = (value: number | undefined) => (value === undefined ? null : Mat
 
 function toPerson(
   fields: Partial<PersonFields>,
-  sources: Record<string, FieldSource>,
+  personSources: Record<string, FieldSource>,
   confidence: number,
+  companyDomain: string | null,
+  companyLookup: CompanyLookup | null,
 ): EnrichedPerson {
-  const hasCompany =
-    fields.company_name !== undefined ||
-    fields.company_domain !== undefined ||
-    fields.company_employee_count !== undefined ||
-    fields.company_founded !== undefined ||
-    fields.company_technologies !== undefined;
+  const { company, sources: companySources } = personCompany(
+    companyDomain,
+    fields,
+    personSources,
+    companyLookup,
+  );
+  // The company block's fields keep the source of the value it shows (`company_<field>`).
+  const sources = Object.fromEntries(
+    Object.entries(personSources).filter(([field]) => !field.startsWith('company_')),
+  );
+  Object.assign(sources, companySources);
   return {
     full_name: fields.full_name ?? null,
     first_name: fields.first_name ?? null,
@@ -451,15 +505,7 @@ function toPerson(
     email: fields.email ?? null,
     profile_url: fields.profile_url ?? null,
     location: fields.location ?? null,
-    company: hasCompany
-      ? {
-          name: fields.company_name ?? null,
-          domain: fields.company_domain ?? null,
-          employee_count: integer(fields.company_employee_count),
-          founded: integer(fields.company_founded),
-          technologies: fields.company_technologies ?? [],
-        }
-      : null,
+    company,
     confidence: round(confidence),
     sources,
   };

@@ -89,6 +89,7 @@ export {
 export type { BreakerOptions } from './orchestrator/breaker.js';
 export type { FieldSource } from './orchestrator/merge.js';
 export { adapterOutcomes, MISS_REASONS, type MissReason } from './orchestrator/miss-reason.js';
+export type { EnrichedPersonCompany } from './orchestrator/person-company.js';
 export {
   DEFAULT_ENRICH_SCHEMA,
   ENRICH_POSTGRES_MIGRATIONS,

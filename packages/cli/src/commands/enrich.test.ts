@@ -174,6 +174,32 @@ describe('svc enrich contact and company', () => {
     });
   });
 
+  it('completes a contact’s company from the company lookup of its domain (DNS here), and says how it answered', async () => {
+    const args = [
+      'enrich',
+      'contact',
+      '--email',
+      'ada@acme.com',
+      '--adapters',
+      'dataset,dns',
+      ...files('c5.db'),
+    ];
+    const json = await run([...args, '--json']);
+    expect(json.code).toBe(EXIT.ok);
+    const row = JSON.parse(json.out);
+    expect(row.person.company).toMatchObject({ name: 'Acme', domain: 'acme.com' });
+    expect([...row.person.company.technologies].sort()).toEqual([
+      'Atlassian',
+      'Google Workspace',
+      'SendGrid',
+    ]);
+    expect(row.person.sources.company_technologies.adapter).toBe('dns');
+    expect(row.company_adapters).toMatchObject({ dns: 'hit' });
+    const text = await run(args);
+    expect(text.out).toContain('company.technologies: ');
+    expect(text.out).toMatch(/company adapters: .*dns=cached_hit/);
+  });
+
   it('reads a company’s technologies from DNS', async () => {
     const result = await run([
       'enrich',

@@ -66,13 +66,35 @@ export const PersonSchema = Type.Object(
     title: Nullable(Type.String()),
     seniority: SenioritySchema,
     company: Nullable(
-      Type.Object({
-        name: Nullable(Type.String()),
-        domain: Nullable(Type.String()),
-        employee_count: Nullable(Type.Integer()),
-        founded: Nullable(Type.Integer({ description: 'year' })),
-        technologies: Type.Array(Type.String()),
-      }),
+      Type.Object(
+        {
+          name: Nullable(Type.String()),
+          domain: Nullable(Type.String()),
+          employee_count: Nullable(Type.Integer()),
+          founded: Nullable(Type.Integer({ description: 'year' })),
+          technologies: Type.Array(Type.String()),
+          description: Type.Optional(Nullable(Type.String())),
+          industry: Type.Optional(Nullable(Type.String())),
+          location: Type.Optional(Nullable(Type.String())),
+          social: Type.Optional(
+            Type.Record(Type.String(), Type.String(), {
+              description: 'Network (`linkedin`, `x`, …) → the company’s profile URL',
+            }),
+          ),
+          language: Type.Optional(
+            Nullable(
+              Type.String({
+                description: 'The company site’s language as a BCP 47 primary language subtag (`en`, `de`)',
+              }),
+            ),
+          ),
+          logo: Type.Optional(Nullable(Type.String())),
+        },
+        {
+          description:
+            'The person’s company: what the person’s sources say, completed from the company lookup for the company’s domain (as `POST /v2/enrich/company` answers it, cached per domain); each field’s source is in `sources` as `company_<field>`',
+        },
+      ),
     ),
     confidence: Type.Number({ minimum: 0, maximum: 1 }),
     first_name: Type.Optional(Nullable(Type.String())),

@@ -1,4 +1,8 @@
-/** The company block inside a person profile (spec §2.4). */
+/**
+ * The company block inside a person profile (spec §2.4): the spec's five fields, plus the other
+ * fields of a company profile (the extras the spec allows), filled from the company lookup for the
+ * person's company domain.
+ */
 export interface PersonCompany {
   name: string | null;
   domain: string | null;
@@ -6,6 +10,13 @@ export interface PersonCompany {
   /** year */
   founded: number | null;
   technologies: string[];
+  description?: string | null;
+  industry?: string | null;
+  location?: string | null;
+  social?: Record<string, string>;
+  /** The company site's language: a BCP 47 primary language subtag (`en`, `de`), or null. */
+  language?: string | null;
+  logo?: string | null;
 }
 
 /** Seniority levels a title is classified into (DESIGN §7). */

@@ -78,7 +78,9 @@ describe('paid providers in the waterfall', () => {
         error: 'rate_limited',
       });
       expect(match?.sources.title?.adapter).toBe('hunter');
-      expect(match?.company?.employee_count ?? null).toBeNull(); // Hunter gives no exact head-count
+      // Hunter's person gives no exact head-count; the lookup of the person's company domain does.
+      expect(match?.company?.employee_count).toBe(312);
+      expect(match?.sources.company_employee_count?.adapter).toBe('peopledatalabs_company');
     } finally {
       pdlRateLimited = false;
     }

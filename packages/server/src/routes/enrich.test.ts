@@ -105,7 +105,14 @@ describe('POST /v2/enrich/contact', () => {
       full_name: 'Dana Whitfield',
       title: 'VP of Engineering',
       seniority: 'vp',
-      company: { name: 'Acme', domain: 'acme.com', employee_count: 312, founded: null, technologies: [] },
+      // The person's employee count; the founding year and technologies from the company lookup.
+      company: {
+        name: 'Acme',
+        domain: 'acme.com',
+        employee_count: 312,
+        founded: 2010,
+        technologies: ['HubSpot'],
+      },
       email: 'dana@acme.com',
     });
     expect(person.confidence).toBeGreaterThan(0.5);

@@ -25,12 +25,17 @@ const outcomeHeaderDoc = {
 /**
  * Puts how each adapter answered on the request's log line, and for a miss the reason in the
  * `X-Enrichment-Outcome` header. A miss where no adapter reached its source is no verdict: 503
- * `upstream_timeout`, not billed (DESIGN §12), instead of a 204.
+ * `upstream_timeout`, not billed (DESIGN §12), instead of a 204. A contact match's company lookup
+ * is logged apart (`enrichment_company_adapters`).
  */
 function explain(request: FastifyRequest, reply: FastifyReply, outcome: EnrichOutcome<unknown>): void {
   request.logFields = {
     enrichment_outcome: outcome.match ? 'match' : outcome.miss,
     enrichment_adapters: adapterOutcomes(outcome.adapters),
+    // A contact's company lookup (its company domain's waterfall), when one ran.
+    ...(outcome.companyAdapters
+      ? { enrichment_company_adapters: adapterOutcomes(outcome.companyAdapters) }
+      : {}),
   };
   if (outcome.match || !outcome.miss) return;
   reply.header(ENRICHMENT_OUTCOME_HEADER, outcome.miss);
@@ -79,7 +84,7 @@ export const enrichRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['enrichment'],
         summary: 'Enrich a person',
         description:
-          'One of `{ email }`, `{ domain, full_name }` or `{ profile_url }`. 200 `{ person }` with the spec’s fields plus names, email, profile URL, location and the source of each field; 204 with no body when nothing matches, billed all the same (spec), its reason in the `X-Enrichment-Outcome` header; 503 `upstream_timeout`, not billed, when no source could be reached at all. A body that is none of the three forms is 400 `invalid_request` naming the field.',
+          'One of `{ email }`, `{ domain, full_name }` or `{ profile_url }`. 200 `{ person }` with the spec’s fields plus names, email, profile URL, location and the source of each field; its `company` carries the company lookup of the person’s company domain (every field of `POST /v2/enrich/company` but confidence and sources; their sources are in `sources` as `company_<field>`); 204 with no body when nothing matches, billed all the same (spec), its reason in the `X-Enrichment-Outcome` header; 503 `upstream_timeout`, not billed, when no source could be reached at all. A body that is none of the three forms is 400 `invalid_request` naming the field.',
         body: ContactEnrichmentRequestSchema,
         response: { 200: ContactEnrichmentResultSchema, 204: noContent, 400: ErrorBodySchema },
       },

@@ -32,6 +32,8 @@ type Row =
       suppressed: boolean;
       outcome: 'match' | MissReason;
       adapters: Record<string, string>;
+      /** A contact match: how each company adapter answered the lookup of the person's company domain. */
+      company_adapters?: Record<string, string>;
     }
   | { input: string; error: { code: string; message: string } };
 
@@ -123,6 +125,7 @@ export async function lookup(
           suppressed: outcome.suppressed,
           outcome: outcome.match ? 'match' : (outcome.miss ?? 'no_match'),
           adapters: adapterOutcomes(outcome.adapters),
+          ...(outcome.companyAdapters ? { company_adapters: adapterOutcomes(outcome.companyAdapters) } : {}),
         };
       } catch (error) {
         if (!ServiceError.is(error)) throw error;
@@ -173,6 +176,7 @@ function csvRow(row: Row, field: 'person' | 'company'): Record<string, unknown> 
     [field]: fields,
     ...(sources ? { sources: JSON.stringify(sources) } : {}),
     adapters: JSON.stringify(row.adapters),
+    ...(row.company_adapters ? { company_adapters: JSON.stringify(row.company_adapters) } : {}),
   };
 }
 
@@ -189,29 +193,27 @@ const MISS_TEXT: Record<MissReason, string> = {
 function text(row: Row, field: 'person' | 'company'): string {
   if ('error' in row) return `${row.input}\n  error: ${row.error.message}\n`;
   const match = row[field];
-  const adapters = Object.entries(row.adapters)
-    .map(([adapter, answer]) => `${adapter}=${answer}`)
-    .join(', ');
-  const asked = adapters ? `\n  adapters: ${adapters}` : '';
+  const list = (answers: Record<string, string>) =>
+    Object.entries(answers)
+      .map(([adapter, answer]) => `${adapter}=${answer}`)
+      .join(', ');
+  const adapters = list(row.adapters);
+  const companyAdapters = row.company_adapters ? list(row.company_adapters) : '';
+  const asked =
+    (adapters ? `\n  adapters: ${adapters}` : '') +
+    (companyAdapters ? `\n  company adapters: ${companyAdapters}` : '');
   if (!match) return `${row.input}\n  ${MISS_TEXT[row.outcome as MissReason] ?? 'no match'}${asked}\n`;
   const lines: string[] = [];
   const { sources, ...fields } = match as unknown as Record<string, unknown>;
-  for (const [key, value] of Object.entries(fields)) {
-    if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+  // Nested objects (a person's company, its social profiles) print as dotted paths.
+  const print = (path: string, value: unknown): void => {
+    if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) return;
     if (typeof value === 'object' && !Array.isArray(value)) {
-      for (const [inner, innerValue] of Object.entries(value as Record<string, unknown>)) {
-        if (
-          innerValue === null ||
-          innerValue === undefined ||
-          (Array.isArray(innerValue) && innerValue.length === 0)
-        )
-          continue;
-        lines.push(
-          `  ${key}.${inner}: ${Array.isArray(innerValue) ? innerValue.join(', ') : String(innerValue)}`,
-        );
-      }
-    } else lines.push(`  ${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`);
-  }
+      for (const [inner, innerValue] of Object.entries(value as Record<string, unknown>))
+        print(`${path}.${inner}`, innerValue);
+    } else lines.push(`  ${path}: ${Array.isArray(value) ? value.join(', ') : String(value)}`);
+  };
+  for (const [key, value] of Object.entries(fields)) print(key, value);
   const from = [
     ...new Set(
       Object.values((sources ?? {}) as Record<string, { adapter?: string }>).map((source) => source.adapter),
