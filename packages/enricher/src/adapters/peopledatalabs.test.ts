@@ -204,13 +204,12 @@ describe('people data labs: requests and documented answers', () => {
   });
 
   it('gives up after timeoutMs with a timeout error', async () => {
-    const started = Date.now();
+    // The server never answers: only the timeout can end the lookup (no timing asserted).
     const outcome = await adapters({ timeoutMs: 150 }).person.lookup(
       { by: 'email', email: 'slow@example.com', domain: 'example.com' },
       providerContext(),
     );
     expect(outcome).toMatchObject({ type: 'error', error: { kind: 'timeout' } });
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('the person and company adapters have distinct ids (an enricher refuses two adapters with one id)', () => {

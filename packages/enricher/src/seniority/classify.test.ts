@@ -59,9 +59,8 @@ describe('classifySeniority', () => {
 
   it('looks only at the first MAX_TITLE_LENGTH characters, so a huge input stays cheap', () => {
     const huge = `Software Engineer ${'x'.repeat(100_000)} CEO`;
-    const started = performance.now();
+    // The CEO past the cut is never read: the title is an engineer's (no timing asserted).
     expect(classifySeniority(huge).seniority).toBe('entry');
-    expect(performance.now() - started).toBeLessThan(100);
     expect(normaliseTitle(huge).length).toBeLessThanOrEqual(MAX_TITLE_LENGTH + 2);
   });
 });
