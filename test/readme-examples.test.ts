@@ -24,7 +24,8 @@ const packages = readdirSync(join(root, 'packages')).filter(
 function examplesOf(readme: string): { lang: string; code: string }[] {
   const examples: { lang: string; code: string }[] = [];
   const pattern = new RegExp(`${MARKER}\\n\`\`\`(ts|js)\\n([\\s\\S]*?)\\n\`\`\`\\n`, 'g');
-  for (const match of readme.matchAll(pattern)) examples.push({ lang: match[1], code: match[2] });
+  for (const match of readme.matchAll(pattern))
+    examples.push({ lang: match[1] ?? 'ts', code: match[2] ?? '' });
   return examples;
 }
 
