@@ -24,11 +24,13 @@ export interface JobTypeSpec {
    */
   endpoint: string;
   /**
-   * The count key whose records are credited back when a job ends, not billed (batch billing in
-   * the server): a verify job's `dns_unavailable` (no verdict: the resolver was not trusted), a
-   * company job's `no_match` (company misses, unless the plan bills them). Absent: all billed.
+   * The count keys whose records are credited back when a job ends, not billed (batch billing in
+   * the server): answers that are not verdicts, because our own side could not look (a verify
+   * job's `dns_unavailable`: the resolver was not trusted; an enrich job's `all_adapters_failed`:
+   * no source could be reached), and a company job's `no_match` (company misses, unless the plan
+   * has `bill_company_misses`). Absent: all billed.
    */
-  creditedCount?: string;
+  creditedCounts?: readonly string[];
 }
 
 /** The job types in a stable order (DESIGN §6); the order is the API's enum order. */
@@ -38,7 +40,7 @@ export const JOB_TYPES = {
     record: 'email',
     input: 'an email address',
     endpoint: 'verify_email',
-    creditedCount: 'dns_unavailable',
+    creditedCounts: ['dns_unavailable'],
   },
   geo_ip: {
     label: 'Geolocate IPs',
@@ -51,13 +53,15 @@ export const JOB_TYPES = {
     record: 'email',
     input: 'an email address',
     endpoint: 'enrich_contact',
+    // Contact misses are billed (the spec); a record no source could be looked up for is not.
+    creditedCounts: ['all_adapters_failed'],
   },
   enrich_company: {
     label: 'Enrich companies (domains)',
     record: 'domain',
     input: 'a domain (or a URL or host name)',
     endpoint: 'enrich_company',
-    creditedCount: 'no_match',
+    creditedCounts: ['no_match', 'all_adapters_failed'],
   },
 } as const satisfies Record<string, JobTypeSpec>;
 

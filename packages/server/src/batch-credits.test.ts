@@ -31,6 +31,9 @@ const companies: EnrichmentAdapter<'company'> = {
   ttl: { hitSeconds: 60, missSeconds: 60 },
   concurrency: 4,
   async lookup(query: CompanyQuery) {
+    // A source that cannot be reached for these: nothing looked at, no verdict.
+    if (query.domain.startsWith('down-'))
+      return { type: 'error', error: { kind: 'upstream', message: 'source down' }, cost: 0 };
     if (!KNOWN.has(query.domain)) return { type: 'miss', cost: 0 };
     return {
       type: 'hit',
@@ -49,6 +52,8 @@ const people: EnrichmentAdapter<'person'> = {
   ttl: { hitSeconds: 60, missSeconds: 60 },
   concurrency: 4,
   async lookup(query: PersonQuery) {
+    if (query.by === 'email' && query.email.endsWith('@down-1.com'))
+      return { type: 'error', error: { kind: 'timeout', message: 'source down' }, cost: 0 };
     if (query.by !== 'email' || query.email !== 'dana@acme.com') return { type: 'miss', cost: 0 };
     return {
       type: 'hit',
@@ -261,6 +266,45 @@ describe('batch billing of enrichment (DESIGN §7)', () => {
     expect((await usage(s, free.liveKey.secret)).lines).toEqual([
       { endpoint: 'batch_create', calls: 1, units: 3 },
     ]);
+  });
+
+  it('records no source could be reached for count all_adapters_failed, not no_match, and are credited on every plan', async () => {
+    const { server: s, store } = await setup();
+    const strict = await s.account('strict');
+    const companies = await submit(s, strict.liveKey.secret, {
+      type: 'enrich_company',
+      records: ['acme.com', 'nobody-1.com', 'down-1.com', 'down-2.com'],
+    });
+    expect((await finished(s, strict.liveKey.secret, companies.id)).counts).toEqual({
+      matched: 1,
+      no_match: 1,
+      all_adapters_failed: 2,
+    });
+    const roomy = await s.account('roomy');
+    const contacts = await submit(s, roomy.liveKey.secret, {
+      type: 'enrich_contact',
+      records: ['dana@acme.com', 'nobody@acme.com', 'x@down-1.com'],
+    });
+    expect((await finished(s, roomy.liveKey.secret, contacts.id)).counts).toEqual({
+      matched: 1,
+      no_match: 1,
+      all_adapters_failed: 1,
+    });
+    // Each miss's result says why, as the API's X-Enrichment-Outcome does.
+    const page = await store.results(contacts.id, { cursor: null, limit: 10 });
+    expect(page.data.map((row) => row.result)).toEqual([
+      expect.objectContaining({ person: expect.objectContaining({ full_name: 'Dana Whitfield' }) }),
+      { person: null, outcome: 'no_match' },
+      { person: null, outcome: 'all_adapters_failed' },
+    ]);
+    // The strict plan bills its company miss but not the two records nothing was looked up for;
+    // contact misses stay billed, the unreached contact does not.
+    await expect
+      .poll(async () => (await usage(s, strict.liveKey.secret)).lines)
+      .toEqual([{ endpoint: 'batch_create', calls: 1, units: 2 }]);
+    await expect
+      .poll(async () => (await usage(s, roomy.liveKey.secret)).lines)
+      .toEqual([{ endpoint: 'batch_create', calls: 1, units: 2 }]);
   });
 
   it('a verify_email job credits the records its resolver could not verify (dns_unavailable); verdicts stay billed', async () => {

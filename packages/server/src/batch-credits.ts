@@ -14,15 +14,21 @@ export interface BatchMissCreditsOptions {
 }
 
 /**
- * Records of a finished job that are not billed, counted under its type's `creditedCount`
- * (`JOB_TYPES`): an `enrich_company` job's `no_match` records
- * (unless the plan has `bill_company_misses`), a `verify_email` job's `dns_unavailable` records
- * (left `unknown` because the resolver was not trusted: an answer that is not a verdict costs
- * nothing, DESIGN §12). Counts before the plan is read: 0 means no credit at all.
+ * Records of a finished job that are not billed, counted under its type's `creditedCounts`
+ * (`JOB_TYPES`): an `enrich_company` job's `no_match` records (unless `billsCompanyMisses`: the
+ * plan's `bill_company_misses`), a `verify_email` job's `dns_unavailable` records (left `unknown`
+ * because the resolver was not trusted) and an enrich job's `all_adapters_failed` records (no
+ * source reached): an answer that is not a verdict costs nothing, DESIGN §12. Counted before the
+ * plan is read with `billsCompanyMisses` false: 0 means no credit at all.
  */
-function unbilledRecords(job: Pick<BatchJob, 'type' | 'counts'>): number {
+function unbilledRecords(job: Pick<BatchJob, 'type' | 'counts'>, billsCompanyMisses = false): number {
   const spec: JobTypeSpec | undefined = isJobTypeId(job.type) ? JOB_TYPES[job.type] : undefined;
-  return spec?.creditedCount ? (job.counts[spec.creditedCount] ?? 0) : 0;
+  let records = 0;
+  for (const key of spec?.creditedCounts ?? []) {
+    if (billsCompanyMisses && job.type === 'enrich_company' && key === 'no_match') continue;
+    records += job.counts[key] ?? 0;
+  }
+  return records;
 }
 
 /**
@@ -30,7 +36,8 @@ function unbilledRecords(job: Pick<BatchJob, 'type' | 'counts'>): number {
  * job bills its records to `batch_create` at submit, since the allowance must be checked before
  * any work; when an `enrich_company` job ends (completed, failed or cancelled), its records
  * counted `no_match` are credited back, unless the account's plan has `bill_company_misses`;
- * when a `verify_email` job ends, its records counted `dns_unavailable` are credited back.
+ * when a `verify_email` job ends, its records counted `dns_unavailable` are credited back, and
+ * when an enrich job ends, its records counted `all_adapters_failed` (no source reached).
  * Contact misses stay billed (the spec bills them), as do per-record errors. The credit goes to
  * the month and day the job was created in (where its submit was billed), under the job id as its
  * key, so a runner calling this twice for one job credits once. Test-key (sandbox) jobs and jobs
@@ -88,7 +95,8 @@ export async function sweepBatchMissCredits(options: SweepBatchMissCreditsOption
 }
 
 // Credits one stored finished live job's unbilled records (company misses on a plan that does not
-// bill them, records the resolver could not verify); true when a credit was applied now.
+// bill them, records the resolver could not verify, records no enrichment source was reached
+// for); true when a credit was applied now.
 function creditJob({ controlPlane }: Pick<BatchMissCreditsOptions, 'controlPlane'>) {
   return async (job: JobRecord): Promise<boolean> => {
     const misses = unbilledRecords(job);
@@ -97,7 +105,8 @@ function creditJob({ controlPlane }: Pick<BatchMissCreditsOptions, 'controlPlane
     const account = await controlPlane.getAccount(job.account_id);
     if (!account) return false;
     const plan = await controlPlane.getPlan(account.plan_id);
-    if (job.type === 'enrich_company' && plan?.bill_company_misses) return false;
+    const units = unbilledRecords(job, plan?.bill_company_misses === true);
+    if (units <= 0) return false;
     const createdAt = Date.parse(job.created_at);
     return controlPlane.creditUsage({
       accountId: account.id,
@@ -105,7 +114,7 @@ function creditJob({ controlPlane }: Pick<BatchMissCreditsOptions, 'controlPlane
       endpoint: 'batch_create',
       month: usageMonth(createdAt),
       day: usageDay(createdAt),
-      units: misses,
+      units,
     });
   };
 }

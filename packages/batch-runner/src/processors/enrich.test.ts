@@ -42,12 +42,18 @@ function tableEnricher(delayMs = 5) {
       if (!email.includes('@'))
         throw new ServiceError('invalid_request', `email: ${JSON.stringify(email)} is not an address`);
       const domain = email.split('@')[1] as string;
-      return track(domain, () => ({
-        match: email.startsWith('nobody') ? null : person(email.split('@')[0] as string, domain),
-      }));
+      return track(domain, () =>
+        email.startsWith('nobody')
+          ? { match: null, miss: 'no_match' }
+          : // Every source down for this one: nothing looked at.
+            email.startsWith('unreached')
+            ? { match: null, miss: 'all_adapters_failed' }
+            : { match: person(email.split('@')[0] as string, domain) },
+      );
     },
-    async enrichCompany({ domain }): Promise<{ match: CompanyProfile | null }> {
+    async enrichCompany({ domain }): Promise<{ match: CompanyProfile | null; miss?: string }> {
       calls.push(domain);
+      if (domain === 'down.test') return { match: null, miss: 'all_adapters_failed' };
       return track(domain, () => ({
         match:
           domain === 'unknown.test'
@@ -94,11 +100,40 @@ describe('enrich processors', () => {
       ok: true,
       result: { person: { full_name: 'dana', company: { domain: 'acme.test' } } },
     });
-    expect(data[1]).toMatchObject({ ok: true, result: { person: null } });
+    expect(data[1]).toMatchObject({ ok: true, result: { person: null, outcome: 'no_match' } });
     expect(data[2]).toMatchObject({
       ok: false,
       error: { code: 'invalid_request', message: 'email: "not-an-address" is not an address' },
     });
+    await runner.close();
+  });
+
+  it('a record no source could be reached for is counted all_adapters_failed, not no_match, its result saying so', async () => {
+    const { enricher } = tableEnricher();
+    const runner = createBatchRunner({
+      store: createMemoryStore(),
+      processors: [createEnrichContactProcessor(enricher), createEnrichCompanyProcessor(enricher)],
+    });
+    const contacts = await runner.submit({
+      type: 'enrich_contact',
+      records: ['dana@acme.test', 'nobody@acme.test', 'unreached@acme.test'],
+    });
+    const companies = await runner.submit({ type: 'enrich_company', records: ['unknown.test', 'down.test'] });
+    runner.start();
+    for (const id of [contacts.id, companies.id])
+      await expect.poll(async () => (await runner.get(id)).status).toBe('completed');
+    expect((await runner.get(contacts.id)).counts).toEqual({
+      matched: 1,
+      no_match: 1,
+      all_adapters_failed: 1,
+    });
+    expect((await runner.get(companies.id)).counts).toEqual({ no_match: 1, all_adapters_failed: 1 });
+    expect((await runner.results(contacts.id)).data[2]).toMatchObject({
+      ok: true,
+      result: { person: null, outcome: 'all_adapters_failed' },
+    });
+    // An enricher that gives no reason (an older one) still has its misses counted no_match.
+    expect((await runner.results(companies.id)).data[0]).toMatchObject({ result: { company: null } });
     await runner.close();
   });
 

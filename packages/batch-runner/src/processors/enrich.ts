@@ -3,20 +3,35 @@ import type { Processor, ProcessorOutcome, ProcessorRecord } from '../runner/pro
 import { createHostGate } from './host-gate.js';
 
 /**
+ * What a lookup answers: the match, or null and (optionally) why: the enricher's miss reason
+ * (`no_match`, `not_found_on_site`, `site_unreachable`, `suppressed`, `all_adapters_failed`).
+ */
+export interface BatchEnrichAnswer<T> {
+  match: T | null;
+  miss?: string | null;
+}
+
+/**
  * The part of @svc/enricher's Enricher these processors need (injected, not imported; the real
- * one fits as is): a lookup resolving `{ match }`, null for no match, and rejecting with an error
- * carrying a `code` (a ServiceError: `invalid_request`) for a query it refuses.
+ * one fits as is): a lookup resolving `{ match, miss }`, match null for no match, and rejecting
+ * with an error carrying a `code` (a ServiceError: `invalid_request`) for a query it refuses.
  */
 export interface BatchEnricher {
   enrichContact(
     query: { email: string },
     options: { signal: AbortSignal },
-  ): Promise<{ match: Person | null }>;
+  ): Promise<BatchEnrichAnswer<Person>>;
   enrichCompany(
     query: { domain: string },
     options: { signal: AbortSignal },
-  ): Promise<{ match: CompanyProfile | null }>;
+  ): Promise<BatchEnrichAnswer<CompanyProfile>>;
 }
+
+/**
+ * The miss that is no verdict: every source failed to answer (down, timed out, rate limited), so
+ * nothing was looked at. Counted apart from `no_match`, and credited back (`JOB_TYPES`).
+ */
+export const NOTHING_REACHED = 'all_adapters_failed';
 
 export interface EnrichProcessorOptions {
   /** Lookups in flight at once within a chunk. @default 8 */
@@ -49,7 +64,7 @@ type Lookup = (
   enricher: BatchEnricher,
   input: string,
   signal: AbortSignal,
-) => Promise<{ match: object | null }>;
+) => Promise<BatchEnrichAnswer<object>>;
 
 function createEnrichProcessor(
   type: Extract<BatchJobType, `enrich_${string}`>,
@@ -70,8 +85,16 @@ function createEnrichProcessor(
     signal: AbortSignal,
   ): Promise<ProcessorOutcome> => {
     try {
-      const { match } = await gate.run(hostOf(input), signal, () => lookup(chosen, input, signal));
-      return { index, ok: true, result: { [key]: match }, countKey: match === null ? 'no_match' : 'matched' };
+      const { match, miss } = await gate.run(hostOf(input), signal, () => lookup(chosen, input, signal));
+      if (match !== null) return { index, ok: true, result: { [key]: match }, countKey: 'matched' };
+      // A miss says why (as the API's X-Enrichment-Outcome does); one where nothing was reached
+      // is no verdict and is counted apart, so it is not billed.
+      return {
+        index,
+        ok: true,
+        result: { [key]: null, ...(miss ? { outcome: miss } : {}) },
+        countKey: miss === NOTHING_REACHED ? NOTHING_REACHED : 'no_match',
+      };
     } catch (error) {
       // A cancelled job or a closing runner stops the chunk; the chunk is handed back, not failed.
       signal.throwIfAborted();
@@ -112,8 +135,10 @@ function createEnrichProcessor(
 
 /**
  * `enrich_contact`: each record is an email address, enriched as `{ email }`. A match is an ok
- * result `{ person }` counted `matched`; no match is an ok result `{ person: null }` counted
- * `no_match`; a record the enricher refuses (not an address) is a per-record error with the
+ * result `{ person }` counted `matched`; no match is an ok result `{ person: null, outcome }`
+ * (`outcome`: the enricher's miss reason, when it gives one) counted `no_match`, or counted
+ * `all_adapters_failed` when no source could be reached (no verdict: a server credits those
+ * back); a record the enricher refuses (not an address) is a per-record error with the
  * enricher's code (`invalid_request`). Lookups run `concurrency` at a time per chunk and at most
  * `perHostConcurrency` per company domain across the job.
  */
