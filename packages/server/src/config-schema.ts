@@ -342,7 +342,7 @@ export const SERVER_SETTINGS_SCHEMA = Type.Object({
   ),
   databaseUrl: text('databaseUrl', undefined, {
     description:
-      '`postgres://user:password@host:5432/database`: the batch store and the control plane in PostgreSQL, shared by several processes ([deployment guide](../../docs/deployment.md))',
+      '`postgres://user:password@host:5432/database`: the batch store, the control plane and the enrichment cache and suppression list in PostgreSQL, shared by several processes ([deployment guide](../../docs/deployment.md))',
     defaultText: 'none: SQLite in `dataDir`',
   }),
   redisUrl: text('redisUrl', undefined, {
