@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JOB_TYPE_IDS } from '@svc/core';
+import { startDnsServer } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import { main } from '../main.js';
@@ -63,7 +64,7 @@ describe('svc batch run takes every job type of the registry', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(lines[0].result.person).toMatchObject({ email: 'ada@acme.com', title: 'VP Engineering' });
-    expect(lines[1].result).toEqual({ person: null });
+    expect(lines[1].result).toEqual({ person: null, outcome: 'no_match' });
 
     const companies = await run([
       'batch',
@@ -78,6 +79,36 @@ describe('svc batch run takes every job type of the registry', () => {
     ]);
     expect(companies.err).toContain('batch: completed: 1 ok, 0 failed');
     expect(companies.code).toBe(EXIT.ok);
+  });
+
+  it('counts enrich records no source could be reached for apart (all_adapters_failed), and says so', async () => {
+    // The only adapter is DNS, and the DNS server fails every lookup: nothing was looked at.
+    const dns = await startDnsServer({ zones: { 'broken.com': 'SERVFAIL' } });
+    try {
+      await writeFile(join(dir, 'broken.txt'), 'broken.com\n');
+      const companies = await run([
+        'batch',
+        'run',
+        '--type',
+        'enrich_company',
+        '--file',
+        'broken.txt',
+        '--db',
+        'unreached.db',
+        '--adapters',
+        'dns',
+        '--dns',
+        dns.address,
+        '--cache',
+        'unreached-cache.db',
+      ]);
+      expect(companies.err).toContain('batch: completed: 1 ok, 0 failed {"all_adapters_failed":1}');
+      expect(companies.err).toContain(
+        'batch: 1 of 1 records were not looked up: no enrichment source could be reached (all_adapters_failed); run them again later',
+      );
+    } finally {
+      await dns.close();
+    }
   });
 
   it('names every job type when --type is wrong, and keeps each family of flags to its types', async () => {

@@ -72,6 +72,12 @@ export async function runJob(
       opened.resolverHealth?.() ?? null,
     );
     if (unverified) io.stderr.write(`batch: ${unverified}\n`);
+    // Enrichment records no source could be reached for: no verdict either, worth running again.
+    const unreached = current.counts.all_adapters_failed ?? 0;
+    if (unreached > 0)
+      io.stderr.write(
+        `batch: ${unreached} of ${current.total} records were not looked up: no enrichment source could be reached (all_adapters_failed); run them again later\n`,
+      );
     if (webhook.url) io.stderr.write(`${describeDelivery(await firstAttempt(store, job.id), dbPath)}\n`);
     if (out) {
       try {
