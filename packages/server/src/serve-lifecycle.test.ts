@@ -1,5 +1,5 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
-import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -80,13 +80,14 @@ describe('geoReloadTriggers', () => {
     });
     try {
       const done = new Promise<void>((resolve) => reloaded.push(resolve));
-      // mtime resolution can be coarse: make the new file's time differ for sure.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // mtime resolution can be coarse: the new file's time is set a minute on, not waited for.
       await writeFile(join(dir, 'next.tmp'), 'v2');
+      const later = new Date(Date.now() + 60_000);
+      await utimes(join(dir, 'next.tmp'), later, later);
       await rename(join(dir, 'next.tmp'), stamp);
       await done;
       expect(calls).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 5)); // let that run end
+      await new Promise((resolve) => setImmediate(resolve)); // let that run end
       // Three triggers during one reload: one reload now, one more after it, never two at once.
       await Promise.all([triggers.trigger(), triggers.trigger(), triggers.trigger()]);
       expect(calls).toBe(3);

@@ -154,7 +154,9 @@ describe('DNS adapter', () => {
       { ...context(controller.signal), dns: slow },
     );
     // Aborted once the question reached the server, not after a guessed delay.
-    await expect.poll(() => server.queries.some((query) => query.name === 'silent.test')).toBe(true);
+    await expect
+      .poll(() => server.queries.some((query) => query.name === 'silent.test'), { timeout: 5_000 })
+      .toBe(true);
     controller.abort();
     expect(await pending).toMatchObject({ type: 'error', error: { kind: 'timeout' } });
     slow.cancel();
