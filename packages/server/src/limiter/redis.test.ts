@@ -73,8 +73,8 @@ describe.skipIf(!url)('Redis rate limiter', () => {
     expect(ttl).toBeLessThanOrEqual(34_000);
     const quick = await createRedisRateLimiter({ url: redisUrl, prefix, idleTtlSeconds: 0 });
     await quick.take('fast', { ratePerSecond: 1000, burst: 1 }, t0);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await admin.exists(`${prefix}fast`)).toBe(0);
+    // Full again after a millisecond: Redis expires it on its own clock (polled, not slept on).
+    await expect.poll(() => admin.exists(`${prefix}fast`), { timeout: 5_000 }).toBe(0);
     await limiter.close();
     await quick.close();
   });
@@ -116,9 +116,9 @@ describe.skipIf(!url)('Redis rate limiter', () => {
     expect(await closedLimiter.take('acct_a', free, t0, 5)).toMatchObject({ allowed: true, remaining: 5 });
     await proxy.stop();
 
-    const started = Date.now();
+    // Refused whether the lost connection is seen (no offline queue) or hangs (timeoutMs ends the
+    // command); a take that waited for Redis would never end (no timing asserted).
     const refused = await closedLimiter.take('acct_a', free, t0).catch((error: unknown) => error);
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(ServiceError.is(refused)).toBe(true);
     expect(refused).toMatchObject({
       code: 'internal_error',
