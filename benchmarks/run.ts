@@ -6,6 +6,7 @@ import { runEmailDisposableBenchmark } from './email/disposable.js';
 import { runEmailOfflineBenchmark } from './email/offline.js';
 import { runEmailSmtpBenchmark } from './email/smtp.js';
 import { runEnrichBenchmark } from './enrich/suite.js';
+import { runGeoStallBenchmark } from './geo/event-loop.js';
 import { runGeoBenchmark } from './geo/lookup.js';
 import { runScaleBenchmark } from './scale/suite.js';
 import { runHostileBodiesBenchmark } from './server/hostile-bodies.js';
@@ -14,6 +15,7 @@ import { runServerBenchmark } from './server/suite.js';
 const only = process.argv[2];
 const suites: Record<string, () => Promise<unknown>> = {
   geo: runGeoBenchmark,
+  'geo-stall': runGeoStallBenchmark,
   'email-offline': runEmailOfflineBenchmark,
   'email-smtp': runEmailSmtpBenchmark,
   'email-disposable': runEmailDisposableBenchmark,
