@@ -24,7 +24,15 @@ export interface GeoFields {
   is_vpn: boolean | null;
   is_hosting: boolean | null;
   is_tor: boolean | null;
+  /** A location-preserving privacy relay's egress (iCloud Private Relay): the location stays meaningful. */
+  is_relay: boolean | null;
+  /** What kind of network the address is in: hosting, isp, mobile, business, education, government. */
+  network_type: NetworkType | null;
 }
+
+/** The kinds of network `network_type` names (the ASN table's and the hosting lists' vocabulary). */
+export const NETWORK_TYPES = ['hosting', 'isp', 'mobile', 'business', 'education', 'government'] as const;
+export type NetworkType = (typeof NETWORK_TYPES)[number];
 
 export type GeoField = keyof GeoFields;
 
@@ -36,6 +44,8 @@ export interface FieldLayout {
   readonly fields: readonly GeoField[];
   /** Equal lists share one id (≥ 1), so the id identifies the shape of an answer; -1 if not shared. */
   readonly id: number;
+  /** Sources the answer names for some of its fields (datasets inside one backend); else the backend's id. */
+  readonly sources?: Readonly<Partial<Record<GeoField, string>>>;
 }
 
 /** An answer shared by every address of one data record, as the fast path returns it. */
@@ -61,6 +71,12 @@ export interface GeoDatabaseDescription {
   buildEpoch: Date | null;
   /** Where the data was read from: a file path (or paths), else `buffer` or `inline`. */
   source: string;
+  /** The dataset's version (a package version, a snapshot or fetch date), when known. */
+  version?: string;
+  /** The licence or public-data statement it is used under, when known. */
+  licence?: string;
+  /** The attribution its licence requires, when it requires one. */
+  attribution?: string | null;
 }
 
 /** One source of geolocation data. Lookups are synchronous: backends hold their data in memory. */
@@ -78,6 +94,11 @@ export interface GeoBackend {
    * this backend's network is the one reported. Must agree with `lookup`.
    */
   lookupAddress?(address: ParsedIp, match: MatchedNetwork): SharedAnswer | null;
+  /**
+   * Whether the networks of this backend's answers are worth reporting as the result's `network`
+   * (false for compiled lists, whose networks are artefacts of merging). @default true
+   */
+  readonly reportsNetwork?: boolean;
   /** Increases whenever the data changes (reload, watcher), so caches above it can drop old answers. */
   readonly generation?: number;
   /** Re-reads the data; on failure the old data keeps serving and the error is thrown. */

@@ -7,6 +7,7 @@ import { openCidrListBackend } from './backends/cidr-list.js';
 import { openMmdbBackend } from './backends/mmdb.js';
 import { ipLocationDbSchema as schema } from './backends/mmdb-schemas.js';
 import { openDefaultBackends } from './data/default-data.js';
+import { NETWORK_LIST_DATASETS } from './datasets.js';
 import { createGeoResolver } from './resolver.js';
 import { testDatabase } from './testing/fixtures.js';
 
@@ -85,7 +86,10 @@ describe('resolver.databases()', () => {
     });
     const resolver = await createGeoResolver({ backends, timezoneFromCoordinates: false });
     try {
-      expect(resolver.databases().map(({ id, source }) => ({ id, source }))).toEqual([
+      const databases = resolver.databases();
+      // Then one entry per network list (Tor exits, cloud ranges, Private Relay), from the shipped snapshot.
+      expect(databases.slice(3).map(({ id }) => id)).toEqual(NETWORK_LIST_DATASETS.map(({ id }) => id));
+      expect(databases.slice(0, 3).map(({ id, source }) => ({ id, source }))).toEqual([
         { id: 'dbip-city-lite-ipv4', source: testDatabase('MaxMind-DB-test-ipv4-24.mmdb') },
         { id: 'dbip-city-lite-ipv6', source: testDatabase('MaxMind-DB-test-ipv6-24.mmdb') },
         {

@@ -7,8 +7,10 @@ export type {
   GeoFields,
   GeoPartial,
   MatchedNetwork,
+  NetworkType,
   SharedAnswer,
 } from './backend.js';
+export { NETWORK_TYPES } from './backend.js';
 export { byFamily } from './backends/by-family.js';
 export {
   type CidrFlag,
@@ -29,6 +31,7 @@ export {
   maxmindIspSchema,
   maxmindResidentialProxySchema,
   mmdbSchemaByName,
+  networkListsSchema,
   schemaForDatabaseType,
 } from './backends/mmdb-schemas.js';
 export { COMPILED_ASN_DATABASE_TYPE, compileAsnCsv } from './data/compile-asn.js';
@@ -49,5 +52,35 @@ export {
 } from './data/default-resolver.js';
 export { extractMmdb, installMmdb } from './data/install.js';
 export { rangeToCidrs } from './data/ranges.js';
+export {
+  type AsnTableDataset,
+  GEO_DATASETS,
+  type GeoDataset,
+  geoDataset,
+  NETWORK_LIST_DATASETS,
+  type NetworkListDataset,
+  type NetworkListFlag,
+  type NetworkListFormat,
+  type PackagedDataset,
+  requiredAttributions,
+} from './datasets.js';
 export { continentOf, countryName, type TimezoneFinder } from './fill.js';
+export { ASN_NETWORK_TYPES_SOURCE, loadAsnNetworkTypes } from './network-lists/asn-types.js';
+export {
+  type NetworkListsBackendOptions,
+  openNetworkListsBackend,
+  updatedListsPath,
+} from './network-lists/backend.js';
+export {
+  type CompiledListInput,
+  compileNetworkLists,
+  NETWORK_LISTS_DATABASE_TYPE,
+} from './network-lists/compile.js';
+export { NETWORK_LIST_FLAGS } from './network-lists/flags.js';
+export {
+  type ListedRange,
+  NetworkListError,
+  type ParsedNetworkList,
+  parseNetworkList,
+} from './network-lists/parse.js';
 export { createGeoResolver, type GeoResolver, type GeoResolverOptions, type GeoResult } from './resolver.js';

@@ -30,6 +30,8 @@ export function emptyDraft(ip: string, sources: ResultDraft['sources']): ResultD
     isp: null,
     is_hosting: null,
     is_tor: null,
+    is_relay: null,
+    network_type: null,
     sources,
   };
 }
@@ -72,4 +74,6 @@ export function takeFields(draft: ResultDraft, answer: Readonly<GeoPartial>): vo
   if (draft.isp === null) draft.isp = answer.isp ?? null;
   if (draft.is_hosting === null) draft.is_hosting = answer.is_hosting ?? null;
   if (draft.is_tor === null) draft.is_tor = answer.is_tor ?? null;
+  if (draft.is_relay === null) draft.is_relay = answer.is_relay ?? null;
+  if (draft.network_type === null) draft.network_type = answer.network_type ?? null;
 }

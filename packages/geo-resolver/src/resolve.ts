@@ -1,5 +1,5 @@
 import type { NormalizedIp } from '@svc/ip-address';
-import type { FieldLayout, GeoBackend, MatchedNetwork, SharedAnswer } from './backend.js';
+import type { FieldLayout, GeoBackend, MatchedNetwork, NetworkType, SharedAnswer } from './backend.js';
 import { formatNetwork } from './backends/network.js';
 import { wrapAnswer } from './backends/shared-answer.js';
 import { fillDerivedFields, type TimezoneFinder } from './fill.js';
@@ -8,6 +8,8 @@ import type { GeoResult } from './resolver.js';
 import {
   DERIVED_CONTINENT,
   DERIVED_COUNTRY_NAME,
+  DERIVED_HOSTING,
+  DERIVED_NETWORK_TYPE,
   DERIVED_TIMEZONE,
   type Sources,
   SourcesMemo,
@@ -30,6 +32,7 @@ export function createResolve(
   backends: readonly GeoBackend[],
   timezoneFinder: TimezoneFinder | undefined,
   onBackendError: ((backend: string, error: Error) => void) | undefined,
+  asnNetworkTypes?: ReadonlyMap<number, NetworkType>,
 ): Resolve {
   const match: MatchedNetwork = { prefixLength: 0 };
   const ids = backends.map((backend) => backend.id);
@@ -43,7 +46,9 @@ export function createResolve(
       }),
   );
   // Whether a backend's answers get their network from `match` (tree lookups) or carry it.
-  const matches = backends.map((backend) => backend.lookupAddress !== undefined);
+  const matches = backends.map(
+    (backend) => backend.lookupAddress !== undefined && backend.reportsNetwork !== false,
+  );
 
   /** Fills what the data lacks; returns the DERIVED_* bits of the fields it filled. */
   function fill(draft: ResultDraft): number {
@@ -51,11 +56,25 @@ export function createResolve(
     const hadContinent = draft.continent !== null;
     const hadZone = draft.timezone !== null;
     fillDerivedFields(draft, timezoneFinder);
-    return (
+    let derived =
       (!hadName && draft.country_name !== null ? DERIVED_COUNTRY_NAME : 0) |
       (!hadContinent && draft.continent !== null ? DERIVED_CONTINENT : 0) |
-      (!hadZone && draft.timezone !== null ? DERIVED_TIMEZONE : 0)
-    );
+      (!hadZone && draft.timezone !== null ? DERIVED_TIMEZONE : 0);
+    // The network type of the address's AS, where the table knows it and no list said more.
+    if (asnNetworkTypes !== undefined && draft.asn !== null) {
+      const type = asnNetworkTypes.get(draft.asn);
+      if (type !== undefined) {
+        if (draft.network_type === null) {
+          draft.network_type = type;
+          derived |= DERIVED_NETWORK_TYPE;
+        }
+        if (draft.is_hosting === null) {
+          draft.is_hosting = type === 'hosting';
+          derived |= DERIVED_HOSTING;
+        }
+      }
+    }
+    return derived;
   }
 
   return ({ ip, address, embedded }) => {

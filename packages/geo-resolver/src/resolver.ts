@@ -1,7 +1,7 @@
 import type { GeoLocationResult } from '@svc/core';
 import { normalizeIp } from '@svc/ip-address';
 import { LRUCache } from 'lru-cache';
-import type { GeoBackend, GeoDatabaseDescription, GeoField } from './backend.js';
+import type { GeoBackend, GeoDatabaseDescription, GeoField, NetworkType } from './backend.js';
 import { loadDefaultTimezoneFinder, type TimezoneFinder } from './fill.js';
 import { createResolve } from './resolve.js';
 
@@ -13,6 +13,8 @@ export interface GeoResult extends GeoLocationResult {
   isp: string | null;
   is_hosting: boolean | null;
   is_tor: boolean | null;
+  is_relay: boolean | null;
+  network_type: NetworkType | null;
   /** Which backend supplied each field (`derived` for fields computed offline). */
   sources: Partial<Record<GeoField, string>>;
 }
@@ -31,6 +33,11 @@ export interface GeoResolverOptions {
    * @default @photostructure/tz-lookup, loaded when the resolver is created
    */
   timezoneFromCoordinates?: TimezoneFinder | false;
+  /**
+   * ASNs by network type: fills `network_type` (and `is_hosting`) from the address's AS where no
+   * backend gave them, with `sources` naming `asn-network-types`. @default none
+   */
+  asnNetworkTypes?: ReadonlyMap<number, NetworkType>;
   /** Called when a backend throws during a lookup (its answer is skipped). @default no-op */
   onBackendError?: (backend: string, error: Error) => void;
 }
@@ -69,7 +76,7 @@ export async function createGeoResolver(options: GeoResolverOptions): Promise<Ge
   const generation = () => backends.reduce((sum, backend) => sum + (backend.generation ?? 0), 0);
   let cachedGeneration = generation();
 
-  const resolve = createResolve(backends, timezoneFinder, options.onBackendError);
+  const resolve = createResolve(backends, timezoneFinder, options.onBackendError, options.asnNetworkTypes);
 
   return {
     lookup(input) {

@@ -1,4 +1,5 @@
 import type { FieldLayout, GeoField } from './backend.js';
+import { ASN_NETWORK_TYPES_SOURCE } from './network-lists/asn-types.js';
 
 export type Sources = Partial<Record<GeoField, string>>;
 
@@ -6,6 +7,9 @@ export type Sources = Partial<Record<GeoField, string>>;
 export const DERIVED_COUNTRY_NAME = 1;
 export const DERIVED_CONTINENT = 2;
 export const DERIVED_TIMEZONE = 4;
+/** network_type and is_hosting set from the ASN table (`asn-network-types`). */
+export const DERIVED_NETWORK_TYPE = 8;
+export const DERIVED_HOSTING = 16;
 
 /**
  * The `sources` object of a lookup is decided by which backends answered with which layout (a
@@ -64,12 +68,14 @@ export class SourcesMemo {
       const coordinatesHere = sources.latitude === undefined && layout.fields.includes('latitude');
       for (const field of layout.fields) {
         if (field === 'accuracy_radius_km' && !coordinatesHere) continue;
-        sources[field] ??= id;
+        sources[field] ??= layout.sources?.[field] ?? id;
       }
     });
     if (derived & DERIVED_COUNTRY_NAME) sources.country_name = 'derived';
     if (derived & DERIVED_CONTINENT) sources.continent = 'derived';
     if (derived & DERIVED_TIMEZONE) sources.timezone = 'derived';
+    if (derived & DERIVED_NETWORK_TYPE) sources.network_type = ASN_NETWORK_TYPES_SOURCE;
+    if (derived & DERIVED_HOSTING) sources.is_hosting = ASN_NETWORK_TYPES_SOURCE;
     return Object.freeze(sources);
   }
 }

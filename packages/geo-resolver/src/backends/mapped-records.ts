@@ -23,7 +23,12 @@ export function mappedRecords(
   return (pointer) => {
     let answer = cache.get(pointer);
     if (answer === undefined) {
-      answer = shareAnswer(schema.map(data.resolveDataPointer(pointer)));
+      const record = data.resolveDataPointer(pointer);
+      answer = shareAnswer(
+        schema.map(record),
+        schema.sourcesOf?.(record) ?? null,
+        schema.reportsNetwork !== false,
+      );
       cache.set(pointer, answer);
     }
     return answer;

@@ -1,5 +1,6 @@
-import type { GeoField, GeoPartial } from '../backend.js';
+import { type GeoField, type GeoPartial, NETWORK_TYPES, type NetworkType } from '../backend.js';
 import { COMPILED_ASN_DATABASE_TYPE } from '../data/compile-asn.js';
+import { NETWORK_LISTS_DATABASE_TYPE } from '../network-lists/compile.js';
 import { storedPrecision } from './stored-precision.js';
 
 /** Turns one raw mmdb record into our fields. */
@@ -8,6 +9,10 @@ export interface MmdbSchema {
   name: string;
   provides: readonly GeoField[];
   map(record: Record<string, unknown>): GeoPartial;
+  /** Sources a record names for its fields (datasets compiled into one file); else the backend's id. */
+  sourcesOf?(record: Record<string, unknown>): Partial<Record<GeoField, string>> | null;
+  /** False when the file's networks are artefacts of compiling lists, not worth reporting. @default true */
+  reportsNetwork?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -253,6 +258,38 @@ export const ipinfoLiteSchema: MmdbSchema = {
   map: mapIpinfoLite,
 };
 
+const NETWORK_TYPE_NAMES: ReadonlySet<string> = new Set(NETWORK_TYPES);
+
+/**
+ * Network lists compiled by compileNetworkLists (`svc-Network-Lists`): the flags and network type
+ * of the lists covering an address, each field's dataset in `sources`. Its networks are artefacts
+ * of merging the lists, so they are never reported as the result's `network`.
+ */
+export const networkListsSchema: MmdbSchema = {
+  name: 'network-lists',
+  provides: ['is_tor', 'is_proxy', 'is_vpn', 'is_hosting', 'is_relay', 'network_type'],
+  map: (record) => {
+    const type = string(record.network_type);
+    return {
+      is_tor: flag(record.is_tor),
+      is_proxy: flag(record.is_proxy),
+      is_vpn: flag(record.is_vpn),
+      is_hosting: flag(record.is_hosting),
+      is_relay: flag(record.is_relay),
+      network_type: type !== null && NETWORK_TYPE_NAMES.has(type) ? (type as NetworkType) : null,
+    };
+  },
+  sourcesOf: (record) => {
+    const sources = object(record.sources);
+    if (!sources) return null;
+    const named: Partial<Record<GeoField, string>> = {};
+    for (const [field, source] of Object.entries(sources))
+      if (typeof source === 'string') named[field as GeoField] = source;
+    return named;
+  },
+  reportsNetwork: false,
+};
+
 /** Every schema, by name. */
 export const MMDB_SCHEMAS: readonly MmdbSchema[] = [
   maxmindCitySchema,
@@ -263,6 +300,7 @@ export const MMDB_SCHEMAS: readonly MmdbSchema[] = [
   ipLocationDbSchema,
   ipinfoSchema,
   ipinfoLiteSchema,
+  networkListsSchema,
 ];
 
 /** The schema with this name (`city`, `asn`, `isp`, `anonymous-ip`, …), or undefined. */
@@ -281,6 +319,7 @@ const SUPPORTED_TYPES = [
   'ip-location-db "city|country|asn ipv4|ipv6" → ip-location-db',
   'ipinfo …lite… → ipinfo-lite (country_code, continent_code, as_name)',
   'ipinfo … → ipinfo',
+  'svc-Network-Lists (compiled network lists) → network-lists',
 ];
 
 /** The schema a MaxMind-family product name (the part after `GeoIP2-`, `GeoLite2-`, `DBIP-`) reads. */
@@ -306,6 +345,7 @@ export function schemaForDatabaseType(databaseType: string): MmdbSchema | undefi
   const compat = /\(compat=([a-z0-9-]+)\)/.exec(type)?.[1];
   if (compat) return schemaForDatabaseType(compat) ?? maxmindProductSchema(compat);
   if (type === COMPILED_ASN_DATABASE_TYPE.toLowerCase()) return maxmindAsnSchema;
+  if (type === NETWORK_LISTS_DATABASE_TYPE.toLowerCase()) return networkListsSchema;
   // ip-location-db's writer names its files "<country|asn|city> ipv<4|6>".
   if (/^(city|country|asn) ipv[46]$/.test(type) || type.startsWith('ip-location-db'))
     return ipLocationDbSchema;

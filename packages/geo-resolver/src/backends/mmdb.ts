@@ -125,6 +125,9 @@ export async function openMmdbBackend(options: MmdbBackendOptions): Promise<Mmdb
     get generation() {
       return generation;
     },
+    get reportsNetwork() {
+      return current.schema.reportsNetwork !== false;
+    },
     get databaseType() {
       return current.reader.metadata.databaseType;
     },
@@ -141,7 +144,9 @@ export async function openMmdbBackend(options: MmdbBackendOptions): Promise<Mmdb
       const match: MatchedNetwork = { prefixLength: 0 };
       const answer = find(address, match);
       // A copy: the mapped fields are shared with every other address of the record.
-      return answer && { ...answer.fields, network: formatNetwork(address, match.prefixLength) };
+      if (!answer) return null;
+      if (current.schema.reportsNetwork === false) return { ...answer.fields };
+      return { ...answer.fields, network: formatNetwork(address, match.prefixLength) };
     },
     lookupAddress: find,
     describe: () => [

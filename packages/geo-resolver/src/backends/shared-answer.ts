@@ -15,19 +15,26 @@ const MAX_LAYOUTS = 4096;
  * may have produced is dropped: the network reported is always the one the address matched, so
  * the layout lists `network` last, as a field every answer of a tree lookup has.
  */
-export function shareAnswer(mapped: GeoPartial): SharedAnswer {
+export function shareAnswer(
+  mapped: GeoPartial,
+  fieldSources: FieldSources | null = null,
+  withNetwork = true,
+): SharedAnswer {
   let fields = mapped;
   if ('network' in mapped) {
     const { network: _ignored, ...rest } = mapped;
     fields = rest;
   }
   const { present, set } = presentFields(fields);
-  present.push('network');
+  if (withNetwork) present.push('network');
   return Object.freeze({
     fields: Object.freeze(fields),
-    layout: internLayout(set | bitOf('network'), present),
+    layout: internLayout(withNetwork ? set | bitOf('network') : set, present, fieldSources),
   });
 }
+
+/** Per-field sources an answer names itself (a dataset inside a backend), instead of the backend's id. */
+export type FieldSources = Readonly<Partial<Record<GeoField, string>>>;
 
 /**
  * The answer of a backend without the fast path (`lookup` only), in the same form, so one merge
@@ -63,12 +70,17 @@ function bitOf(key: string): number {
   return bit;
 }
 
-function internLayout(set: number, present: GeoField[]): FieldLayout {
+function internLayout(
+  set: number,
+  present: GeoField[],
+  fieldSources: FieldSources | null = null,
+): FieldLayout {
   const candidates = layoutsBySet.get(set) ?? [];
   for (const layout of candidates) {
     if (
       layout.fields.length === present.length &&
-      layout.fields.every((field, index) => field === present[index])
+      layout.fields.every((field, index) => field === present[index]) &&
+      sameSources(layout.sources ?? null, fieldSources)
     )
       return layout;
   }
@@ -76,10 +88,20 @@ function internLayout(set: number, present: GeoField[]): FieldLayout {
   const layout: FieldLayout = Object.freeze({
     fields: Object.freeze(present),
     id: shared ? ++layoutCount : -1,
+    ...(fieldSources ? { sources: Object.freeze({ ...fieldSources }) } : {}),
   });
   if (shared) {
     candidates.push(layout);
     layoutsBySet.set(set, candidates);
   }
   return layout;
+}
+
+function sameSources(a: FieldSources | null, b: FieldSources | null): boolean {
+  if (a === b) return true;
+  if (a === null || b === null) return false;
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length && keys.every((key) => a[key as GeoField] === b[key as GeoField])
+  );
 }

@@ -1,10 +1,12 @@
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { makePrivateDir } from '@svc/core';
 import type { GeoBackend } from '../backend.js';
 import { byFamily } from '../backends/by-family.js';
 import { openMmdbBackend } from '../backends/mmdb.js';
 import { ipLocationDbSchema, maxmindAsnSchema } from '../backends/mmdb-schemas.js';
+import { geoDataset } from '../datasets.js';
+import { openNetworkListsBackend } from '../network-lists/backend.js';
 import { compileAsnFileInChild } from './compile-asn-in-child.js';
 import { defaultGeoCacheDir, withDefaultFiles } from './default-location.js';
 import { VerificationStamps } from './stamps.js';
@@ -30,9 +32,18 @@ export interface DefaultGeoDataOptions {
   cacheDir?: string;
   /** Told about slow first-use steps (compiling, verifying), for a CLI to show. @default no-op */
   onProgress?: (message: string) => void;
+  /**
+   * Add the network lists (Tor exits, cloud and hosting ranges, iCloud Private Relay): the shipped
+   * snapshot, or the fresher copy `svc geo update --lists` installed in cacheDir.
+   * @default true
+   */
+  networkLists?: boolean;
 }
 
-/** Attribution the licences of the default data require (CC BY 4.0), printed by the CLI and server. */
+/**
+ * Attribution the licences of the default data require (CC BY 4.0), printed by the CLI and server;
+ * every dataset, its licence and version are in GEO_DATASETS and `resolver.databases()`.
+ */
 export const DEFAULT_DATA_ATTRIBUTION = [
   'IP Geolocation by DB-IP (https://db-ip.com), DB-IP City Lite and IP to ASN Lite, CC BY 4.0',
   'IP to AS Number data by Route Views (https://www.routeviews.org), CC BY 4.0',
@@ -86,7 +97,39 @@ export async function openDefaultBackends(options: DefaultGeoDataOptions = {}): 
   const asnSource = `${asnPath} (compiled from ${asnCsv.join(', ')})`;
   const asn = await open(asnPath, maxmindAsnSchema, 'ip-location-db-asn', asnSource);
   await stamps.save();
-  return [city, asn];
+  const backends: GeoBackend[] = [
+    withDataset(city, 'dbip-city-lite', await packageVersion(cityIpv4)),
+    withDataset(asn, 'ip-location-db-asn', await packageVersion(asnCsv[0] as string)),
+  ];
+  if (options.networkLists !== false) backends.push(await openNetworkListsBackend({ cacheDir }));
+  return backends;
+}
+
+/** The backend, its descriptions carrying the registry's licence and attribution and the data's version. */
+function withDataset<T extends GeoBackend>(backend: T, datasetId: string, version: string | null): T {
+  const dataset = geoDataset(datasetId);
+  const describe = backend.describe?.bind(backend);
+  if (!dataset || !describe) return backend;
+  return Object.assign(backend, {
+    describe: () =>
+      describe().map((db) => ({
+        ...db,
+        ...(version ? { version } : {}),
+        licence: dataset.licence,
+        attribution: dataset.attribution,
+      })),
+  });
+}
+
+/** The version of the npm package a data file belongs to (its package.json beside it), or null. */
+async function packageVersion(file: string): Promise<string | null> {
+  try {
+    const text = await readFile(join(dirname(file), 'package.json'), 'utf8');
+    const { name, version } = JSON.parse(text) as { name?: string; version?: string };
+    return name && version ? `${name}@${version}` : null;
+  } catch {
+    return null;
+  }
 }
 
 async function fingerprint(paths: readonly string[]): Promise<string> {

@@ -1,3 +1,4 @@
+import { loadAsnNetworkTypes } from '../network-lists/asn-types.js';
 import { createGeoResolver, type GeoResolver, type GeoResolverOptions } from '../resolver.js';
 import { type DefaultGeoDataOptions, openDefaultBackends } from './default-data.js';
 
@@ -16,7 +17,16 @@ export interface DefaultGeoResolverOptions
 export async function createDefaultGeoResolver(
   options: DefaultGeoResolverOptions = {},
 ): Promise<GeoResolver> {
-  const { cityIpv4, cityIpv6, asnCsv, cacheDir, onProgress, ...resolverOptions } = options;
-  const backends = await openDefaultBackends({ cityIpv4, cityIpv6, asnCsv, cacheDir, onProgress });
-  return createGeoResolver({ ...resolverOptions, backends });
+  const { cityIpv4, cityIpv6, asnCsv, cacheDir, onProgress, networkLists, ...resolverOptions } = options;
+  const backends = await openDefaultBackends({
+    cityIpv4,
+    cityIpv6,
+    asnCsv,
+    cacheDir,
+    onProgress,
+    networkLists,
+  });
+  // The ASN table gives the network type of addresses no list names.
+  const asnNetworkTypes = resolverOptions.asnNetworkTypes ?? (await loadAsnNetworkTypes());
+  return createGeoResolver({ ...resolverOptions, asnNetworkTypes, backends });
 }
