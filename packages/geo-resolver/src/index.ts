@@ -83,4 +83,12 @@ export {
   type ParsedNetworkList,
   parseNetworkList,
 } from './network-lists/parse.js';
+export {
+  type ListDownload,
+  type ListUpdateOutcome,
+  MIN_KEPT_SHARE,
+  type NetworkListsUpdate,
+  type UpdateNetworkListsOptions,
+  updateNetworkLists,
+} from './network-lists/update.js';
 export { createGeoResolver, type GeoResolver, type GeoResolverOptions, type GeoResult } from './resolver.js';
