@@ -5,7 +5,9 @@ import {
   defaultGeoCacheDir,
   type GeoBackend,
   type GeoResolver,
+  loadAsnNetworkTypes,
   type MmdbSchema,
+  type NetworkType,
   openDefaultBackends,
   openMmdbBackend,
 } from '@svc/geo-resolver';
@@ -15,7 +17,8 @@ import type { CliIo } from './io.js';
 /**
  * The resolver `svc geo` uses: the user's own .mmdb files when given (--db, in priority order,
  * read with `schema` when given, else with the schema their database_type names), else the
- * openly licensed default data installed with the CLI.
+ * openly licensed default data installed with the CLI, with the network lists (Tor exits, cloud
+ * ranges, iCloud Private Relay; the fresher copy of `svc geo update --lists` when there is one).
  */
 export async function openCliGeoResolver(
   io: CliIo,
@@ -23,6 +26,7 @@ export async function openCliGeoResolver(
   schema?: MmdbSchema,
 ): Promise<GeoResolver> {
   let backends: GeoBackend[];
+  let asnNetworkTypes: ReadonlyMap<number, NetworkType> | undefined;
   if (databases.length > 0) {
     backends = await Promise.all(
       databases.map((path) => openMmdbBackend(schema ? { source: path, schema } : { source: path })),
@@ -45,6 +49,8 @@ export async function openCliGeoResolver(
       ),
     );
     backends = [...fresher, ...backends];
+    // The network type of an address's AS where no list names the address.
+    asnNetworkTypes = await loadAsnNetworkTypes();
   }
-  return createGeoResolver({ backends });
+  return createGeoResolver({ backends, ...(asnNetworkTypes ? { asnNetworkTypes } : {}) });
 }

@@ -50,6 +50,7 @@ export {
   createDefaultGeoResolver,
   type DefaultGeoResolverOptions,
 } from './data/default-resolver.js';
+export { type DatasetInUse, describeDefaultDatasets } from './data/describe-datasets.js';
 export { extractMmdb, installMmdb } from './data/install.js';
 export { rangeToCidrs } from './data/ranges.js';
 export {

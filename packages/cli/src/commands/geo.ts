@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import { ServiceError } from '@svc/core';
 import {
-  DEFAULT_DATA_ATTRIBUTION,
+  defaultDataFiles,
+  defaultGeoCacheDir,
+  describeDefaultDatasets,
   type GeoResult,
   MMDB_SCHEMAS,
   type MmdbSchema,
@@ -11,6 +13,7 @@ import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { checkReadableFile } from '../fs/check-paths.js';
 import { openCliGeoResolver } from '../geo-data.js';
+import { listUrls, updateLists } from '../geo-lists.js';
 import { sourceUrl, UPDATE_SOURCES, type UpdateSource, updateGeoData } from '../geo-update.js';
 import { readRecords } from '../input/read-records.js';
 import type { CliIo } from '../io.js';
@@ -42,6 +45,7 @@ export const geoCommand: Command = {
     '--file ips.txt [--out results.ndjson|csv]',
     '--sources',
     'update --source dbip-lite|geolite2 [--license-key K] [--url U]',
+    'update --lists [--list-url ID=URL ...] [--allow-private-list-url]',
   ],
   details: `Options:
   --file <path>   read addresses from a .txt (one per line) or .csv (first column) file
@@ -50,10 +54,15 @@ export const geoCommand: Command = {
   --db <path>     use this MaxMind-format file (repeat for several; first non-empty field wins)
   --schema <name> read the --db files with this schema instead of the one their database_type
                   names (for files of a type svc does not know): ${SCHEMA_NAMES}
-  --sources       print where the default data comes from and its licence
+  --sources       list every dataset of the default data: version, licence, attribution
   update          download, verify and install fresher city data (--source dbip-lite|geolite2,
                   --license-key for GeoLite2, --url to download from elsewhere); a corrupt or
                   failed download never replaces the installed file
+  update --lists  fetch fresh copies of the network lists (Tor exits, cloud ranges, iCloud
+                  Private Relay) through the SSRF guard; each is checked (format, size, minimum
+                  count, no private ranges, not 90 % smaller) and a list that fails keeps its data.
+                  --list-url ID=URL fetches that list from URL instead (only the lists named);
+                  --allow-private-list-url allows private and loopback addresses (testing)
 Invalid, private or reserved addresses are reported per address (code invalid_ip) and make the
 exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC BY 4.0).`,
   options: {
@@ -65,16 +74,12 @@ exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC B
     source: { type: 'string' },
     'license-key': { type: 'string' },
     url: { type: 'string' },
+    lists: { type: 'boolean' },
+    'list-url': { type: 'string', multiple: true },
+    'allow-private-list-url': { type: 'boolean' },
   },
   async run({ io, flags, values, positionals }) {
-    if (values.sources) {
-      io.stdout.write(
-        flags.json
-          ? `${JSON.stringify({ sources: DEFAULT_DATA_ATTRIBUTION })}\n`
-          : `${DEFAULT_DATA_ATTRIBUTION.join('\n')}\n`,
-      );
-      return EXIT.ok;
-    }
+    if (values.sources) return sources(io, flags.json);
     if (positionals[0] === 'update') return update(io, flags.json, values, positionals.slice(1));
     const file = values.file as string | undefined;
     if (file && positionals.length > 0) throw new UsageError('give addresses or --file, not both', 'geo');
@@ -133,8 +138,36 @@ function csvRow(row: Row): Record<string, unknown> {
   return { ip, error_code: '', error_message: '', ...fields };
 }
 
+/** Every dataset of the default data with its version, licence and attribution. */
+async function sources(io: CliIo, json: boolean) {
+  let files: ReturnType<typeof defaultDataFiles> | undefined;
+  try {
+    files = defaultDataFiles(import.meta.url);
+  } catch {
+    // Data packages not installed: their versions are unknown (null), the rest still lists.
+  }
+  const datasets = await describeDefaultDatasets({
+    cacheDir: defaultGeoCacheDir(io.env),
+    ...(files ? { files } : {}),
+  });
+  if (json) {
+    printJson(io, { datasets });
+    return EXIT.ok;
+  }
+  for (const dataset of datasets) {
+    io.stdout.write(`${dataset.id}: ${dataset.title}\n`);
+    io.stdout.write(`  version: ${dataset.version ?? 'unknown'}; changes ${dataset.cadence}\n`);
+    io.stdout.write(`  publisher: ${dataset.publisher}\n  licence: ${dataset.licence}\n`);
+    if (dataset.attribution) io.stdout.write(`  attribution: ${dataset.attribution}\n`);
+  }
+  return EXIT.ok;
+}
+
 async function update(io: CliIo, json: boolean, values: Record<string, unknown>, extra: string[]) {
   if (extra.length > 0) throw new UsageError(`unexpected arguments after update: ${extra.join(' ')}`, 'geo');
+  if (values.lists) return updateListsCommand(io, json, values);
+  if (values['list-url'] !== undefined || values['allow-private-list-url'])
+    throw new UsageError('--list-url and --allow-private-list-url go with update --lists', 'geo');
   const source = values.source as string | undefined;
   if (!source || !(UPDATE_SOURCES as readonly string[]).includes(source)) {
     throw new UsageError(`--source must be one of ${UPDATE_SOURCES.join(', ')}`, 'geo');
@@ -150,6 +183,29 @@ async function update(io: CliIo, json: boolean, values: Record<string, unknown>,
       `installed ${installed.database_type} built ${installed.built_at.slice(0, 10)} → ${installed.path}\n`,
     );
   return EXIT.ok;
+}
+
+async function updateListsCommand(io: CliIo, json: boolean, values: Record<string, unknown>) {
+  if (values.source !== undefined || values.url !== undefined)
+    throw new UsageError('update --lists takes --list-url, not --source or --url', 'geo');
+  const report = await updateLists(
+    io,
+    listUrls(values['list-url'] as string[] | undefined),
+    values['allow-private-list-url'] === true,
+  );
+  if (json) printJson(io, { changed: report.changed, path: report.path, lists: report.lists });
+  else {
+    for (const list of report.lists) {
+      io.stdout.write(
+        list.status === 'updated'
+          ? `${list.id}: updated, ${list.networks} networks (was ${list.previous})${list.dropped ? `, ${list.dropped} private or reserved left out` : ''}\n`
+          : `${list.id}: kept the previous ${list.networks} networks: ${list.error}\n`,
+      );
+    }
+    if (report.changed) io.stdout.write(`installed → ${report.path}\n`);
+  }
+  // Every list refused: nothing changed, and the caller should know.
+  return report.lists.some((list) => list.status === 'updated') ? EXIT.ok : EXIT.failure;
 }
 
 /** `lat,lon`, with the data's accuracy radius when it has one (`±20 km`); nothing is invented. */
@@ -169,6 +225,9 @@ function table(rows: Row[]): string {
         row.is_vpn && 'vpn',
         row.is_hosting && 'hosting',
         row.is_tor && 'tor',
+        row.is_relay && 'relay',
+        // The network type when it adds something to the flags.
+        row.network_type && row.network_type !== 'hosting' && row.network_type,
       ];
       return [
         row.ip,

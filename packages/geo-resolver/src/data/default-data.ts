@@ -1,5 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { makePrivateDir } from '@svc/core';
 import type { GeoBackend } from '../backend.js';
 import { byFamily } from '../backends/by-family.js';
@@ -9,6 +9,7 @@ import { geoDataset } from '../datasets.js';
 import { openNetworkListsBackend } from '../network-lists/backend.js';
 import { compileAsnFileInChild } from './compile-asn-in-child.js';
 import { defaultGeoCacheDir, withDefaultFiles } from './default-location.js';
+import { packageVersion } from './describe-datasets.js';
 import { VerificationStamps } from './stamps.js';
 
 /** Where the openly licensed default data lives; every path has a default. */
@@ -119,17 +120,6 @@ function withDataset<T extends GeoBackend>(backend: T, datasetId: string, versio
         attribution: dataset.attribution,
       })),
   });
-}
-
-/** The version of the npm package a data file belongs to (its package.json beside it), or null. */
-async function packageVersion(file: string): Promise<string | null> {
-  try {
-    const text = await readFile(join(dirname(file), 'package.json'), 'utf8');
-    const { name, version } = JSON.parse(text) as { name?: string; version?: string };
-    return name && version ? `${name}@${version}` : null;
-  } catch {
-    return null;
-  }
 }
 
 async function fingerprint(paths: readonly string[]): Promise<string> {
