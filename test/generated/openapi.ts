@@ -502,6 +502,12 @@ export interface operations {
                                 built_at: string | null;
                                 /** @description Where the data was loaded from: the file name (the full path only for the server's owner account), or the bundled data's name */
                                 source: string;
+                                /** @description The dataset's version: its package version, or a list's snapshot date or fetch time */
+                                version?: string;
+                                /** @description The licence or public-data statement the data is used under */
+                                licence?: string;
+                                /** @description The attribution the licence requires, to show where results are shown; null when none is required */
+                                attribution?: string | null;
                             }[];
                         };
                         /** @description The email probing self-check (port 25, public address, reverse DNS, sender domain, blocklists, DNS), shown only to the server's owner account; run in the background at most every 6 hours */
@@ -1692,7 +1698,9 @@ export interface operations {
                         timezone: string | null;
                         asn: number | null;
                         org: string | null;
+                        /** @description A public or residential proxy or a Tor exit (spec §2.3): set by a Tor exit list or an anonymity database (MaxMind Anonymous IP, Residential Proxy); false when no loaded source lists the address */
                         is_proxy: boolean;
+                        /** @description An anonymous VPN exit: set only by an anonymity database or a VPN list you configure (no openly licensed VPN list is bundled); false otherwise. Hosting alone never makes an address a VPN */
                         is_vpn: boolean;
                         network?: string | null;
                         accuracy_radius_km?: number | null;
@@ -1700,6 +1708,8 @@ export interface operations {
                         isp?: string | null;
                         is_hosting?: boolean | null;
                         is_tor?: boolean | null;
+                        is_relay?: boolean | null;
+                        network_type?: ("hosting" | "isp" | "mobile" | "business" | "education" | "government") | null;
                         /** @description Which data source supplied each field (`derived` for fields computed offline) */
                         sources?: {
                             [key: string]: string;
@@ -1986,7 +1996,9 @@ export interface operations {
                         timezone: string | null;
                         asn: number | null;
                         org: string | null;
+                        /** @description A public or residential proxy or a Tor exit (spec §2.3): set by a Tor exit list or an anonymity database (MaxMind Anonymous IP, Residential Proxy); false when no loaded source lists the address */
                         is_proxy: boolean;
+                        /** @description An anonymous VPN exit: set only by an anonymity database or a VPN list you configure (no openly licensed VPN list is bundled); false otherwise. Hosting alone never makes an address a VPN */
                         is_vpn: boolean;
                         network?: string | null;
                         accuracy_radius_km?: number | null;
@@ -1994,6 +2006,8 @@ export interface operations {
                         isp?: string | null;
                         is_hosting?: boolean | null;
                         is_tor?: boolean | null;
+                        is_relay?: boolean | null;
+                        network_type?: ("hosting" | "isp" | "mobile" | "business" | "education" | "government") | null;
                         /** @description Which data source supplied each field (`derived` for fields computed offline) */
                         sources?: {
                             [key: string]: string;

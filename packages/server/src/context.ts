@@ -60,6 +60,12 @@ export interface GeoDatabaseInfo {
   built_at: number | null;
   /** Where it was loaded from (a file path or a package name). */
   source: string;
+  /** The dataset's version (package version, list snapshot or fetch time), when known. */
+  version?: string;
+  /** The licence or public-data statement it is used under, when known. */
+  licence?: string;
+  /** The attribution its licence requires; null when none is required. */
+  attribution?: string | null;
 }
 
 declare module 'fastify' {

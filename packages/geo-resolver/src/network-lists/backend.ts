@@ -49,8 +49,7 @@ export async function openNetworkListsBackend(
           id: entry.id,
           databaseType: NETWORK_LIST_TYPE,
           buildEpoch: backend.buildEpoch,
-          // The file name, and where the list itself came from.
-          source: `${path} (${entry.networks} networks from ${entry.source})`,
+          source: path,
           version: entry.version,
           ...(dataset ? { licence: dataset.licence, attribution: dataset.attribution } : {}),
         };
@@ -62,7 +61,7 @@ export async function openNetworkListsBackend(
   });
 }
 
-/** The databaseType the lists' datasets are described with. */
+/** The databaseType the lists' datasets are described with (the manifest says where each list came from). */
 export const NETWORK_LIST_TYPE = 'network-list';
 
 async function readManifest(path: string): Promise<ListsManifest> {

@@ -86,7 +86,7 @@ describe('updateNetworkLists against a loopback HTTP server', () => {
       expect(after.lookup('3.5.0.10').is_hosting).toBe(true);
       expect(fresh.describe?.().find((db) => db.id === 'tor-exits')).toMatchObject({
         version: '2026-11-27T12:00:00.000Z',
-        source: expect.stringContaining(`${site.url}/good.txt`),
+        source: updatedListsPath(cacheDir),
       });
       after.close();
       expect((await stat(updatedListsPath(cacheDir))).mode & 0o777).toBe(0o600);

@@ -21,6 +21,20 @@ const GeoDatabaseSchema = Type.Object({
     description:
       "Where the data was loaded from: the file name (the full path only for the server's owner account), or the bundled data's name",
   }),
+  version: Type.Optional(
+    Type.String({
+      description: "The dataset's version: its package version, or a list's snapshot date or fetch time",
+    }),
+  ),
+  licence: Type.Optional(
+    Type.String({ description: 'The licence or public-data statement the data is used under' }),
+  ),
+  attribution: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description:
+        'The attribution the licence requires, to show where results are shown; null when none is required',
+    }),
+  ),
 });
 
 export const HealthSchema = Type.Object(
@@ -83,6 +97,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         built_at: db.built_at === null ? null : new Date(db.built_at).toISOString(),
         // Where files live on the host is the operator's business, not every caller's.
         source: owner ? db.source : withoutDirectories(db.source),
+        ...(db.version === undefined ? {} : { version: db.version }),
+        ...(db.licence === undefined ? {} : { licence: db.licence }),
+        ...(db.attribution === undefined ? {} : { attribution: db.attribution }),
       }));
       const probing = probingFor(svc, owner, request.query.refresh_probing === true);
       const checks = [
@@ -116,5 +133,8 @@ export function describedByResolver(db: GeoDatabaseDescription): GeoDatabaseInfo
     type: db.databaseType,
     built_at: db.buildEpoch === null ? null : db.buildEpoch.getTime(),
     source: db.source,
+    ...(db.version === undefined ? {} : { version: db.version }),
+    ...(db.licence === undefined ? {} : { licence: db.licence }),
+    ...(db.attribution === undefined ? {} : { attribution: db.attribution }),
   };
 }
