@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { openPostgresPool } from '@svc/core/postgres';
 import {
   createDatasetAdapters,
   createDnsAdapter,
@@ -59,11 +60,9 @@ export async function openServeEnricher(input: {
     createDnsAdapter() as EnrichmentAdapter,
   );
   adapters.push(...paidProviderAdapters(input.env));
-  const { cache, suppression } = await openPrivacyStores(input.dataDir, driver, input.databaseUrl ?? null);
-  closers.push(
-    () => cache.close(),
-    () => suppression.close(),
-  );
+  const privacy = await openPrivacyStores(input.dataDir, driver, input.databaseUrl ?? null);
+  const { cache, suppression } = privacy;
+  closers.push(() => privacy.close());
   return {
     enricher: createEnricher({ adapters, cache, suppression }),
     async close() {
@@ -72,27 +71,44 @@ export async function openServeEnricher(input: {
   };
 }
 
-/** The cache and suppression list: in `databaseUrl`'s PostgreSQL when given, else the data dir's SQLite file. */
+/**
+ * The cache and suppression list: in `databaseUrl`'s PostgreSQL when given (one pool of 4
+ * connections for both, from the server's own pg), else the data dir's SQLite file.
+ */
 async function openPrivacyStores(
   dataDir: string,
   driver: typeof BetterSqlite3,
   databaseUrl: string | null,
-): Promise<{ cache: EnrichmentCache; suppression: SuppressionList }> {
-  if (databaseUrl) {
-    // The server's own pg: an optional peer of @svc/enricher resolves beside it, not beside us.
-    const pg = await import('pg');
-    const cache = await createPostgresCache({ connectionString: databaseUrl, driver: pg });
-    try {
-      return {
-        cache,
-        suppression: await createPostgresSuppression({ connectionString: databaseUrl, driver: pg }),
-      };
-    } catch (error) {
-      await cache.close();
-      throw error;
-    }
+): Promise<{ cache: EnrichmentCache; suppression: SuppressionList; close(): Promise<void> }> {
+  if (!databaseUrl) {
+    const path = join(dataDir, ENRICH_CACHE_DB_FILE);
+    const cache = await createSqliteCache({ path, driver });
+    const suppression = await createSqliteSuppression({ path, driver });
+    return {
+      cache,
+      suppression,
+      async close() {
+        await cache.close();
+        await suppression.close();
+      },
+    };
   }
-  const path = join(dataDir, ENRICH_CACHE_DB_FILE);
-  const cache = await createSqliteCache({ path, driver });
-  return { cache, suppression: await createSqliteSuppression({ path, driver }) };
+  const { pool } = await openPostgresPool(
+    { connectionString: databaseUrl, poolSize: 4 },
+    {
+      store: 'the PostgreSQL enrichment stores',
+      database: 'the enrichment database',
+      from: '@svc/server',
+      loadPg: () => import('pg'),
+    },
+  );
+  try {
+    // Given a pool, they leave it open: it is ended here, after both.
+    const cache = await createPostgresCache({ pool });
+    const suppression = await createPostgresSuppression({ pool });
+    return { cache, suppression, close: () => pool.end() };
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
 }
