@@ -217,9 +217,8 @@ describe.each(stores)('webhook delivery for accounts on the %s store', (_name, m
     });
     const jobId = await finishedJob(store, `${receiver.url}/hook`, null);
     const [event] = await store.deliveries(jobId);
-    const started = performance.now();
+    // The receiver hangs and the dispatcher's own timeout is 30 s: the error names the resend's.
     const resent = await dispatcher.resend(event?.eventId as string, undefined, { timeoutMs: 150 });
-    expect(performance.now() - started).toBeLessThan(5000);
     expect(resent?.attempts.at(-1)).toMatchObject({
       status: null,
       error: 'no response within 150 ms',
