@@ -138,7 +138,9 @@ npm_install "${tarballs[@]}"
 native_sqlite "$app/node_modules/better-sqlite3"
 names=()
 for tarball in "${tarballs[@]}"; do
-  names+=("$(tar -xzOf "$tarball" package/package.json | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).name')")
+  # The package and each subpath it exports (@svc/server/plugins, @svc/core/job-types, ...).
+  while IFS= read -r specifier; do names+=("$specifier"); done < <(tar -xzOf "$tarball" package/package.json |
+    node -e 'const m = JSON.parse(require("fs").readFileSync(0, "utf8")); for (const key of Object.keys(m.exports ?? { ".": 0 })) console.log(key === "." ? m.name : m.name + key.slice(1))')
 done
 printf '%s\n' "${names[@]}" | awk '{ printf "import * as package%d from \"%s\";\n", NR, $0 }' >check.ts
 # Valid JavaScript and TypeScript at once: node runs it, tsc checks it against the published types.
