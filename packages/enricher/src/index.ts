@@ -94,6 +94,7 @@ export {
   DEFAULT_ENRICH_SCHEMA,
   ENRICH_POSTGRES_MIGRATIONS,
   type EnrichPostgresOptions,
+  migrateEnrichPostgres,
 } from './postgres/connect.js';
 export {
   candidateIdentifiers,

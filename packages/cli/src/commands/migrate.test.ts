@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { POSTGRES_STORE_MIGRATIONS } from '@svc/batch-runner';
+import { ENRICH_POSTGRES_MIGRATIONS } from '@svc/enricher';
 import { POSTGRES_CONTROL_PLANE_MIGRATIONS } from '@svc/server';
 import { POSTGRES, serviceUrl } from '@svc/testkit';
 import pg from 'pg';
@@ -11,6 +12,7 @@ import { captureIo } from '../testing/capture-io.js';
 const url = await serviceUrl(POSTGRES, 'svc migrate');
 const batchVersion = POSTGRES_STORE_MIGRATIONS.length;
 const controlVersion = POSTGRES_CONTROL_PLANE_MIGRATIONS.length;
+const enrichVersion = ENRICH_POSTGRES_MIGRATIONS.length;
 
 async function svc(argv: string[], env: Record<string, string> = {}) {
   const io = captureIo();
@@ -55,7 +57,7 @@ describe.skipIf(!url)('svc migrate on PostgreSQL', () => {
     await admin.end();
   });
 
-  it('creates both stores’ tables, prints the versions applied, and finds nothing to do the second time', async () => {
+  it('creates every store’s tables, prints the versions applied, and finds nothing to do the second time', async () => {
     const first = await svc(['migrate', '--schema', schema], { SVC_DATABASE_URL: url as string });
     expect(first.code, first.err).toBe(EXIT.ok);
     expect(first.out).toBe(
@@ -63,6 +65,8 @@ describe.skipIf(!url)('svc migrate on PostgreSQL', () => {
         `batch store (schema ${schema}): version 0 → ${batchVersion}`,
         ...POSTGRES_STORE_MIGRATIONS.map((migration, index) => `  applied ${index + 1}: ${migration.name}`),
         `control plane (schema ${schema}): version 0 → ${controlVersion}`,
+        `enrichment cache and suppression list (schema ${schema}): version 0 → ${enrichVersion}`,
+        ...ENRICH_POSTGRES_MIGRATIONS.map((migration, index) => `  applied ${index + 1}: ${migration.name}`),
         '',
       ].join('\n'),
     );
@@ -71,7 +75,16 @@ describe.skipIf(!url)('svc migrate on PostgreSQL', () => {
       [schema],
     );
     expect(tables.rows.map((row) => row.table_name)).toEqual(
-      expect.arrayContaining(['accounts', 'batch_schema_migrations', 'chunks', 'jobs', 'outbox', 'results']),
+      expect.arrayContaining([
+        'accounts',
+        'batch_schema_migrations',
+        'chunks',
+        'enrich_cache',
+        'enrich_suppression',
+        'jobs',
+        'outbox',
+        'results',
+      ]),
     );
     const again = await svc(['migrate', '--database-url', url as string, '--schema', schema, '--json']);
     expect(again.code, again.err).toBe(EXIT.ok);
@@ -79,6 +92,7 @@ describe.skipIf(!url)('svc migrate on PostgreSQL', () => {
       migrated: [
         { store: 'batch', schema, from_version: batchVersion, to_version: batchVersion, applied: [] },
         { store: 'control_plane', schema, from_version: controlVersion, to_version: controlVersion },
+        { store: 'enrichment', schema, from_version: enrichVersion, to_version: enrichVersion, applied: [] },
       ],
     });
   });

@@ -5,7 +5,7 @@ import { UsageError } from '../usage-error.js';
 
 /** What one store's migration did, as printed. */
 interface Migrated {
-  store: 'batch store' | 'control plane';
+  store: 'batch store' | 'control plane' | 'enrichment cache and suppression list';
   schema: string;
   fromVersion: number;
   toVersion: number;
@@ -13,20 +13,28 @@ interface Migrated {
   applied?: string[];
 }
 
+/** Each store's name in `--json`. */
+const JSON_STORE_NAMES: Record<Migrated['store'], string> = {
+  'batch store': 'batch',
+  'control plane': 'control_plane',
+  'enrichment cache and suppression list': 'enrichment',
+};
+
 /**
- * `svc migrate`: creates or upgrades the PostgreSQL schemas of the batch store and the control
- * plane, the same migrations `svc serve` runs when it starts (safe beside running processes:
+ * `svc migrate`: creates or upgrades the PostgreSQL schemas of the batch store, the control
+ * plane and the enrichment cache and suppression list, the same migrations `svc serve` runs when it starts (safe beside running processes:
  * each takes an advisory lock), for deployments that migrate in a release step.
  */
 export const migrateCommand: Command = {
   name: 'migrate',
-  summary: 'Create or upgrade the PostgreSQL schemas of the batch store and the control plane',
+  summary: 'Create or upgrade the PostgreSQL schemas of the batch store, control plane and enrichment stores',
   usage: ['--database-url postgres://… [--schema S]'],
   details: `Options:
   --database-url <url>  postgres://user:password@host:5432/database (else $SVC_DATABASE_URL)
-  --schema <name>       put both stores' tables in this schema (default: svc_batch for the
-                        batch store and svc_control for the control plane, where svc serve
-                        looks for them)
+  --schema <name>       put every store's tables in this schema (default: svc_batch for the
+                        batch store, svc_control for the control plane and svc_enrich for
+                        the enrichment cache and suppression list, where svc serve looks
+                        for them)
 
 Applies the versions each schema lacks, each in one transaction under an advisory lock, so it
 is safe while svc serve processes start or run (they migrate on start the same way), and prints
@@ -52,11 +60,13 @@ the version before and after. A schema written by a newer svc is refused: exit 1
     // Loaded here: the command table must not load pg or the server for every other command.
     // The CLI's own pg goes to both stores (an optional peer of @svc/batch-runner, which opens
     // their pools; see sqlite-driver.ts).
-    const [{ migratePostgresStore }, { migratePostgresControlPlane }, pg] = await Promise.all([
-      import('@svc/batch-runner'),
-      import('@svc/server'),
-      import('pg'),
-    ]);
+    const [{ migratePostgresStore }, { migratePostgresControlPlane }, { migrateEnrichPostgres }, pg] =
+      await Promise.all([
+        import('@svc/batch-runner'),
+        import('@svc/server'),
+        import('@svc/enricher'),
+        import('pg'),
+      ]);
     const results: Migrated[] = [];
     // As text, each store's line as soon as it is migrated: if the second fails, the first's
     // change is still reported (it is committed).
@@ -81,6 +91,10 @@ the version before and after. A schema written by a newer svc is refused: exit 1
         store: 'control plane',
         ...(await migratePostgresControlPlane({ connectionString: url, schema, driver: pg })),
       });
+      done({
+        store: 'enrichment cache and suppression list',
+        ...(await migrateEnrichPostgres({ connectionString: url, schema, driver: pg, poolSize: 1 })),
+      });
     } catch (error) {
       // A bad --schema is a usage mistake; the stores say so with a TypeError before connecting.
       if (error instanceof TypeError) throw new UsageError(error.message.replace(/^schema/, '--schema'));
@@ -89,7 +103,7 @@ the version before and after. A schema written by a newer svc is refused: exit 1
     if (flags.json) {
       printJson(io, {
         migrated: results.map((result) => ({
-          store: result.store === 'batch store' ? 'batch' : 'control_plane',
+          store: JSON_STORE_NAMES[result.store],
           schema: result.schema,
           from_version: result.fromVersion,
           to_version: result.toVersion,

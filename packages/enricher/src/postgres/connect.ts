@@ -56,6 +56,18 @@ export const ENRICH_POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   },
 ];
 
+/**
+ * Creates or upgrades the enrichment schema alone (what `svc migrate` runs for a deploy pipeline;
+ * the stores also migrate when they open), then ends the pool it opened. Returns the versions.
+ */
+export async function migrateEnrichPostgres(
+  options: EnrichPostgresOptions,
+): Promise<PostgresMigrationOutcome> {
+  const { pool, owned, migration } = await openEnrichPostgres(options, 'the PostgreSQL enrichment schema');
+  if (owned) await pool.end();
+  return migration;
+}
+
 /** An open, migrated enrichment database: the pool, whether to end it, the quoted schema. */
 export interface OpenedEnrichPostgres {
   pool: Pool;
