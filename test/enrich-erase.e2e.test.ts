@@ -49,12 +49,13 @@ describe.skipIf(!databaseUrl)('erase on one machine applies on every machine sha
       // A small geo database, so neither start compiles the default one.
       SVC_GEO_DATABASES: GEO_CITY_FIXTURE,
     };
+    // A domain nobody has registered (random per run): the servers' website and DNS adapters look
+    // it up too, and must not reach a real company's site.
+    const domain = `svc-e2e-${randomBytes(6).toString('hex')}.com`;
+    const email = `jane@${domain}`;
     const people = join(await mkdtemp(join(tmpdir(), 'svc-erase-csv-')), 'people.csv');
     cleanup.push(() => rm(join(people, '..'), { recursive: true, force: true }));
-    await writeFile(
-      people,
-      'email,full_name,title,company_domain\njane@acme.com,Jane Roe,VP Sales,acme.com\n',
-    );
+    await writeFile(people, `email,full_name,title,company_domain\n${email},Jane Roe,VP Sales,${domain}\n`);
 
     const machine = async (name: string): Promise<{ env: Record<string, string>; serve: ServeChild }> => {
       const dataDir = await mkdtemp(join(tmpdir(), `svc-erase-${name}-`));
@@ -76,14 +77,14 @@ describe.skipIf(!databaseUrl)('erase on one machine applies on every machine sha
     const contact = (api: ApiClient) =>
       api.request<{ person: { full_name: string } }>('POST', '/v2/enrich/contact', {
         key,
-        json: { email: 'jane@acme.com' },
+        json: { email },
       });
 
     const found = await contact(apiB);
     expect(found.status, found.text).toBe(200);
     expect(found.body.person.full_name).toBe('Jane Roe');
 
-    const erased = JSON.parse(await svc(['enrich', 'erase', '--email', 'jane@acme.com', '--json'], a.env));
+    const erased = JSON.parse(await svc(['enrich', 'erase', '--email', email, '--json'], a.env));
     // B's lookup left its adapters' outcomes in the shared cache (the dataset's hit, and the
     // others' misses): A's erase purged them, and removed her from A's own dataset.
     expect(erased).toMatchObject({ suppressed: true, dataset_rows_removed: 1 });
