@@ -29,9 +29,11 @@ const HOME = `<!doctype html><html lang="en"><head><title>Acme Widgets</title>
  "sameAs":["https://www.linkedin.com/company/acme-widgets"]}</script>
 <script src="https://js.hs-scripts.com/1234.js"></script></head>
 <body><nav><a href="/team">Team</a></nav><p>Widgets since 2004.</p></body></html>`;
-const TEAM = `<!doctype html><html lang="en"><title>Team</title><h1>Our team</h1>
-<script type="application/ld+json">{"@context":"https://schema.org","@type":"Person","name":"Dana Whitfield",
- "jobTitle":"VP of Engineering","email":"dana@acme.com","worksFor":"Acme Widgets"}</script></html>`;
+// The team page has no schema.org markup: people as cards of plain HTML.
+const TEAM = `<!doctype html><html lang="en"><title>Team</title><h1>Our team</h1><div class="team">
+<div class="card"><img src="/dana.jpg" alt=""><h3>Dana Whitfield</h3><p>VP of Engineering</p>
+ <a href="mailto:dana@acme.com">Email Dana</a></div>
+<div class="card"><img src="/sam.jpg" alt=""><h3>Sam Ortiz</h3><p>Head of Sales</p></div></div></html>`;
 
 let site: StaticSite;
 let server: TestServer;
@@ -110,7 +112,11 @@ describe("POST /v2/enrich/contact: the person's company from the company lookup"
       title: 'VP of Engineering',
       company: COMPANY,
     });
-    expect(body.person.sources.title.adapter).toBe('website_people');
+    expect(body.person.sources.title).toMatchObject({
+      adapter: 'website_people',
+      evidence: `team page card (http://acme.com:${site.port}/team)`,
+    });
+    expect(body.person.seniority).toBe('vp');
     expect(body.person.sources.company_founded).toMatchObject({
       adapter: 'website',
       evidence: 'schema.org Organization (identity)',

@@ -5,6 +5,7 @@ import { CrawlCache, type CrawlResult } from './crawl-cache.js';
 import { extractPage, type PageFacts } from './extract.js';
 import { type FetchedPage, type PageFailure, PoliteFetcher } from './polite-fetch.js';
 import { pickSubpages } from './subpages.js';
+import { teamCards } from './team-cards.js';
 
 /** How the website adapters fetch (one crawler can serve the company and the person adapter). */
 export interface WebsiteCrawlerOptions {
@@ -204,7 +205,7 @@ export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): Websi
     fetched.forEach((result, i) => {
       // A missing or failing about page costs the lookup nothing: the homepage already answered.
       if (result.type === 'page') {
-        pages.push({ ...extractPage(result.html, result.url), kind: subpages[i]!.kind });
+        pages.push(subpageFacts(result.html, result.url, subpages[i]!.kind));
         bytes += result.html.length;
       }
     });
@@ -218,6 +219,13 @@ export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): Websi
     },
     clear: () => crawls.clear(),
   };
+}
+
+/** A subpage read: its facts, and on a team or about page the people it shows as cards. */
+function subpageFacts(html: string, url: string, kind: string): PageFacts {
+  const facts: PageFacts = { ...extractPage(html, url), kind };
+  if (kind === 'team' || kind === 'about') facts.cards = teamCards(html);
+  return facts;
 }
 
 /** What a lookup answers when it is aborted or something unexpected throws: a typed error, never a throw. */

@@ -1,6 +1,7 @@
 import { Parser } from 'htmlparser2';
 import type { JsonNode } from './jsonld.js';
 import { MicrodataCollector } from './microdata.js';
+import type { TeamCard } from './team-cards.js';
 
 /** An anchor on a page: its resolved URL and visible text. */
 export interface PageLink {
@@ -43,6 +44,8 @@ export interface PageFacts {
   microdata: JsonNode[];
   /** What kind of page the crawler fetched this as (`home`, `about`, …); absent for a page read alone. */
   kind?: string;
+  /** On a team or about page: the people it shows as cards of plain HTML (`team-cards.ts`). */
+  cards?: TeamCard[];
   /** Visible text (scripts and styles left out), whitespace collapsed, capped. */
   text: string;
 }
