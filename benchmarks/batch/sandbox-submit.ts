@@ -1,13 +1,15 @@
 // GET /v2/health latency while a test key submits a 50,000-record sandbox job (issue 24 item 5):
 // `svc serve` runs as users start it (the CLI from source, SQLite in a fresh data dir), a probe
 // asks /v2/health every 10 ms, one request at a time, first on a quiet server, then from the
-// submit until the job has completed (insert and processing both). Run once, small:
+// submit until the job has completed (insert and processing both). The submit is sent by a
+// process of its own (server/sender-child.ts), the probe alone in this one. Run once, small:
 //   cd benchmarks && node --conditions=source --import tsx run.ts batch-submit
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startSender } from '../server/sender-child.js';
 
 const CLI = fileURLToPath(new URL('../../packages/cli/src/bin.ts', import.meta.url));
 const RECORDS = Number(process.env.BATCH_SUBMIT_RECORDS ?? 50_000);
@@ -22,18 +24,25 @@ interface Served {
 
 export async function startServe(): Promise<Served> {
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-batch-submit-'));
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CLI, 'serve'], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: dataDir,
-      SVC_PORT: '0',
-      SVC_DATA_DIR: dataDir,
-      SVC_LOG_LEVEL: 'warn',
-      SVC_PROBING_INTERVAL_SECONDS: '0',
+  // SERVE_CPU_PROF names a directory: the server writes a `.cpuprofile` there when it stops.
+  const profileDir = process.env.SERVE_CPU_PROF;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(
+    process.execPath,
+    [...profile, '--conditions=source', '--import', 'tsx', CLI, 'serve'],
+    {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dataDir,
+        SVC_PORT: '0',
+        SVC_DATA_DIR: dataDir,
+        SVC_LOG_LEVEL: 'warn',
+        SVC_PROBING_INTERVAL_SECONDS: '0',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let out = '';
   // The first start's keys are printed on stderr (never with the log on stdout).
   let err = '';
@@ -111,24 +120,28 @@ async function waitForJob(url: string, key: string, id: string): Promise<Record<
 }
 
 export async function runBatchSubmitBenchmark(): Promise<void> {
+  const loadAtStart = loadavg();
   const served = await startServe();
   try {
     // Warm up: the first requests compile the routes.
     for (let i = 0; i < 50; i++) await (await fetch(`${served.url}/v2/health`)).arrayBuffer();
     const quiet = await probeHealth(served.url, new Promise((resolve) => setTimeout(resolve, QUIET_MS)));
     const records = Array.from({ length: RECORDS }, (_, index) => `user${index}@example.com`);
+    // The submit is sent by a process of its own: building and sending 1.2 MB never delays the probe.
+    const sender = await startSender({
+      url: served.url,
+      key: served.testKey,
+      path: '/v2/batch',
+      body: JSON.stringify({ type: 'verify_email', records }),
+    });
     const started = performance.now();
     let submitMs = 0;
     const work = (async () => {
-      const response = await fetch(`${served.url}/v2/batch`, {
-        method: 'POST',
-        headers: { 'x-api-key': served.testKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'verify_email', records }),
-      });
-      submitMs = performance.now() - started;
-      const job = (await response.json()) as { id?: string };
-      if (response.status !== 202 || !job.id)
-        throw new Error(`submit: ${response.status} ${JSON.stringify(job)}`);
+      const report = await sender.run();
+      submitMs = report.firstAnsweredAt - (performance.timeOrigin + started);
+      const job = JSON.parse(report.lastBody) as { id?: string };
+      if (report.statuses[202] !== 1 || !job.id)
+        throw new Error(`submit: ${JSON.stringify(report.statuses)} ${report.lastBody}`);
       return waitForJob(served.url, served.testKey, job.id);
     })();
     const busyStarts: number[] = [];
@@ -151,7 +164,9 @@ export async function runBatchSubmitBenchmark(): Promise<void> {
     );
     console.log(`| quiet after (${QUIET_MS / 1000} s) | ${describe(after)} |`);
     console.log(
-      `\nload average at the end: ${loadavg()
+      `\n${new Date().toISOString()}; load average (1, 5, 15 min) at the start: ${loadAtStart
+        .map((load) => load.toFixed(1))
+        .join(', ')}; at the end: ${loadavg()
         .map((load) => load.toFixed(1))
         .join(', ')}`,
     );

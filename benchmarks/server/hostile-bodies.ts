@@ -1,13 +1,29 @@
 // GET /v2/health latency while clients send the bodies of issue 24 item 2 (arrays of hundreds of
 // thousands of wrong-typed items, an object with 60,000 unknown keys), three at a time, with a test
 // key (never billed): `svc serve` as users start it, a probe asking /v2/health every 10 ms, first
-// quiet, then under the bodies, then quiet again. Run once, small:
+// quiet, then under the bodies, then quiet again. Each body is sent by a process of its own
+// (sender-child.ts), so the probe's event loop measures the server, not the clients. Run once, small:
 //   cd benchmarks && node --conditions=source --import tsx run.ts hostile-bodies
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { describe, probeHealth, startServe } from '../batch/sandbox-submit.js';
+import { startSender } from './sender-child.js';
 
 const HOSTILE_MS = Number(process.env.HOSTILE_BODIES_MS ?? 5000);
 const QUIET_MS = 3000;
+/** Priority of the sender processes (see startSender): 19 unless HOSTILE_SENDERS_NICE says otherwise. */
+const SENDERS_NICE = Number(process.env.HOSTILE_SENDERS_NICE ?? 19);
+
+/** CPU seconds (user + system) a process has used, from /proc (Linux); NaN elsewhere. */
+function cpuSecondsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command's closing paren; clock ticks of 1/100 s.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 /** Each body once: the route, and JSON under 1 MiB that the old validation walked item by item. */
 const BODIES: { path: string; body: string }[] = [
@@ -29,29 +45,32 @@ const BODIES: { path: string; body: string }[] = [
 ];
 
 export async function runHostileBodiesBenchmark(): Promise<void> {
+  const loadAtStart = loadavg();
   const served = await startServe();
   try {
     for (let i = 0; i < 50; i++) await (await fetch(`${served.url}/v2/health`)).arrayBuffer();
     const quiet = await probeHealth(served.url, new Promise((resolve) => setTimeout(resolve, QUIET_MS)));
-    const statuses = new Map<number, number>();
-    const stopAt = performance.now() + HOSTILE_MS;
-    const sender = async (index: number) => {
-      const { path, body } = BODIES[index] as (typeof BODIES)[number];
-      while (performance.now() < stopAt) {
-        const response = await fetch(`${served.url}${path}`, {
-          method: 'POST',
-          headers: { 'x-api-key': served.testKey, 'content-type': 'application/json' },
-          body,
-        });
-        await response.arrayBuffer();
-        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-      }
-    };
-    const hostile = Promise.all(BODIES.map((_, index) => sender(index)));
+    const senders = await Promise.all(
+      BODIES.map(({ path, body }) =>
+        startSender(
+          { url: served.url, key: served.testKey, path, body, durationMs: HOSTILE_MS },
+          { nice: SENDERS_NICE },
+        ),
+      ),
+    );
+    const pid = served.child.pid as number;
+    const cpuBefore = cpuSecondsOf(pid);
+    const hostile = Promise.all(senders.map((sender) => sender.run()));
     const busy = await probeHealth(served.url, hostile);
+    const serverCpu = cpuSecondsOf(pid) - cpuBefore;
+    const statuses = new Map<string, number>();
+    for (const report of await hostile)
+      for (const [status, count] of Object.entries(report.statuses))
+        statuses.set(status, (statuses.get(status) ?? 0) + count);
+    const bodies = [...statuses.values()].reduce((sum, count) => sum + count, 0);
     const after = await probeHealth(served.url, new Promise((resolve) => setTimeout(resolve, QUIET_MS)));
     const sizes = BODIES.map(({ body }) => `${(body.length / 1024).toFixed(0)} KiB`).join(', ');
-    console.log(`\n## GET /v2/health while three clients send hostile JSON bodies (${sizes})\n`);
+    console.log(`\n## GET /v2/health while three client processes send hostile JSON bodies (${sizes})\n`);
     console.log('| phase | health latency |');
     console.log('|---|---|');
     console.log(`| quiet before (${QUIET_MS / 1000} s) | ${describe(quiet)} |`);
@@ -60,7 +79,12 @@ export async function runHostileBodiesBenchmark(): Promise<void> {
     const answered = [...statuses].map(([status, count]) => `${count}× ${status}`).join(', ');
     console.log(`\nthe hostile bodies were answered: ${answered}`);
     console.log(
-      `load average at the end: ${loadavg()
+      `the senders ran at nice ${SENDERS_NICE}; the server used ${serverCpu.toFixed(2)} CPU seconds under the bodies, ${((serverCpu * 1000) / bodies).toFixed(2)} ms a body`,
+    );
+    console.log(
+      `${new Date().toISOString()}; load average (1, 5, 15 min) at the start: ${loadAtStart
+        .map((load) => load.toFixed(1))
+        .join(', ')}; at the end: ${loadavg()
         .map((load) => load.toFixed(1))
         .join(', ')}`,
     );
