@@ -39,6 +39,7 @@ let site: StaticSite;
 let server: TestServer;
 let base: string;
 let runner: BatchRunner;
+const lines: string[] = [];
 beforeAll(async () => {
   site = await startStaticSite({ routes: { '/': HOME, '/team': TEAM } });
   const crawler = createWebsiteCrawler({ homepageUrls: (domain) => [`http://${domain}:${site.port}/`] });
@@ -56,6 +57,8 @@ beforeAll(async () => {
   const holder: { runner?: BatchRunner } = {};
   server = await createTestServer({
     enricher,
+    logStream: { write: (line: string) => lines.push(line) },
+    options: { logLevel: 'info' },
     batch: {
       store,
       get runner() {
@@ -88,7 +91,7 @@ async function call(key: string, path: string, payload?: unknown) {
   });
   // biome-ignore lint/suspicious/noExplicitAny: the test reads the answer's JSON as it comes
   const body: any = response.status === 204 ? null : await response.json();
-  return { status: response.status, body };
+  return { status: response.status, body, requestId: response.headers.get('x-request-id') };
 }
 
 const COMPANY = {
@@ -105,7 +108,9 @@ const COMPANY = {
 describe("POST /v2/enrich/contact: the person's company from the company lookup", () => {
   it('answers the company fields of the person’s company domain, each with its source', async () => {
     const { liveKey } = await server.account();
-    const { status, body } = await call(liveKey.secret, '/v2/enrich/contact', { email: 'dana@acme.com' });
+    const { status, body, requestId } = await call(liveKey.secret, '/v2/enrich/contact', {
+      email: 'dana@acme.com',
+    });
     expect(status).toBe(200);
     expect(body.person).toMatchObject({
       full_name: 'Dana Whitfield',
@@ -117,6 +122,17 @@ describe("POST /v2/enrich/contact: the person's company from the company lookup"
       evidence: `team page card (http://acme.com:${site.port}/team)`,
     });
     expect(body.person.seniority).toBe('vp');
+    // The request's log line says how the person's and the company's adapters answered.
+    const logged = () =>
+      lines
+        .map((line) => JSON.parse(line))
+        .find((entry) => entry.msg === 'request' && entry.request_id === requestId);
+    await expect.poll(logged).toBeDefined();
+    expect(logged()).toMatchObject({
+      enrichment_outcome: 'match',
+      enrichment_adapters: { website_people: 'hit' },
+      enrichment_company_adapters: { website: 'hit' },
+    });
     expect(body.person.sources.company_founded).toMatchObject({
       adapter: 'website',
       evidence: 'schema.org Organization (identity)',
