@@ -1,5 +1,6 @@
 // Runs every benchmark suite in one process and prints each table (`pnpm bench`).
 import { runBatchBenchmark } from './batch/jobs.js';
+import { runBatchLoopDelayBenchmark } from './batch/sandbox-loop-delay.js';
 import { runBatchSubmitBenchmark } from './batch/sandbox-submit.js';
 import { runBatchVerifyBenchmark } from './batch/verify-job.js';
 import { runEmailDisposableBenchmark } from './email/disposable.js';
@@ -22,6 +23,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   batch: runBatchBenchmark,
   'batch-verify': runBatchVerifyBenchmark,
   'batch-submit': runBatchSubmitBenchmark,
+  'batch-loop-delay': runBatchLoopDelayBenchmark,
   server: runServerBenchmark,
   'hostile-bodies': runHostileBodiesBenchmark,
   enrich: runEnrichBenchmark,
