@@ -8,6 +8,8 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Working directory that relative paths are resolved against. */
   cwd: string;
+  /** The clock of batch runs and webhook deliveries (when an attempt is due); tests move it on. @default Date.now */
+  now?: () => number;
 }
 
 /** The process's own streams. */

@@ -41,12 +41,16 @@ export async function prepareRunDatabase(dbPath: string): Promise<void> {
   await checkDatabase(dbPath, false);
 }
 
-/** The job database for a run (prepared by prepareRunDatabase), created if missing. */
+/** The job database for a run (prepared by prepareRunDatabase), created if missing; `now` is CliIo.now. */
 export async function openForRun(
   dbPath: string,
   processors: Processor[],
   webhooks: BatchRunnerOptions['webhooks'],
+  now?: () => number,
 ): Promise<JobDatabase> {
   const store = await createSqliteStore({ path: dbPath, driver: await cliSqliteDriver() });
-  return { runner: createBatchRunner({ store, processors, chunkSize: 250, webhooks }), store };
+  return {
+    runner: createBatchRunner({ store, processors, chunkSize: 250, webhooks, ...(now ? { now } : {}) }),
+    store,
+  };
 }

@@ -120,8 +120,9 @@ export async function deliver({ io, json, values, dbPath }: ManageContext): Prom
     );
   const { runner, store } = await openExisting(dbPath);
   try {
-    const started = Date.now();
-    const dispatcher = createWebhookDispatcher({ ...deliveryOptions(secrets, values), secrets, store });
+    const now = io.now ?? Date.now;
+    const started = now();
+    const dispatcher = createWebhookDispatcher({ ...deliveryOptions(secrets, values, now), secrets, store });
     const attempted = await dispatcher.deliverDue();
     await dispatcher.close();
     const tried: Array<{ jobId: string; event: DeliveryView }> = [];

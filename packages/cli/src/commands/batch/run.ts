@@ -44,7 +44,8 @@ export async function runJob(
   const { runner, store } = await openForRun(
     dbPath,
     [opened.processor],
-    deliveryOptions(webhook.secrets, values),
+    deliveryOptions(webhook.secrets, values, io.now),
+    io.now,
   ).catch(async (error: unknown) => {
     await opened.close();
     throw error;

@@ -13,15 +13,17 @@ export function webhookSecrets(io: CliIo, values: Record<string, unknown>): stri
   return secrets?.length ? secrets : undefined;
 }
 
-/** The delivery settings for the runner or a dispatcher: the secrets and the SSRF guard's exception. */
+/** The delivery settings for the runner or a dispatcher: the secrets, the SSRF guard's exception and the clock (CliIo.now). */
 export function deliveryOptions(
   secrets: string[] | undefined,
   values: Record<string, unknown>,
+  now?: () => number,
 ): BatchRunnerOptions['webhooks'] {
   if (!secrets) return undefined;
   return {
     secrets,
     pollIntervalMs: 250,
+    ...(now ? { now } : {}),
     ...(values['allow-private-webhook'] === true ? { isAllowedAddress: () => true } : {}),
   };
 }
