@@ -2,6 +2,7 @@
 // "Building a server of your own" describes them. createServer registers all of these itself;
 // most users need only the root export.
 export type { AuthContext, GeoDatabaseInfo, ServerContext } from '../context.js';
+export { syncPlans } from '../control-plane/accounts.js';
 export { accountRoutes } from '../routes/account.js';
 export { batchResultsPath, batchRoutes } from '../routes/batch.js';
 export { accountWebhookSecrets, webhookAddressGuard } from '../routes/batch-webhooks.js';
