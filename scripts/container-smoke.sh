@@ -237,6 +237,12 @@ echo "POST /v2/verify/email (sandbox): $(head -c 300 <<<"$verify")"
 expect 200 "$url/dashboard/" >/dev/null
 echo "GET /dashboard/: 200"
 
+# `docker exec svc svc accounts list`: the CLI in the image finds the server's data dir.
+accounts=$(buildah run --isolation chroot "${containers[0]}" -- svc accounts list 2>&1) ||
+  fail "svc accounts list in the container failed: $accounts"
+grep -q owner <<<"$accounts" || fail "svc accounts list in the container does not list the owner: $accounts"
+echo "svc accounts list (as docker exec): lists the owner account"
+
 t=$SECONDS
 stop single
 echo "SIGTERM: exited 0 in $(elapsed "$t")"
