@@ -47,11 +47,10 @@ describe('createDefaultGeoResolver', () => {
       ],
       { cwd: packageDir, env: { ...process.env, CHILD_CACHE_DIR: join(dataDir, 'geo') } },
     );
-    const { asn, worst_delay_ms } = JSON.parse(stdout) as { asn: number; worst_delay_ms: number };
+    const { asn } = JSON.parse(stdout) as { asn: number };
     expect(asn).toBe(13335);
-    // About 150 ms at worst on a loaded 2-core machine (the compile runs in a child process);
-    // compiling on the main thread stalled it for 0.7-1.8 s in the writer's toBuffer().
-    expect(worst_delay_ms).toBeLessThan(400);
+    // The worst event-loop delay meanwhile (the compile runs in a child process; on the main
+    // thread it stalled 0.7-1.8 s) is measured by the geo-stall benchmark, not bounded here.
   }, 180_000);
 
   it("runs the README's example as written: no paths, the real default data", async () => {
