@@ -11,7 +11,8 @@ interface PackageJson {
  * package.json `exports`, the sorted names it exports at run time match the package's snapshot,
  * and its README's "What this package exports" section names each of them in backticks. A name
  * added to or removed from a package's surface thus shows in review as a snapshot change and
- * needs a line in the README.
+ * needs a line in the README. After an intended change: name the export in the README's section,
+ * then `npx vitest run --project <package> src/public-api -u` rewrites the snapshot.
  */
 export function describePublicApi(packageDir: URL): void {
   const manifest = JSON.parse(readFileSync(new URL('package.json', packageDir), 'utf8')) as PackageJson;
