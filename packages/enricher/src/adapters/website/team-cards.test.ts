@@ -218,6 +218,15 @@ describe('matching a person on a team page of cards', () => {
     ]);
   });
 
+  it('skips quotes, teasers and the site’s frame, but not a page builder’s content wrapper', () => {
+    const quoted = `<div class="testimonials">${card('Jane Roe', 'CEO, Other Inc')}${card('John Smith', 'CTO, Elsewhere')}</div>`;
+    expect(teamCards(quoted)).toEqual([]);
+    expect(teamCards(`<nav>${card('Jane Roe', 'CEO')}${card('John Smith', 'CTO')}</nav>`)).toEqual([]);
+    // WordPress wraps a page's own content in `entry-content post-content`; the body's classes describe the theme.
+    const wordpress = `<body class="page menu-type-dropdown"><div class="entry-content post-content">${card('Jane Roe', 'CEO')}${card('John Smith', 'CTO')}</div></body>`;
+    expect(teamCards(wordpress).map((found) => found.name)).toEqual(['Jane Roe', 'John Smith']);
+  });
+
   it('tells names from titles and headings', () => {
     for (const name of [
       'Jane Roe',

@@ -45,7 +45,7 @@ const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 /** Most characters of text a card holds (a name, a title and a short bio). */
 const MAX_CARD_TEXT = 1500;
 const NOT_TEAM =
-  /(?:^|[\s_-])(?:testimonials?|reviews?|quotes?|comments?|byline|authors?|news|blog|posts?|teasers?|related|articles?|products?|shop|cart|nav|navbar|navigation|menu|header|footer|cookies?|consent|breadcrumbs?)(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(?:testimonials?|reviews?|quotes?|comments?|byline|authors?|news|blog|teasers?|related|products?|posts|articles|post-list|article-list|stories|story|feed|river|headlines?|shop|cart|nav|navbar|navigation|menu|header|footer|cookies?|consent|breadcrumbs?)(?:$|[\s_-])/i;
 /** The site's frame and forms: links, not people. */
 const NOT_TEAM_TAGS = new Set(['blockquote', 'nav', 'header', 'footer', 'form']);
 const PAGE_TAGS = new Set(['#root', 'html', 'body', 'main']);
