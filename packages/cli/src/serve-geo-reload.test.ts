@@ -111,6 +111,30 @@ describe('svc serve with its default settings and svc geo update', () => {
     expect(JSON.stringify(before)).not.toContain(root);
     // MaxMind's test database places this address in Boxford; the bundled DB-IP data does not.
     expect((await geo()).city).not.toBe('Boxford');
+    // The flags with no configuration: a Tor exit, an AWS address, a Private Relay egress and a
+    // Comcast address from the shipped snapshots and ASN table.
+    const lookup = async (ip: string) =>
+      (await (await fetch(`${url}/v2/geo/${ip}`, { headers: { 'X-API-Key': liveKey } })).json()) as Record<
+        string,
+        unknown
+      >;
+    expect(await lookup('185.220.101.33')).toMatchObject({
+      is_tor: true,
+      is_proxy: true,
+      is_vpn: false,
+      sources: { is_tor: 'tor-exits' },
+    });
+    expect(await lookup('3.5.0.10')).toMatchObject({
+      is_hosting: true,
+      network_type: 'hosting',
+      is_vpn: false,
+    });
+    expect(await lookup('172.225.0.5')).toMatchObject({ is_relay: true, is_vpn: false, is_proxy: false });
+    expect(await lookup('73.22.1.5')).toMatchObject({
+      network_type: 'isp',
+      is_hosting: false,
+      is_tor: false,
+    });
 
     const update = captureIo();
     update.env = env;

@@ -1,3 +1,4 @@
+import { defaultGeoCacheDir, updatedListsPath } from '@svc/geo-resolver';
 import type { LoadedConfig, ResolvedServerOptions, RunningServer, ServeOptions } from '@svc/server';
 import { serve } from '@svc/server';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -44,7 +45,11 @@ export async function startServer(
       ? {}
       : {
           openGeo: () => openCliGeoResolver(io, []),
-          geoStampFiles: UPDATE_SOURCES.map((source) => installedCityPath(io.env, source)),
+          geoStampFiles: [
+            ...UPDATE_SOURCES.map((source) => installedCityPath(io.env, source)),
+            // `svc geo update --lists` (or the server's own list refresh) installs this file.
+            updatedListsPath(defaultGeoCacheDir(io.env)),
+          ],
         }),
   });
 }

@@ -285,6 +285,10 @@ export const SERVER_SETTINGS_SCHEMA = Type.Object({
       reloadIntervalSeconds: integer(0, null, 0, {
         description: 'reload the geo data this often (0: only on signal or update)',
       }),
+      listsUpdateIntervalSeconds: integer(0, null, 0, {
+        description:
+          'fetch fresh network lists (Tor exits, cloud ranges, iCloud Private Relay) this often through the SSRF guard, each checked before it is swapped in; 0: never (the shipped snapshot or `svc geo update --lists` serves)',
+      }),
     }),
   ),
   logLevel: oneOf(LOG_LEVELS, 'info', {

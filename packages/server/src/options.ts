@@ -41,7 +41,7 @@ export interface ResolvedServerOptions {
   tls: { certFile: string; keyFile: string } | null;
   cors: { origins: string[] };
   metrics: { path: string | null };
-  geo: { databases: string[]; reloadIntervalSeconds: number };
+  geo: { databases: string[]; reloadIntervalSeconds: number; listsUpdateIntervalSeconds: number };
   logLevel: NonNullable<ServerOptions['logLevel']>;
   probing: {
     intervalSeconds: number;
@@ -164,6 +164,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     geo: {
       databases: options.geo?.databases ?? [],
       reloadIntervalSeconds: options.geo?.reloadIntervalSeconds ?? 0,
+      listsUpdateIntervalSeconds: options.geo?.listsUpdateIntervalSeconds ?? 0,
     },
     logLevel: options.logLevel ?? 'info',
     probing: {

@@ -25,6 +25,7 @@ import {
   createGeoResolver,
   type GeoResolver,
   openMmdbBackend,
+  updatedListsPath,
 } from '@svc/geo-resolver';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
@@ -38,6 +39,7 @@ import type { ControlPlaneStore } from './control-plane/store.js';
 import { createPostgresControlPlaneStore } from './control-plane/stores/postgres.js';
 import { CONTROL_PLANE_DB_FILE, createSqliteControlPlaneStore } from './control-plane/stores/sqlite.js';
 import { createWriteBehindUsageStore } from './control-plane/write-behind-usage.js';
+import { scheduleNetworkListRefresh } from './geo-lists-refresh.js';
 import type { RateLimiter } from './limiter/limiter.js';
 import { createRedisRateLimiter } from './limiter/redis.js';
 import { type ResolvedServerOptions, resolveServerOptions, type ServerOptions } from './options.js';
@@ -290,6 +292,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     // The API logs through Fastify's logger once it exists; a worker has only stderr.
     let reloadFailed = (error: Error) =>
       stderr.write(`svc serve: geo data reload failed; the previous data stays: ${error.message}\n`);
+    let listsReport = (message: string, _failed: boolean) => stderr.write(`svc serve: ${message}\n`);
     const reopen = async () => {
       const next = asOpenedGeo(await openGeo());
       const previous = geo;
@@ -302,11 +305,23 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       // installed file is picked up too) and swap it in once it is ready.
       reload: reopen,
       intervalSeconds: options.geo.reloadIntervalSeconds,
-      stampFiles: input.geoStampFiles ?? options.geo.databases,
+      // The bundled data's network lists are replaced by `svc geo update --lists` or the refresh below.
+      stampFiles:
+        input.geoStampFiles ??
+        (options.geo.databases.length > 0
+          ? options.geo.databases
+          : [updatedListsPath(join(options.dataDir, 'geo'))]),
       signals: input.handleSignals !== false,
       onError: (error) => reloadFailed(error),
     });
     closers.push(() => triggers.stop());
+    closers.push(
+      scheduleNetworkListRefresh({
+        cacheDir: join(options.dataDir, 'geo'),
+        intervalSeconds: options.geo.listsUpdateIntervalSeconds,
+        report: (message, failed) => listsReport(message, failed),
+      }),
+    );
 
     if (role === 'worker') {
       const health = await startHealthServer({
@@ -372,6 +387,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     });
     reloadFailed = (error) =>
       app.log.error({ err: error }, 'geo data reload failed; the previous data stays');
+    listsReport = (message, failed) => (failed ? app.log.warn(message) : app.log.info(message));
     closers.push(async () => {
       // Node's close() ends the connections idle at that moment only; a keep-alive connection
       // whose request finishes during the stop would hold it open for keepAliveTimeout (72 s).
