@@ -9,6 +9,7 @@ import {
   loadServerConfig,
   maskSecrets,
   printableConfig,
+  SETTINGS,
 } from './config.js';
 import { resolveServerOptions } from './options.js';
 
@@ -252,6 +253,38 @@ describe('printableConfig (svc serve --print-config)', () => {
       sources: { port: 'SVC_PORT' },
       options: { port: 9001, host: '127.0.0.1', plans: { free: { burst: 10 } } },
     });
+  });
+
+  it('shows every setting of the schema, and each set one with the variable that set it', async () => {
+    // One variable per setting, each a value the setting accepts (its default, or a sample).
+    const samples: Record<string, string> = {
+      'smtp.heloName': 'probe.example.com',
+      'smtp.mailFrom': 'probe@example.com',
+      'smtp.proxies': 'socks5://10.0.0.1:1080',
+      dns: '127.0.0.1:53',
+      'tls.certFile': 'cert.pem',
+      'tls.keyFile': 'key.pem',
+      'metrics.path': '/metrics',
+      'probing.testHost': 'mx.example.com',
+      'probing.publicAddress': '192.0.2.1',
+      'probing.blocklists': 'zen.spamhaus.org',
+      databaseUrl: 'postgres://db.example/svc',
+      redisUrl: 'redis://cache.example:6379',
+    };
+    const env: Record<string, string> = {};
+    for (const setting of SETTINGS) {
+      const key = setting.path.join('.');
+      const value = samples[key] ?? setting.schema.default;
+      env[envName(setting.path)] = Array.isArray(value) ? value.join(',') : String(value);
+    }
+    const loaded = await loadServerConfig({ env, cwd: dir });
+    const printed = printableConfig(resolveServerOptions(loaded.options), loaded, env);
+    for (const setting of SETTINGS) {
+      let value: unknown = printed.options;
+      for (const part of setting.path) value = (value as Record<string, unknown> | null)?.[part];
+      expect(value, setting.path.join('.')).not.toBeUndefined();
+      expect((printed.sources as Record<string, string>)[setting.path.join('.')]).toBe(envName(setting.path));
+    }
   });
 
   it('says where the secret key is kept when no variable sets it', async () => {
