@@ -109,9 +109,9 @@ describe('startStaticSite', () => {
       () => 'failed',
     );
     while (site.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
-    const started = performance.now();
+    // The route answers after a minute, past the test's timeout: close() returning shows it did
+    // not wait for it (not timed).
     await Promise.all([site.close(), site.close()]);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(await pending).toBe('failed');
   });
 

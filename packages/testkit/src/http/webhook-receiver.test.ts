@@ -109,10 +109,9 @@ describe('startWebhookReceiver', () => {
       () => 'failed',
     );
     await receiver.waitFor(2, 2000);
-    const closing = performance.now();
+    // The request hangs for good: close() returning shows it did not wait for it (not timed).
     await receiver.close();
     await receiver.close();
-    expect(performance.now() - closing).toBeLessThan(1000);
     expect(await pending).toBe('failed');
   });
 

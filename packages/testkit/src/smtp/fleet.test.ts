@@ -162,15 +162,15 @@ describe('fleet', () => {
   });
 
   test('close() destroys open connections, stops listening and is idempotent', async () => {
-    const fleet = await fleetOf({ hosts: ['127.0.0.2'], script: { replyDelayMs: { ehlo: 10_000 } } });
+    // EHLO is answered after a minute, past the test's timeout: close() returning shows it did
+    // not wait for the reply (not timed).
+    const fleet = await fleetOf({ hosts: ['127.0.0.2'], script: { replyDelayMs: { ehlo: 60_000 } } });
     const client = await SmtpTestClient.connect(fleet.port, '127.0.0.2');
     await client.read();
     client.send('EHLO client.test');
-    const t = Date.now();
     await Promise.all([fleet.close(), fleet.close()]);
     await fleet.close();
     await client.waitClosed();
-    expect(Date.now() - t).toBeLessThan(1000);
     expect(fleet.sessions[0]?.end).toBe('fleet-closed');
     expect(fleet.currentConnections()).toBe(0);
     const refused = await new Promise<string>((resolve) => {
