@@ -102,6 +102,11 @@ export interface ServeOptions {
    */
   batchStopTimeoutMs?: number;
   /**
+   * With `redisUrl`: longest an idle worker waits on the queue before it also looks at the store
+   * (work whose message was lost waits at most this long). @default 5000 (the dispatcher's)
+   */
+  batchFallbackPollMs?: number;
+  /**
    * The clock (ms since the epoch) of the API: key and token expiry, grace periods, usage months,
    * cursor expiry. For tests, which move it instead of waiting. The batch runner keeps its own.
    * @default Date.now
@@ -227,6 +232,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
         connection: redisUrl,
         prefix: options.redisPrefix,
         onError: (error) => warn(`batch queue (Redis): ${error.message}`),
+        ...(input.batchFallbackPollMs === undefined ? {} : { fallbackPollMs: input.batchFallbackPollMs }),
       });
       dispatcher = bullmq;
       // Closed after the runner (closers run last first), which settles its leases through it.
