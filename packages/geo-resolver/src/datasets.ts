@@ -178,6 +178,9 @@ export const GEO_DATASETS: readonly GeoDataset[] = [
     'oracle.txt',
     'oracle',
     100,
+    // Oracle publishes IPv4 ranges only; JSON from Oracle itself (every `cidr` string).
+    ['https://docs.oracle.com/en-us/iaas/tools/public_ip_ranges.json'],
+    'json',
   ),
   hosting(
     'digitalocean',
