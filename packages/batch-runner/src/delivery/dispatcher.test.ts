@@ -153,10 +153,10 @@ describe.each(stores)('webhook outbox on the %s store', (_name, makeStore) => {
     });
     dispatcher.start();
     await expect.poll(() => receiver?.deliveries.length ?? 0).toBe(1);
-    const closing = performance.now();
     await dispatcher.close();
-    // One hanging attempt at most, not one 500 ms timeout per due event.
-    expect(performance.now() - closing).toBeLessThan(1000);
+    // One hanging attempt at most, not one 500 ms timeout per due event: the other two events were
+    // never tried (counted, not timed).
+    expect(receiver?.deliveries).toHaveLength(1);
     const attempts = await Promise.all(
       jobs.map(async (id) => (await store.deliveries(id))[0]?.attempts.length ?? 0),
     );
