@@ -19,17 +19,40 @@ interface Served {
   url: string;
   testKey: string;
   child: ChildProcess;
+  /**
+   * With `loopDelay`: the server's event-loop delay since the last call (ms), read in the server
+   * itself (server/loop-delay-preload.ts), apart from the probe's and the scheduler's share.
+   */
+  loopDelay(): Promise<LoopDelay>;
   stop(): Promise<void>;
 }
 
-export async function startServe(): Promise<Served> {
+/** Event-loop delay percentiles, ms. */
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+const LOOP_DELAY_PRELOAD = fileURLToPath(new URL('../server/loop-delay-preload.ts', import.meta.url));
+const LOOP_DELAY_LINE = 'svc-bench-loop-delay ';
+
+export async function startServe(options: { loopDelay?: boolean } = {}): Promise<Served> {
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-batch-submit-'));
   // SERVE_CPU_PROF names a directory: the server writes a `.cpuprofile` there when it stops.
   const profileDir = process.env.SERVE_CPU_PROF;
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const child = spawn(
     process.execPath,
-    [...profile, '--conditions=source', '--import', 'tsx', CLI, 'serve'],
+    [
+      ...profile,
+      '--conditions=source',
+      '--import',
+      'tsx',
+      ...(options.loopDelay ? ['--import', LOOP_DELAY_PRELOAD] : []),
+      CLI,
+      'serve',
+    ],
     {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
       env: {
@@ -47,7 +70,12 @@ export async function startServe(): Promise<Served> {
   // The first start's keys are printed on stderr (never with the log on stdout).
   let err = '';
   child.stdout?.setEncoding('utf8').on('data', (text: string) => (out += text));
-  child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+  const loopDelays: ((figures: LoopDelay) => void)[] = [];
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = chunk.split('\n');
+    for (const line of lines.filter((line) => line.startsWith(LOOP_DELAY_LINE)))
+      loopDelays.shift()?.(JSON.parse(line.slice(LOOP_DELAY_LINE.length)) as LoopDelay);
+    const text = lines.filter((line) => !line.startsWith(LOOP_DELAY_LINE)).join('\n');
     err += text;
     process.stderr.write(text.replace(/(sk_(live|test)_|whsec_)\S+/g, '$1…'));
   });
@@ -67,6 +95,13 @@ export async function startServe(): Promise<Served> {
     url,
     testKey,
     child,
+    loopDelay() {
+      if (!options.loopDelay) return Promise.reject(new Error('startServe({ loopDelay: true }) measures it'));
+      return new Promise<LoopDelay>((resolve) => {
+        loopDelays.push(resolve);
+        child.kill('SIGUSR2');
+      });
+    },
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

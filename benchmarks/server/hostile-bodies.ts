@@ -6,7 +6,7 @@
 //   cd benchmarks && node --conditions=source --import tsx run.ts hostile-bodies
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { describe, probeHealth, startServe } from '../batch/sandbox-submit.js';
+import { describe, type LoopDelay, probeHealth, startServe } from '../batch/sandbox-submit.js';
 import { startSender } from './sender-child.js';
 
 const HOSTILE_MS = Number(process.env.HOSTILE_BODIES_MS ?? 5000);
@@ -46,10 +46,12 @@ const BODIES: { path: string; body: string }[] = [
 
 export async function runHostileBodiesBenchmark(): Promise<void> {
   const loadAtStart = loadavg();
-  const served = await startServe();
+  const served = await startServe({ loopDelay: true });
   try {
     for (let i = 0; i < 50; i++) await (await fetch(`${served.url}/v2/health`)).arrayBuffer();
+    await served.loopDelay();
     const quiet = await probeHealth(served.url, new Promise((resolve) => setTimeout(resolve, QUIET_MS)));
+    const quietLoop = await served.loopDelay();
     const senders = await Promise.all(
       BODIES.map(({ path, body }) =>
         startSender(
@@ -63,19 +65,22 @@ export async function runHostileBodiesBenchmark(): Promise<void> {
     const hostile = Promise.all(senders.map((sender) => sender.run()));
     const busy = await probeHealth(served.url, hostile);
     const serverCpu = cpuSecondsOf(pid) - cpuBefore;
+    const busyLoop = await served.loopDelay();
     const statuses = new Map<string, number>();
     for (const report of await hostile)
       for (const [status, count] of Object.entries(report.statuses))
         statuses.set(status, (statuses.get(status) ?? 0) + count);
     const bodies = [...statuses.values()].reduce((sum, count) => sum + count, 0);
     const after = await probeHealth(served.url, new Promise((resolve) => setTimeout(resolve, QUIET_MS)));
+    const afterLoop = await served.loopDelay();
+    const loop = ({ p50, p99, max }: LoopDelay) => `p50 ${p50} ms, p99 ${p99} ms, max ${max} ms`;
     const sizes = BODIES.map(({ body }) => `${(body.length / 1024).toFixed(0)} KiB`).join(', ');
     console.log(`\n## GET /v2/health while three client processes send hostile JSON bodies (${sizes})\n`);
-    console.log('| phase | health latency |');
-    console.log('|---|---|');
-    console.log(`| quiet before (${QUIET_MS / 1000} s) | ${describe(quiet)} |`);
-    console.log(`| under the bodies (${HOSTILE_MS / 1000} s) | ${describe(busy)} |`);
-    console.log(`| quiet after (${QUIET_MS / 1000} s) | ${describe(after)} |`);
+    console.log('| phase | health latency (the probe) | the server’s event-loop delay |');
+    console.log('|---|---|---|');
+    console.log(`| quiet before (${QUIET_MS / 1000} s) | ${describe(quiet)} | ${loop(quietLoop)} |`);
+    console.log(`| under the bodies (${HOSTILE_MS / 1000} s) | ${describe(busy)} | ${loop(busyLoop)} |`);
+    console.log(`| quiet after (${QUIET_MS / 1000} s) | ${describe(after)} | ${loop(afterLoop)} |`);
     const answered = [...statuses].map(([status, count]) => `${count}× ${status}`).join(', ');
     console.log(`\nthe hostile bodies were answered: ${answered}`);
     console.log(
