@@ -66,6 +66,20 @@ export {
   requiredAttributions,
 } from './datasets.js';
 export { continentOf, countryName, type TimezoneFinder } from './fill.js';
+export {
+  type GeofeedBackend,
+  type GeofeedBackendOptions,
+  openGeofeedBackend,
+} from './geofeed/backend.js';
+export { withGeofeed } from './geofeed/overlay.js';
+export {
+  type GeofeedEntry,
+  GeofeedError,
+  type GeofeedLimits,
+  type GeofeedProblem,
+  type ParsedGeofeed,
+  parseGeofeed,
+} from './geofeed/parse.js';
 export { ASN_NETWORK_TYPES_SOURCE, loadAsnNetworkTypes } from './network-lists/asn-types.js';
 export {
   type NetworkListsBackendOptions,

@@ -1,3 +1,5 @@
+import { type GeofeedBackendOptions, openGeofeedBackend } from '../geofeed/backend.js';
+import { withGeofeed } from '../geofeed/overlay.js';
 import { loadAsnNetworkTypes } from '../network-lists/asn-types.js';
 import { createGeoResolver, type GeoResolver, type GeoResolverOptions } from '../resolver.js';
 import { type DefaultGeoDataOptions, openDefaultBackends } from './default-data.js';
@@ -5,7 +7,13 @@ import { type DefaultGeoDataOptions, openDefaultBackends } from './default-data.
 /** Options of createDefaultGeoResolver: where the default data is (all found by default) and the resolver's own. */
 export interface DefaultGeoResolverOptions
   extends DefaultGeoDataOptions,
-    Omit<GeoResolverOptions, 'backends'> {}
+    Omit<GeoResolverOptions, 'backends'> {
+  /**
+   * Operators' geofeeds (RFC 8805) put before the data: they answer the location of the prefixes
+   * they cover, and the data's location is kept only where it agrees (withGeofeed). @default none
+   */
+  geofeed?: GeofeedBackendOptions;
+}
 
 /**
  * A resolver over the openly licensed default data with no paths to give: the data packages
@@ -17,8 +25,9 @@ export interface DefaultGeoResolverOptions
 export async function createDefaultGeoResolver(
   options: DefaultGeoResolverOptions = {},
 ): Promise<GeoResolver> {
-  const { cityIpv4, cityIpv6, asnCsv, cacheDir, onProgress, networkLists, ...resolverOptions } = options;
-  const backends = await openDefaultBackends({
+  const { cityIpv4, cityIpv6, asnCsv, cacheDir, onProgress, networkLists, geofeed, ...resolverOptions } =
+    options;
+  const dataBackends = await openDefaultBackends({
     cityIpv4,
     cityIpv6,
     asnCsv,
@@ -26,6 +35,7 @@ export async function createDefaultGeoResolver(
     onProgress,
     networkLists,
   });
+  const backends = geofeed ? withGeofeed(await openGeofeedBackend(geofeed), dataBackends) : dataBackends;
   // The ASN table gives the network type of addresses no list names.
   const asnNetworkTypes = resolverOptions.asnNetworkTypes ?? (await loadAsnNetworkTypes());
   return createGeoResolver({ ...resolverOptions, asnNetworkTypes, backends });
