@@ -22,18 +22,19 @@ WORKDIR /src
 COPY package.json ./
 RUN npm install --global --no-audit --no-fund --loglevel=error \
       "$(node -p 'require("./package.json").packageManager')"
-# Every package the lockfile names, into the store (/pnpm/store): this layer is rebuilt only
-# when the lockfile changes. (A build may mount a filled store there: scripts/container-smoke.sh.)
+# Every package the lockfile names, into the store (/pnpm/store) and the virtual store: this
+# layer is rebuilt only when the lockfile changes. (A build may mount a filled store there:
+# scripts/container-smoke.sh.) better-sqlite3 is native and built here: its install downloads a
+# prebuilt binary for this Node and platform or, where none can be downloaded, compiles one, for
+# which python3, make and g++ are installed then (with the headers the Node image ships in
+# /usr/local/include/node). pnpm install and deploy reuse that build.
 COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
-RUN pnpm fetch --store-dir /pnpm/store
-COPY . .
-# better-sqlite3 is native: its install downloads a prebuilt binary for this Node and platform,
-# or, where none can be downloaded, compiles one, for which python3, make and g++ are installed
-# then (with the headers the Node image ships in /usr/local/include/node).
-RUN pnpm install --offline --frozen-lockfile --store-dir /pnpm/store \
+RUN pnpm fetch --store-dir /pnpm/store \
     || { apt-get update \
          && apt-get install -y --no-install-recommends python3 make g++ \
-         && npm_config_nodedir=/usr/local pnpm install --offline --frozen-lockfile --store-dir /pnpm/store; }
+         && npm_config_nodedir=/usr/local pnpm fetch --store-dir /pnpm/store; }
+COPY . .
+RUN pnpm install --offline --frozen-lockfile --store-dir /pnpm/store
 # Every package (tsc --build) and the dashboard, which @svc/server serves at /dashboard/.
 RUN pnpm build
 # /app: @svc/cli as a user's install has it: its package.json, dist/ and node_modules/ with the
