@@ -782,6 +782,36 @@ export interface operations {
                          * @description Present only on a result served from the result cache: when it was stored (its evidence is as old as `checked_at`)
                          */
                         cached_at?: string;
+                        /** @description Present when delivery feedback is on: what your recorded sends say about this address (null: nothing recorded). An addition of ours. */
+                        history?: {
+                            /** @description Events on record for this address */
+                            events: number;
+                            last_delivered_at: string | null;
+                            last_hard_bounce: {
+                                /** Format: date-time */
+                                at: string;
+                                provider: string;
+                                reason: string | null;
+                                /** @description Only mailbox-level bounces (no such mailbox, disabled) count against an address */
+                                counts_against_address: boolean;
+                            } | null;
+                            last_complaint_at: string | null;
+                            pattern: {
+                                /** @description The local part's shape: first.last, f.last, first.l, word, initial, … */
+                                pattern: string;
+                                /** @description Addresses of this shape at the domain last delivered to */
+                                delivered: number;
+                                /** @description Addresses of this shape at the domain whose mailbox bounced */
+                                bounced: number;
+                                delivery_rate_low: number;
+                                delivery_rate_high: number;
+                            } | null;
+                            /**
+                             * @description Whose events: this account's, or shared by the operator's accounts
+                             * @enum {unknown}
+                             */
+                            scope: "account" | "shared";
+                        } | null;
                     };
                 };
             };
@@ -1166,6 +1196,36 @@ export interface operations {
                              * @description Present only on a result served from the result cache: when it was stored (its evidence is as old as `checked_at`)
                              */
                             cached_at?: string;
+                            /** @description Present when delivery feedback is on: what your recorded sends say about this address (null: nothing recorded). An addition of ours. */
+                            history?: {
+                                /** @description Events on record for this address */
+                                events: number;
+                                last_delivered_at: string | null;
+                                last_hard_bounce: {
+                                    /** Format: date-time */
+                                    at: string;
+                                    provider: string;
+                                    reason: string | null;
+                                    /** @description Only mailbox-level bounces (no such mailbox, disabled) count against an address */
+                                    counts_against_address: boolean;
+                                } | null;
+                                last_complaint_at: string | null;
+                                pattern: {
+                                    /** @description The local part's shape: first.last, f.last, first.l, word, initial, … */
+                                    pattern: string;
+                                    /** @description Addresses of this shape at the domain last delivered to */
+                                    delivered: number;
+                                    /** @description Addresses of this shape at the domain whose mailbox bounced */
+                                    bounced: number;
+                                    delivery_rate_low: number;
+                                    delivery_rate_high: number;
+                                } | null;
+                                /**
+                                 * @description Whose events: this account's, or shared by the operator's accounts
+                                 * @enum {unknown}
+                                 */
+                                scope: "account" | "shared";
+                            } | null;
                         }[];
                         summary: {
                             total: number;
@@ -2298,6 +2358,7 @@ export interface operations {
                             title: string | null;
                             /** @description Level classified from the title by our own rules */
                             seniority: "executive" | "vp" | "director" | "manager" | "senior" | "entry" | "intern" | "unknown";
+                            department?: ("engineering" | "sales" | "marketing" | "finance" | "hr" | "operations" | "legal" | "product" | "design" | "support" | "executive" | "education" | "health" | "other") | null;
                             company: {
                                 name: string | null;
                                 domain: string | null;

@@ -7,7 +7,7 @@
  * confidence threshold.
  */
 import { resolveMx, resolveTxt } from 'node:dns/promises';
-import type { CompanyProfile, Person } from '@svc/core';
+import type { CompanyProfile, Department, Person } from '@svc/core';
 import type {
   AdapterError,
   AdapterKind,
@@ -110,6 +110,8 @@ export interface AdapterReport {
 export interface EnrichedPerson extends Person {
   /** The person's company, completed from the company lookup for its domain (`person-company.ts`). */
   company: EnrichedPersonCompany | null;
+  /** The function the title names (`classifySeniority`), or null when it names none. */
+  department: Department | null;
   first_name: string | null;
   last_name: string | null;
   email: string | null;
@@ -496,12 +498,14 @@ function toPerson(
     Object.entries(personSources).filter(([field]) => !field.startsWith('company_')),
   );
   Object.assign(sources, companySources);
+  const classification = classifySeniority(fields.title ?? null);
   return {
     full_name: fields.full_name ?? null,
     first_name: fields.first_name ?? null,
     last_name: fields.last_name ?? null,
     title: fields.title ?? null,
-    seniority: classifySeniority(fields.title ?? null).seniority,
+    seniority: classification.seniority,
+    department: classification.department,
     email: fields.email ?? null,
     profile_url: fields.profile_url ?? null,
     location: fields.location ?? null,

@@ -43,6 +43,13 @@ describe('enrichment schemas', () => {
     expect(check.Check({ person: { ...person, confidence: 1.5 } })).toBe(false);
   });
 
+  it('accept a department from the list or null, and refuse any other', () => {
+    const check = Compile(ContactEnrichmentResultSchema);
+    expect(check.Check({ person: { ...person, department: 'engineering' } })).toBe(true);
+    expect(check.Check({ person: { ...person, department: null } })).toBe(true);
+    expect(check.Check({ person: { ...person, department: 'boss' } })).toBe(false);
+  });
+
   it('request bodies refuse unknown fields; a company needs a domain', () => {
     const contact = Compile(ContactEnrichmentRequestSchema);
     expect(contact.Check({ email: 'a@b.example' })).toBe(true);

@@ -22,6 +22,29 @@ const SenioritySchema = Type.Union(
   { description: 'Level classified from the title by our own rules' },
 );
 
+const DepartmentSchema = Type.Union(
+  [
+    Type.Literal('engineering'),
+    Type.Literal('sales'),
+    Type.Literal('marketing'),
+    Type.Literal('finance'),
+    Type.Literal('hr'),
+    Type.Literal('operations'),
+    Type.Literal('legal'),
+    Type.Literal('product'),
+    Type.Literal('design'),
+    Type.Literal('support'),
+    Type.Literal('executive'),
+    Type.Literal('education'),
+    Type.Literal('health'),
+    Type.Literal('other'),
+  ],
+  {
+    description:
+      'Function classified from the title by our own rules (`other`: a named function outside the list); null when the title names none',
+  },
+);
+
 /** Where one field came from: the adapter and when it answered (cached answers keep their time). */
 export const FieldSourceSchema = Type.Object({
   adapter: Type.String({ description: 'Adapter id (`website`, `dns`, `dataset`, `peopledatalabs`, …)' }),
@@ -65,6 +88,7 @@ export const PersonSchema = Type.Object(
     full_name: Nullable(Type.String()),
     title: Nullable(Type.String()),
     seniority: SenioritySchema,
+    department: Type.Optional(Nullable(DepartmentSchema)),
     company: Nullable(
       Type.Object(
         {

@@ -30,11 +30,34 @@ export type Seniority =
   | 'intern'
   | 'unknown';
 
+/**
+ * The function a title names (`classifySeniority` in `@svc/enricher` reads it), as the paid
+ * providers report it; `other` is a named function outside this list (a trade, farming, the arts).
+ * A title that names no function ("Manager", "Owner") has no department: null, never a guess.
+ */
+export type Department =
+  | 'engineering'
+  | 'sales'
+  | 'marketing'
+  | 'finance'
+  | 'hr'
+  | 'operations'
+  | 'legal'
+  | 'product'
+  | 'design'
+  | 'support'
+  | 'executive'
+  | 'education'
+  | 'health'
+  | 'other';
+
 /** A person profile (spec §2.4, abridged there; extra fields allowed). */
 export interface Person {
   full_name: string | null;
   title: string | null;
   seniority: Seniority;
+  /** The function the title names, or null when it names none (an extra beyond spec §2.4). */
+  department?: Department | null;
   company: PersonCompany | null;
   /** 0..1 */
   confidence: number;

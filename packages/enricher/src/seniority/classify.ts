@@ -1,10 +1,13 @@
-import type { Seniority } from '@svc/core';
+import type { Department, Seniority } from '@svc/core';
+import { departmentOf } from './department.js';
 import { normaliseTitle } from './normalise.js';
 import { type Level, NO_JOB, TITLE_RULES } from './rules.js';
 
 /** What a title says about its holder. */
 export interface SeniorityClassification {
   seniority: Seniority;
+  /** The function the title names (`department.ts`), or null when it names none. */
+  department: Department | null;
   /** Founder or co-founder of the organisation. */
   founder: boolean;
   /** Owner or co-owner (of a business, not of a product or process). */
@@ -25,14 +28,18 @@ const SUPPORT_CLAUSE =
 
 const PLACEHOLDER = ' | ';
 
+/** A first word making the title a learner's post ("Trainee Import Manager"), read before the rules. */
+const LEARNER_PREFIX = /^ (trainee|apprentice|graduate|junior|jr) /;
+
 /**
- * Classifies a job title (English, German, French or Spanish) into a seniority level plus founder,
- * owner and board flags, with the rule table in `rules.ts`. A missing or empty title, or one that
+ * Classifies a job title (English, German, French, Spanish, Portuguese or Italian) into a seniority
+ * level, a department (the function it names) plus founder, owner and board flags, with the rule table in `rules.ts`. A missing or empty title, or one that
  * names no job ("Retired", "n/a"), is `unknown`; any other title without a level word is `entry`.
  */
 export function classifySeniority(title: string | null | undefined): SeniorityClassification {
   const result: SeniorityClassification = {
     seniority: 'unknown',
+    department: null,
     founder: false,
     owner: false,
     board: false,
@@ -44,7 +51,9 @@ export function classifySeniority(title: string | null | undefined): SeniorityCl
   let text = normaliseTitle(title);
   if (!/\p{L}/u.test(text) || NO_JOB.test(text)) return result;
   text = text.replace(SUPPORT_CLAUSE, ' $1 ');
+  result.department = departmentOf(text);
 
+  const learnerText = text;
   let management = 0;
   let intern = false;
   let senior = false;
@@ -62,6 +71,14 @@ export function classifySeniority(title: string | null | undefined): SeniorityCl
     if (rule.level === 'intern') intern = true;
     else if (rule.level === 'senior') senior = true;
     else if (rule.level !== null) management = Math.max(management, MANAGEMENT_RANK[rule.level] ?? 0);
+  }
+  // "Trainee Import Manager", "Graduate Export Manager", "Junior Manager": a learner's post in a
+  // management track is not a management post.
+  const learner = LEARNER_PREFIX.exec(learnerText)?.[1];
+  if (learner !== undefined && management <= 1) {
+    management = 0;
+    if (/^(?:trainee|apprentice)$/.test(learner)) intern = true;
+    else senior = false;
   }
   result.seniority =
     management === 4

@@ -58,6 +58,32 @@ export const TITLE_RULES: readonly TitleRule[] = [
     level: null,
   },
   {
+    name: 'Halbleiter, Umleiter, Ableiter: German words ending in -leiter that lead nothing',
+    pattern: words(
+      '[a-z]*halbleiter[a-z]*|[a-z]*umleiter(?:in|innen)?|[a-z]*ableiter(?:in)?|[a-z]*leiterplatte[a-z]*',
+    ),
+    level: null,
+  },
+  {
+    name: '"head" as a plain word: heads-up, head office, headquarters',
+    pattern: words('heads? up|head office|head offices|head quarters|head count|headcount|head hunter'),
+    level: null,
+  },
+  {
+    name: 'stage (theatre) is not stage (French internship)',
+    pattern: words(
+      'stage (?:technician|technicians|manager|management|director|designer|hand|crew|lighting|sound)|backstage',
+    ),
+    level: null,
+  },
+  {
+    name: 'Spanish encargado de + a task (not a place or a team) is the worker doing it',
+    pattern:
+      / (encargad[oa]s?) de (?:la |el |los |las |)(?!(?:tienda|almacen|obra|obras|seccion|turno|equipo|planta|local|sucursal|oficina|cocina|personal|departamento|area|grupo|sala|taller|restaurante|bar|hotel|establecimiento|comercio|zona|linea|produccion|mantenimiento)(?: |$))/g,
+    level: 'entry',
+    keepContext: true,
+  },
+  {
     name: 'product/process/... owner is a role, not an owner',
     pattern: words(
       '(?:product|process|service|risk|control|data|system|systems|content|feature|platform|budget|application|asset|area|domain|technical|solution|business process) owners?|owner s (?:representative|rep)',
@@ -111,7 +137,7 @@ export const TITLE_RULES: readonly TitleRule[] = [
   {
     name: 'head chef, head nurse, ...: a team lead',
     pattern: words(
-      'head (?:chef|cook|nurse|coach|teacher|waiter|waitress|bartender|gardener|housekeeper|porter|cashier|baker|lifeguard|barista)',
+      'head (?:chef|cook|nurse|coach|waiter|waitress|bartender|gardener|housekeeper|porter|cashier|baker|lifeguard|barista)',
     ),
     level: 'manager',
   },
@@ -119,6 +145,27 @@ export const TITLE_RULES: readonly TitleRule[] = [
     name: 'líder técnico (a tech lead, not a team lead)',
     pattern: words('lider tecnic[oa]'),
     level: 'senior',
+  },
+  {
+    name: 'school and university heads: head teacher, principal of a school, dean, rector (EN/DE/ES/PT/IT)',
+    pattern: words(
+      'head ?teachers?|headmaster|headmistress|(?:[a-z]+ )?school head|head of (?:school|department|faculty)|school principal|principal of [a-z ]*(?:school|college|academy)|department chair|chair of (?:the )?department|dean|deans|dekan|dekanin|decano|decana|rektor|rektorin|rector|rectora|reitor|reitora|rettore|preside|schulleiter(?:in)?',
+    ),
+    level: 'director',
+  },
+  {
+    name: 'professor of / Professor für (academic rank); a Romance "professor de" is a teacher',
+    pattern: words(
+      '(?:full |associate |assistant |adjunct |visiting |honorary |emeritus )?professor(?:in)?(?! (?:de|do|da|dos|das|di|del|della|en|no|na) )|professeur des universites|catedratic[oa]|ordinari[oa]',
+    ),
+    level: 'senior',
+  },
+  {
+    name: 'senior government: head of government, minister, mayor, legislators',
+    pattern: words(
+      'regierungschef(?:in)?|head of (?:state|government)|prime minister|minister|ministerin|ministro|ministra|mayor|burgermeister(?:in)?|oberburgermeister(?:in)?|buergermeister(?:in)?|prefeito|prefeita|sindaco|alcalde|alcaldesa|maire|governor|governador|governadora|senator|senador|senadora|legislators?|membri dell esecutivo|corpi legislativi|poder executivo|dirigenti superiori|dirigente superiore|hauts fonctionnaires',
+    ),
+    level: 'executive',
   },
   { name: 'associate partner', pattern: words('associate partners?'), level: 'director' },
   { name: 'chief of staff', pattern: words('chief of staff'), level: 'director' },
@@ -167,7 +214,7 @@ export const TITLE_RULES: readonly TitleRule[] = [
   {
     name: 'consejero, consejo de administración (ES boards)',
     pattern: words(
-      'consejer[oa](?: delegad[oa]| independiente)?|(?:miembro|presidente|presidenta) del consejo(?: de administracion)?|consejo de administracion',
+      'conselheir[oa]s?|membro do conselho(?: de administracao)?|conselho de administracao|consiglier[ea](?: di amministrazione| indipendente)?|consiglio di amministrazione|membro del consiglio(?: di amministrazione)?|consejer[oa](?: delegad[oa]| independiente)?|(?:miembro|presidente|presidenta) del consejo(?: de administracion)?|consejo de administracion',
     ),
     level: 'executive',
     board: true,
@@ -203,7 +250,7 @@ export const TITLE_RULES: readonly TitleRule[] = [
   {
     name: 'managing director, general manager, executive director, DG, Geschäftsführer, gérant',
     pattern: words(
-      'managing (?:directors?|partners?|members?)|general counsel|executive (?:directors?|chairman|chairwoman|chair)|general manager|directeur general|directrice generale|direct(?:or|ora) general|direct(?:or|ora) ejecutiv[oa]|gerente general|gesch(?:a|ae)fts(?:fu|fue)hr(?:er|erin|ende[rn]?|ung)|gesch(?:a|ae)ftsleitung|gerante?|administrador[a]? unic[oa]|executive committee|exco|comite executif|comite de direction|comite de direccion',
+      'managing (?:directors?|partners?|members?)|general counsel|executive (?:directors?|chairman|chairwoman|chair)|general manager|directeurs? generaux|directeur general|directrice generale|directrices generales|diretor(?:a|es)? ger(?:al|ais)|diretor presidente|direttore generale|direttrice generale|amministratore delegato|direct(?:or|ora) general|direct(?:or|ora) ejecutiv[oa]|gerente general|gesch(?:a|ae)fts(?:fu|fue)hr(?:er|erin|ende[rn]?|ung)|gesch(?:a|ae)ftsleitung|gerante?|administrador[a]? unic[oa]|executive committee|exco|comite executif|comite de direction|comite de direccion',
     ),
     level: 'executive',
   },
@@ -233,14 +280,14 @@ export const TITLE_RULES: readonly TitleRule[] = [
   {
     name: 'director, head of, chief + other noun, Direktor, directeur, Prokurist, DSI/DRH/DAF',
     pattern: words(
-      'directors?|directora|directeur|directrice|direktor(?:in)?|head|heads|leitung|prokurist(?:in)?|dsi|drh|daf|chief(?: [a-z]+)?',
+      'directors?|dir|dirs|directora|directoras|directores|directeurs?|directrices?|[a-z]*direktor(?:in|en|innen)?|diretor|diretora|diretores|diretoras|direttore|direttrice|direttori|dirigente|dirigenti|capo|capi|cadres de direction|head|heads|leitung|prokurist(?:in)?|dsi|drh|daf|chief(?: [a-z]+)?',
     ),
     level: 'director',
   },
   {
-    name: 'German -leiter of a team, project, branch or shift (Teamleiter)',
+    name: 'German -leiter of a team, project, branch, shop or site, Leiter eines Geschäftes (Teamleiter)',
     pattern: words(
-      '(?:team|gruppen|projekt|teilprojekt|filial|schicht|bau|lager|buro|buero|objekt|markt|kuchen|stations|produktions|fertigungs|werkstatt)(?:leiter|leiterin|leitung)',
+      '[a-z]*(?:team|gruppen|betriebs|projekt|teilprojekt|filial|schicht|bau|lager|buro|buero|objekt|markt|kuchen|stations|produktions|fertigungs|werkstatt|montage|prufungs|pruefungs|tankstellen|warenhaus|zentrums?|pensions|laden|kiosk|heim|hotel|restaurant|einrichtungs)(?:leiter|leiterin|leitung)|(?:leiter|leiterin) (?:eines|einer) [a-z ]*',
     ),
     level: 'manager',
   },
@@ -254,7 +301,7 @@ export const TITLE_RULES: readonly TitleRule[] = [
   {
     name: 'manager, supervisor, team lead, responsable, chef de, jefe, gerente, encargado',
     pattern: words(
-      '[a-z]*managers?|[a-z]*managerin|mgr|(?:schicht|gruppen|team)fu?e?hrer(?:in)?|managing editor|supervisor|supervisora|superintendent|foreman|forewoman|gerente|encargad[oa]|responsable|jefe|jefa|chef(?:fe)? (?:de|d|des|du)|(?:team|group|squad|shift|project|program|programme|store|site) lead(?:er)?|teamlead|leader|lider|capataz|vorarbeiter(?:in)?',
+      '[a-z]*managers?|[a-z]*managerin|mgr|mgrs|(?:industrie|werk|schicht|buhnen|buehnen|hallen|lager|kuchen|kuechen|bau)meister(?:in)?|polier(?:in)?|aufsichtskraft|aufsichtskrafte|chefe|chefes|mestre|contramestre|encarregad[oa]s?|responsabile|responsabili|capoturno|caposquadra|capocantiere|capo reparto|(?:schicht|gruppen|team)fu?e?hrer(?:in)?|managing editor|supervisor|supervisora|superintendent|foreman|forewoman|gerente|encargad[oa]|responsable|jefe|jefa|chef(?:fe)? (?:de|d|des|du)|(?:team|group|squad|shift|project|program|programme|store|site) lead(?:er)?|teamlead|leader|lider|capataz|vorarbeiter(?:in)?',
     ),
     level: 'manager',
   },
@@ -263,7 +310,7 @@ export const TITLE_RULES: readonly TitleRule[] = [
   {
     name: 'intern, trainee, apprentice, student (EN/DE/FR/ES)',
     pattern: words(
-      'interns?|internship|trainee|undergraduate|co op|coop|pasante|apprentice|working student|students?|werkstudent(?:in)?|praktikant(?:in)?|praktikum|auszubildende[rn]?|azubi|volonta?e?r(?:in)?|duale[rn]? student(?:in)?|stagiaire|stage|alternante?|alternance|apprentie?|becari[oa]|en practicas|practicas|practicante|estudiante|aprendiz|summer (?:analyst|associate)|phd candidate|doctoral (?:student|candidate)|doktorand(?:in)?',
+      'interns?|internship|trainee|undergraduate|co op|coop|pasante|apprentice|working student|students?|werkstudent(?:in)?|praktikant(?:in)?|praktikum|auszubildende[rn]?|azubi|volonta?e?r(?:in)?|duale[rn]? student(?:in)?|stagiaire|stage|alternante?|alternance|apprentie?|becari[oa]|stagista|stagisti|tirocinante|tirocinio|apprendista|estagiari[oa]s?|estagio|menor aprendiz|en practicas|practicas|practicante|estudiante|aprendiz|summer (?:analyst|associate)|phd candidate|doctoral (?:student|candidate)|doktorand(?:in)?',
     ),
     level: 'intern',
   },
@@ -278,7 +325,7 @@ export const TITLE_RULES: readonly TitleRule[] = [
   {
     name: 'senior, lead, principal, distinguished, expert, confirmé, leitend, level III/IV',
     pattern: words(
-      'senior|sr|snr|lead|principal|distinguished|expert|experte|expertin|experto|experta|confirme|confirmee|leitende[rn]?|iii|iv',
+      'senior|sr|snr|[a-z]*meister(?:in)?|lead|principal|distinguished|expert|experte|expertin|experto|experta|confirme|confirmee|leitende[rn]?|iii|iv',
     ),
     level: 'senior',
   },
