@@ -10,6 +10,7 @@ import {
   type NetworkType,
   openDefaultBackends,
   openMmdbBackend,
+  withGeofeed,
 } from '@svc/geo-resolver';
 import { installedCityPath, UPDATE_SOURCES } from './geo-update.js';
 import type { CliIo } from './io.js';
@@ -19,11 +20,13 @@ import type { CliIo } from './io.js';
  * read with `schema` when given, else with the schema their database_type names), else the
  * openly licensed default data installed with the CLI, with the network lists (Tor exits, cloud
  * ranges, iCloud Private Relay; the fresher copy of `svc geo update --lists` when there is one).
+ * A geofeed backend (--geofeed) goes before them all and keeps their locations from mixing with it.
  */
 export async function openCliGeoResolver(
   io: CliIo,
   databases: string[],
   schema?: MmdbSchema,
+  geofeed?: GeoBackend,
 ): Promise<GeoResolver> {
   let backends: GeoBackend[];
   let asnNetworkTypes: ReadonlyMap<number, NetworkType> | undefined;
@@ -52,5 +55,6 @@ export async function openCliGeoResolver(
     // The network type of an address's AS where no list names the address.
     asnNetworkTypes = await loadAsnNetworkTypes();
   }
+  if (geofeed) backends = withGeofeed(geofeed, backends);
   return createGeoResolver({ backends, ...(asnNetworkTypes ? { asnNetworkTypes } : {}) });
 }

@@ -15,6 +15,7 @@ import { checkReadableFile } from '../fs/check-paths.js';
 import { openCliGeoResolver } from '../geo-data.js';
 import { listUrls, updateLists } from '../geo-lists.js';
 import { sourceUrl, UPDATE_SOURCES, type UpdateSource, updateGeoData } from '../geo-update.js';
+import { openCliGeofeed } from '../geofeed.js';
 import { readRecords } from '../input/read-records.js';
 import type { CliIo } from '../io.js';
 import { createProgress } from '../output/progress.js';
@@ -41,7 +42,7 @@ export const geoCommand: Command = {
   name: 'geo',
   summary: 'Geolocate IP addresses (country, city, coordinates, timezone, ASN, flags)',
   usage: [
-    '<ip...> [--json] [--db file.mmdb ... [--schema NAME]]',
+    '<ip...> [--json] [--db file.mmdb ... [--schema NAME]] [--geofeed path|url ...]',
     '--file ips.txt [--out results.ndjson|csv]',
     '--sources',
     'update --source dbip-lite|geolite2 [--license-key K] [--url U]',
@@ -54,6 +55,11 @@ export const geoCommand: Command = {
   --db <path>     use this MaxMind-format file (repeat for several; first non-empty field wins)
   --schema <name> read the --db files with this schema instead of the one their database_type
                   names (for files of a type svc does not know): ${SCHEMA_NAMES}
+  --geofeed <path|url>
+                  an operator's geofeed (RFC 8805 CSV; repeat for several): it outranks the data
+                  for the prefixes it covers (sources say geofeed); URLs are fetched through the
+                  SSRF guard (--allow-private-geofeed-url allows private and loopback addresses,
+                  for testing); bad rows are reported on stderr with their line numbers
   --sources       list every dataset of the default data: version, licence, attribution
   update          download, verify and install fresher city data (--source dbip-lite|geolite2,
                   --license-key for GeoLite2, --url to download from elsewhere); a corrupt or
@@ -77,6 +83,8 @@ exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC B
     lists: { type: 'boolean' },
     'list-url': { type: 'string', multiple: true },
     'allow-private-list-url': { type: 'boolean' },
+    geofeed: { type: 'string', multiple: true },
+    'allow-private-geofeed-url': { type: 'boolean' },
   },
   async run({ io, flags, values, positionals }) {
     if (values.sources) return sources(io, flags.json);
@@ -91,10 +99,16 @@ exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC B
     const inputs = file ? await readRecords(file, io.cwd) : positionals;
     const databases = (values.db as string[] | undefined) ?? [];
     for (const path of databases) await checkReadableFile(resolve(io.cwd, path), path);
+    const feeds = (values.geofeed as string[] | undefined) ?? [];
+    const geofeed =
+      feeds.length > 0
+        ? await openCliGeofeed(io, feeds, values['allow-private-geofeed-url'] === true)
+        : undefined;
     const resolver = await openCliGeoResolver(
       io,
       databases.map((path) => resolve(io.cwd, path)),
       schema,
+      geofeed,
     );
     // The batch CSV's error columns, so a file row says why an address has no location.
     const writer = target ? await openResultWriter(target, { leading: GEO_LEADING_COLUMNS }) : undefined;
