@@ -40,6 +40,8 @@ export function createMemoryFeedbackStore(options: MemoryFeedbackStoreOptions = 
     if (ids?.size === 0) byDomain.delete(domainOf(entry.event.address));
   };
   const changes: { account: string; change: 'upgraded' | 'downgraded'; at: string }[] = [];
+  const credentials = new Map<string, { sealed: string; at: string }>();
+  const providerKey = (account: string, provider: string) => JSON.stringify([account, provider]);
   const key = (account: string, provider: string, eventId: string) =>
     JSON.stringify([account, provider, eventId]);
   const inScope = (scope: FeedbackScope, account: string) => scope === 'shared' || scope.account === account;
@@ -122,6 +124,23 @@ export function createMemoryFeedbackStore(options: MemoryFeedbackStoreOptions = 
         if (change.account === account && change.at >= since) stats.verdicts[change.change] += 1;
       }
       return stats;
+    },
+    async setProvider(account, provider, sealed, at) {
+      credentials.set(providerKey(account, provider), { sealed, at });
+    },
+    async providerCredentials(account, provider) {
+      return credentials.get(providerKey(account, provider))?.sealed ?? null;
+    },
+    async providers(account) {
+      const out: { provider: string; configuredAt: string }[] = [];
+      for (const [key, { at }] of credentials) {
+        const [owner, provider] = JSON.parse(key) as [string, string];
+        if (owner === account) out.push({ provider, configuredAt: at });
+      }
+      return out.sort((a, b) => a.provider.localeCompare(b.provider));
+    },
+    async removeProvider(account, provider) {
+      return credentials.delete(providerKey(account, provider));
     },
     async erase(account, address) {
       let removed = 0;

@@ -45,7 +45,11 @@ CREATE TABLE IF NOT EXISTS ${s}.feedback_addresses (
 );
 CREATE INDEX IF NOT EXISTS feedback_addresses_domain ON ${s}.feedback_addresses (domain, account);
 CREATE TABLE IF NOT EXISTS ${s}.feedback_verdict_changes (account TEXT NOT NULL, at TEXT NOT NULL, change TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS feedback_verdict_changes_at ON ${s}.feedback_verdict_changes (account, at);`,
+CREATE INDEX IF NOT EXISTS feedback_verdict_changes_at ON ${s}.feedback_verdict_changes (account, at);
+CREATE TABLE IF NOT EXISTS ${s}.feedback_providers (
+  account TEXT NOT NULL, provider TEXT NOT NULL, sealed TEXT NOT NULL, configured_at TEXT NOT NULL,
+  PRIMARY KEY (account, provider)
+);`,
   },
 ];
 
@@ -258,6 +262,34 @@ export async function createPostgresFeedbackStore(
       );
       for (const row of changes.rows) stats.verdicts[row.change] = row.n;
       return stats;
+    },
+    async setProvider(account, provider, sealed, at) {
+      await db.query(
+        `INSERT INTO ${t('feedback_providers')} (account, provider, sealed, configured_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (account, provider) DO UPDATE SET sealed = EXCLUDED.sealed, configured_at = EXCLUDED.configured_at`,
+        [account, provider, sealed, at],
+      );
+    },
+    async providerCredentials(account, provider) {
+      const { rows } = await db.query<{ sealed: string }>(
+        `SELECT sealed FROM ${t('feedback_providers')} WHERE account = $1 AND provider = $2`,
+        [account, provider],
+      );
+      return rows[0]?.sealed ?? null;
+    },
+    async providers(account) {
+      const { rows } = await db.query<{ provider: string; configured_at: string }>(
+        `SELECT provider, configured_at FROM ${t('feedback_providers')} WHERE account = $1 ORDER BY provider COLLATE "C"`,
+        [account],
+      );
+      return rows.map((row) => ({ provider: row.provider, configuredAt: row.configured_at }));
+    },
+    async removeProvider(account, provider) {
+      const removed = await db.query(
+        `DELETE FROM ${t('feedback_providers')} WHERE account = $1 AND provider = $2`,
+        [account, provider],
+      );
+      return (removed.rowCount ?? 0) > 0;
     },
     async erase(account, address) {
       return inTransaction(db, async (client) => {

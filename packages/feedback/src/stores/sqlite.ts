@@ -59,6 +59,10 @@ CREATE TABLE IF NOT EXISTS feedback_addresses (
 CREATE INDEX IF NOT EXISTS feedback_addresses_domain ON feedback_addresses (domain, account);
 CREATE TABLE IF NOT EXISTS feedback_verdict_changes (account TEXT NOT NULL, at TEXT NOT NULL, change TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS feedback_verdict_changes_at ON feedback_verdict_changes (account, at);
+CREATE TABLE IF NOT EXISTS feedback_providers (
+  account TEXT NOT NULL, provider TEXT NOT NULL, sealed TEXT NOT NULL, configured_at TEXT NOT NULL,
+  PRIMARY KEY (account, provider)
+);
 `;
 
 /**
@@ -217,6 +221,30 @@ export async function createSqliteFeedbackStore(options: SqliteFeedbackStoreOpti
         .all(account, since) as { change: 'upgraded' | 'downgraded'; n: number }[];
       for (const row of changes) stats.verdicts[row.change] = Number(row.n);
       return stats;
+    },
+    async setProvider(account, provider, sealed, at) {
+      db.prepare(
+        `INSERT INTO feedback_providers (account, provider, sealed, configured_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (account, provider) DO UPDATE SET sealed = excluded.sealed, configured_at = excluded.configured_at`,
+      ).run(account, provider, sealed, at);
+    },
+    async providerCredentials(account, provider) {
+      const row = db
+        .prepare('SELECT sealed FROM feedback_providers WHERE account = ? AND provider = ?')
+        .get(account, provider) as { sealed: string } | undefined;
+      return row?.sealed ?? null;
+    },
+    async providers(account) {
+      const rows = db
+        .prepare('SELECT provider, configured_at FROM feedback_providers WHERE account = ? ORDER BY provider')
+        .all(account) as { provider: string; configured_at: string }[];
+      return rows.map((row) => ({ provider: row.provider, configuredAt: row.configured_at }));
+    },
+    async removeProvider(account, provider) {
+      return (
+        db.prepare('DELETE FROM feedback_providers WHERE account = ? AND provider = ?').run(account, provider)
+          .changes > 0
+      );
     },
     async erase(account, address) {
       return db.transaction(() => {

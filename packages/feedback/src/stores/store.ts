@@ -51,6 +51,17 @@ export interface FeedbackStore {
   /** Notes that history changed a verdict (for the statistics). */
   noteVerdictChange(account: string, change: 'upgraded' | 'downgraded', at: string): Promise<void>;
   stats(account: string, since: string, limit?: number): Promise<FeedbackStats>;
+  /**
+   * Keeps an account's credentials for one provider (opaque text: a server seals them with its
+   * key before they come here), replacing earlier ones.
+   */
+  setProvider(account: string, provider: string, sealed: string, at: string): Promise<void>;
+  /** The account's sealed credentials for a provider, or null when it configured none. */
+  providerCredentials(account: string, provider: string): Promise<string | null>;
+  /** The providers an account configured, by id. */
+  providers(account: string): Promise<{ provider: string; configuredAt: string }[]>;
+  /** Forgets an account's credentials for a provider; false when there were none. */
+  removeProvider(account: string, provider: string): Promise<boolean>;
   /** Removes every event and summary of an address for an account; returns the events removed. */
   erase(account: string, address: string): Promise<number>;
   /** Removes events (and summaries whose last event is) older than `before`; returns the events removed. */

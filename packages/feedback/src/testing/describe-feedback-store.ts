@@ -207,6 +207,22 @@ export function describeFeedbackStore(name: string, create: FeedbackStoreFactory
       expect(stats.verdicts).toEqual({ upgraded: 1, downgraded: 1 });
     });
 
+    it("keeps each account's provider credentials apart, replaces and removes them", async () => {
+      const s = await store();
+      await s.setProvider('acc_a', 'mailgun', 'sealed-1', '2026-11-01T00:00:00.000Z');
+      await s.setProvider('acc_a', 'mailgun', 'sealed-2', '2026-11-02T00:00:00.000Z');
+      await s.setProvider('acc_a', 'ses', 'sealed-3', '2026-11-03T00:00:00.000Z');
+      expect(await s.providerCredentials('acc_a', 'mailgun')).toBe('sealed-2');
+      expect(await s.providerCredentials('acc_b', 'mailgun')).toBeNull();
+      expect(await s.providers('acc_a')).toEqual([
+        { provider: 'mailgun', configuredAt: '2026-11-02T00:00:00.000Z' },
+        { provider: 'ses', configuredAt: '2026-11-03T00:00:00.000Z' },
+      ]);
+      expect(await s.removeProvider('acc_a', 'ses')).toBe(true);
+      expect(await s.removeProvider('acc_a', 'ses')).toBe(false);
+      expect(await s.providers('acc_b')).toEqual([]);
+    });
+
     it('refuses more events than one call may take', async () => {
       const s = await store();
       const event = sampleEvent('big@example.com', 'delivered', '2026-11-01T00:00:00.000Z');
