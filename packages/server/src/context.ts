@@ -6,6 +6,7 @@ import type {} from 'fastify';
 import type { ServerSecrets } from './control-plane/secrets.js';
 import type { Account, ApiKey, ControlPlaneStore, Environment, Plan, Token } from './control-plane/store.js';
 import type { EndpointId } from './endpoints.js';
+import type { ServerFeedback } from './feedback/serve-feedback.js';
 import type { RateLimiter } from './limiter/limiter.js';
 import type { ResolvedServerOptions } from './options.js';
 import type { ProbingHealth } from './probing-health.js';
@@ -39,6 +40,8 @@ export interface ServerContext {
   /** Live enricher for /v2/enrich (test keys use the sandbox one); null: those routes answer 500 saying so. */
   enricher: Enricher | null;
   batch: { store: BatchStore; runner: BatchRunner | null };
+  /** Delivery feedback (`/v2/feedback`, history on live verifications); null: off, those routes answer 404. */
+  feedback: ServerFeedback | null;
   /** ms since the epoch; injectable for tests. */
   now(): number;
   /**

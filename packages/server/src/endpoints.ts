@@ -57,6 +57,11 @@ export const ENDPOINTS = {
   keys_rotate: { auth: 'live_key', billable: false, planGated: false },
   keys_revoke: { auth: 'live_key', billable: false, planGated: false },
   webhook_secret_rotate: { auth: 'live_key', billable: false, planGated: false },
+  feedback_receive: { auth: 'none', billable: false, planGated: false },
+  feedback_provider_put: { auth: 'live_key', billable: false, planGated: false },
+  feedback_providers_list: { auth: 'any', billable: false, planGated: false },
+  feedback_provider_delete: { auth: 'live_key', billable: false, planGated: false },
+  feedback_stats: { auth: 'any', billable: false, planGated: false },
   health: { auth: 'none', billable: false, planGated: false },
   openapi: { auth: 'none', billable: false, planGated: false },
 } as const satisfies Record<string, EndpointSpec>;

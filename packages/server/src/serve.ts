@@ -39,6 +39,7 @@ import type { ControlPlaneStore } from './control-plane/store.js';
 import { createPostgresControlPlaneStore } from './control-plane/stores/postgres.js';
 import { CONTROL_PLANE_DB_FILE, createSqliteControlPlaneStore } from './control-plane/stores/sqlite.js';
 import { createWriteBehindUsageStore } from './control-plane/write-behind-usage.js';
+import { historyForBatch, openServeFeedback } from './feedback/serve-feedback.js';
 import { scheduleNetworkListRefresh } from './geo-lists-refresh.js';
 import type { RateLimiter } from './limiter/limiter.js';
 import { createRedisRateLimiter } from './limiter/redis.js';
@@ -220,6 +221,9 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
 
     const enrich = await openServeEnricher({ dataDir, env, databaseUrl, ...sqliteDriver });
     closers.push(() => enrich.close());
+    // Delivery feedback: providers' events per account, applied to live verifications.
+    const feedback = await openServeFeedback({ dataDir, databaseUrl, ...sqliteDriver });
+    closers.push(() => feedback.close());
     const batchStore: BatchStore = databaseUrl
       ? await createPostgresStore({ connectionString: databaseUrl })
       : await createSqliteStore({ path: join(dataDir, BATCH_DB_FILE), ...sqliteDriver });
@@ -260,6 +264,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
         createVerifyEmailProcessor(verifier, {
           sandbox: createSandboxVerifier(),
           shareCacheAcrossAccounts: options.verifyCache.shareAcrossAccounts,
+          refine: historyForBatch(feedback),
         }),
         createGeoIpProcessor(geoProxy),
         createEnrichContactProcessor(enrich.enricher, { sandbox: createSandboxEnricher() }),
@@ -383,6 +388,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       verifier,
       geo: geoProxy,
       enricher: enrich.enricher,
+      feedback,
       batch: { store: batchStore, runner },
       ...(limiter ? { limiter } : {}),
       geoDatabases: () => geoDatabases ?? geo.databases().map(describedByResolver),

@@ -11,6 +11,7 @@ import type { GeoDatabaseInfo, ServerContext } from './context.js';
 import { syncPlans } from './control-plane/accounts.js';
 import type { ServerSecrets } from './control-plane/secrets.js';
 import type { ControlPlaneStore } from './control-plane/store.js';
+import type { ServerFeedback } from './feedback/serve-feedback.js';
 import { httpServerFactory, onClientError, onConnect } from './http-server.js';
 import type { RateLimiter } from './limiter/limiter.js';
 import { createMemoryRateLimiter } from './limiter/memory.js';
@@ -36,6 +37,7 @@ import { lazyRequestLoggerFactory } from './request-logger.js';
 import { accountRoutes } from './routes/account.js';
 import { batchRoutes } from './routes/batch.js';
 import { enrichRoutes } from './routes/enrich.js';
+import { feedbackRoutes } from './routes/feedback.js';
 import { geoRoutes } from './routes/geo.js';
 import { healthRoutes } from './routes/health.js';
 import { keyRoutes } from './routes/keys.js';
@@ -53,6 +55,11 @@ export interface ServerServices {
   geo: GeoResolver;
   /** `createEnricher(…)` from @svc/enricher, for /v2/enrich with live keys. @default none (those routes answer 500) */
   enricher?: Enricher;
+  /**
+   * Delivery feedback: the store of provider events and the history live verifications get
+   * (`openServeFeedback`, or your own `{ store, history, … }`). @default none (/v2/feedback answers 404)
+   */
+  feedback?: ServerFeedback | null;
   /** @default an in-memory token-bucket limiter */
   limiter?: RateLimiter;
   /** @default an in-memory batch store and no runner (jobs are accepted but nothing runs them) */
@@ -102,6 +109,7 @@ export function createServerContext(input: CreateServerOptions): ServerContext {
     verifier: input.verifier,
     geo: input.geo,
     enricher: input.enricher ?? null,
+    feedback: input.feedback ?? null,
     batch: input.batch ?? { store: createMemoryStore(), runner: null },
     now: input.now ?? Date.now,
     probingHealth: input.probingHealth ?? defaultProbingHealth(options, input.now ?? Date.now),
@@ -199,6 +207,7 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
   await app.register(keyRoutes);
   await app.register(accountRoutes);
   await app.register(usageRoutes);
+  await app.register(feedbackRoutes);
   await app.register(batchRoutes);
   if (input.dashboardDir !== null)
     await app.register(dashboardPlugin, { root: input.dashboardDir ?? undefined });

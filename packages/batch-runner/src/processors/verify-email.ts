@@ -38,9 +38,17 @@ export function createVerifyEmailProcessor(
      * @default false
      */
     shareCacheAcrossAccounts?: boolean;
+    /**
+     * Adjusts a live chunk's results before they are stored, given the job's account (a server
+     * applies the account's delivery history here). Not called for sandbox jobs.
+     */
+    refine?: <T extends { state: string; reasons?: readonly string[] }>(
+      accountId: string | null,
+      results: T[],
+    ) => Promise<T[]>;
   } = {},
 ): Processor {
-  const { chunkSize = 1000, sandbox, shareCacheAcrossAccounts = false, ...checks } = options;
+  const { chunkSize = 1000, sandbox, shareCacheAcrossAccounts = false, refine, ...checks } = options;
   return {
     type: 'verify_email',
     chunkSize,
@@ -48,12 +56,13 @@ export function createVerifyEmailProcessor(
       signal.throwIfAborted();
       if (isSandbox && !sandbox)
         throw new Error('this verify_email processor has no sandbox verifier for a sandbox job');
-      const results = await (isSandbox ? (sandbox as BulkVerifier) : verifier).verifyMany(
+      const verified = await (isSandbox ? (sandbox as BulkVerifier) : verifier).verifyMany(
         records.map((record) => record.input),
         checks,
         // A cancelled job or a closing runner stops this chunk's SMTP sessions, not just waiting.
         { signal, cacheNamespace: shareCacheAcrossAccounts ? '' : (accountId ?? '') },
       );
+      const results = refine && !isSandbox ? await refine(accountId, verified) : verified;
       signal.throwIfAborted();
       return records.map(({ index }, position) => {
         const result = results[position] as { state: string; reasons?: readonly string[] };

@@ -24,6 +24,10 @@ export const brevoProvider: FeedbackProvider = {
   id: ID,
   label: 'Brevo (Sendinblue) transactional webhooks',
   credentials: '`basicAuth` or `secret` (the bearer token set in the webhook)',
+  checkCredentials: (c) =>
+    (c.basicAuth?.user && c.basicAuth.password) || c.secret
+      ? null
+      : 'basic_auth or secret (the bearer token)',
   async verify(request, credentials) {
     const header = request.headers.authorization;
     if (credentials.basicAuth) {

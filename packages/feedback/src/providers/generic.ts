@@ -13,6 +13,8 @@ export const genericProvider: FeedbackProvider = {
   id: ID,
   label: 'Generic JSON',
   credentials: '`secret`: the bearer token the sender puts in `Authorization`',
+  checkCredentials: (c) =>
+    c.secret && c.secret.length >= 16 ? null : 'secret: a bearer token of at least 16 characters',
   async verify(request, credentials) {
     if (!credentials.secret) throw unverified(ID, 'no secret is configured for this account');
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];

@@ -15,6 +15,7 @@ export const mailgunProvider: FeedbackProvider = {
   id: ID,
   label: 'Mailgun webhooks',
   credentials: '`secret`: the HTTP webhook signing key',
+  checkCredentials: (c) => (c.secret ? null : 'secret: the HTTP webhook signing key'),
   async verify(request, credentials, context) {
     if (!credentials.secret) throw unverified(ID, 'no webhook signing key is configured for this account');
     let body: unknown;

@@ -36,6 +36,10 @@ export const postmarkProvider: FeedbackProvider = {
   id: ID,
   label: 'Postmark webhooks',
   credentials: '`basicAuth`: the user and password written into the webhook URL',
+  checkCredentials: (c) =>
+    c.basicAuth?.user && c.basicAuth.password
+      ? null
+      : 'basic_auth: the user and password written into the webhook URL',
   async verify(request, credentials) {
     if (!credentials.basicAuth)
       throw unverified(ID, 'no basic-auth credentials are configured for this account');

@@ -36,6 +36,8 @@ export interface FeedbackProvider {
   label: string;
   /** What the account must configure, in words (shown in errors and docs). */
   credentials: string;
+  /** What is missing or wrong in credentials an account wants to configure; null when they will do. */
+  checkCredentials(credentials: ProviderCredentials): string | null;
   /** Throws `invalid_api_key` (401) when the request does not prove it comes from the provider. */
   verify(request: FeedbackRequest, credentials: ProviderCredentials, context: VerifyContext): Promise<void>;
   /**

@@ -21,6 +21,10 @@ export const resendProvider: FeedbackProvider = {
   id: ID,
   label: 'Resend webhooks (Svix signatures)',
   credentials: '`secret`: the webhook signing secret (`whsec_…`)',
+  checkCredentials: (c) =>
+    c.secret && /^whsec_[A-Za-z0-9+/=]{16,}$/.test(c.secret)
+      ? null
+      : 'secret: the signing secret, whsec_ followed by base64',
   async verify(request, credentials, context) {
     const secret = credentials.secret;
     if (!secret) throw unverified(ID, 'no signing secret is configured for this account');

@@ -39,6 +39,15 @@ export const sendgridProvider: FeedbackProvider = {
   id: ID,
   label: 'SendGrid (Twilio) Event Webhook',
   credentials: "`publicKey`: the Event Webhook's verification key (signed webhooks on)",
+  checkCredentials: (c) => {
+    if (!c.publicKey) return 'public_key: the Event Webhook verification key';
+    try {
+      const key = verificationKey(c.publicKey);
+      return key.asymmetricKeyType === 'ec' ? null : 'public_key: not an ECDSA key';
+    } catch {
+      return 'public_key: not a public key (base64 DER or PEM)';
+    }
+  },
   async verify(request, credentials, context) {
     if (!credentials.publicKey) throw unverified(ID, 'no verification key is configured for this account');
     const signature = request.headers['x-twilio-email-event-webhook-signature'];

@@ -63,6 +63,12 @@ export const sesProvider: FeedbackProvider = {
   id: ID,
   label: 'Amazon SES (through SNS)',
   credentials: '`topicArns`: the SNS topic ARNs this account receives SES events from',
+  checkCredentials: (c) =>
+    c.topicArns &&
+    c.topicArns.length > 0 &&
+    c.topicArns.every((arn) => /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_.-]{1,256}$/.test(arn))
+      ? null
+      : 'topic_arns: one or more SNS topic ARNs (arn:aws:sns:<region>:<account>:<topic>)',
   async verify(request, credentials, context) {
     const message = parseSnsBody(request.rawBody);
     const topics = credentials.topicArns ?? [];

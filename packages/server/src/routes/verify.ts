@@ -63,6 +63,16 @@ export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Each account reads and writes its own cached results unless the operator shares them.
   const cacheNamespace = (request: FastifyRequest) =>
     verifyCacheNamespace(app.svc.options, request.auth?.account.id ?? null);
+  // Live verifications carry the account's delivery history when feedback is on (a result with
+  // none recorded carries no `history`); test keys never do.
+  const withHistory = async <T extends EmailVerificationResult>(request: FastifyRequest, results: T[]) => {
+    const feedback = app.svc.feedback;
+    if (!feedback || request.auth?.environment !== 'live') return results;
+    const applied = await feedback.history.applyMany(request.auth.account.id, results);
+    return applied.map(({ history, ...result }) =>
+      history === null ? result : { ...result, history },
+    ) as T[];
+  };
 
   app.post(
     '/v2/verify/email',
@@ -83,10 +93,11 @@ export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // A probe waits on remote mail servers: it gets the longer deadline, not the default one.
       if (options?.probe_mailbox) setRequestDeadline(request, probeRequestTimeoutMs);
       // The result carries the request's id as the verifier made it: no copy to stamp it.
-      return verifierFor(request).verify(email, options, {
+      const result = await verifierFor(request).verify(email, options, {
         cacheNamespace: cacheNamespace(request),
         requestId: request.id,
       });
+      return app.svc.feedback ? ((await withHistory(request, [result]))[0] ?? result) : result;
     },
   );
 
@@ -108,11 +119,12 @@ export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { emails, options } = request.body;
       await assertAllowance(app.svc, request, emails.length);
-      const results = await verifierFor(request).verifyMany(emails, options, {
+      const verified = await verifierFor(request).verifyMany(emails, options, {
         signal: request.deadlineSignal ?? undefined,
         cacheNamespace: cacheNamespace(request),
         requestId: request.id,
       });
+      const results = await withHistory(request, verified);
       // An answer that is not a verdict costs nothing (DESIGN §12): records left unknown because the
       // resolver failed its canary check are not billed.
       request.billableUnits = results.filter((result) => !result.reasons.includes('dns_unavailable')).length;

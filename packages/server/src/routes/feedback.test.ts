@@ -1,0 +1,381 @@
+import { createHmac, createSign, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createBatchRunner, createMemoryStore, createVerifyEmailProcessor } from '@svc/batch-runner';
+import { createNodeDnsResolver, createVerifier } from '@svc/email-verifier';
+import { createDeliveryHistory, createMemoryFeedbackStore } from '@svc/feedback';
+import { type FakeDnsServer, type SmtpFleet, startDnsServer, startSmtpFleet } from '@svc/testkit';
+import type { InjectOptions } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { historyForBatch, type ServerFeedback } from '../feedback/serve-feedback.js';
+import { createTestServer, type TestServer } from '../testing/test-server.js';
+
+let dns: FakeDnsServer;
+let fleet: SmtpFleet;
+let server: TestServer | undefined;
+
+const snsKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const confirmed: string[] = [];
+
+function memoryFeedback(): ServerFeedback {
+  const store = createMemoryFeedbackStore();
+  return {
+    store,
+    history: createDeliveryHistory({ store }),
+    // Stand-ins for Amazon: the certificate the test signs with, and a confirmation that is noted.
+    fetchCertificate: async () => snsKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    confirmSubscription: async (url) => {
+      confirmed.push(url);
+    },
+    retentionDays: 730,
+  };
+}
+
+const liveVerifier = () =>
+  createVerifier({
+    dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 300, tries: 1 }),
+    resolverHealth: false,
+    smtp: {
+      port: fleet.port,
+      allowPrivateAddresses: true,
+      heloName: 'verifier.test',
+      connectTimeoutMs: 500,
+      commandTimeoutMs: 2000,
+      timeoutMs: 3000,
+      catchAllCacheMs: 0,
+    },
+  });
+
+beforeAll(async () => {
+  dns = await startDnsServer({
+    zones: {
+      'catchall.test': { MX: [{ priority: 10, exchange: 'mx.catchall.test' }] },
+      'mx.catchall.test': { A: ['127.0.0.2'] },
+    },
+  });
+  // A catch-all domain: every recipient is accepted, so the probe alone says `risky`.
+  fleet = await startSmtpFleet({ hosts: ['127.0.0.2'], script: { domains: { 'catchall.test': 'accept' } } });
+});
+afterAll(async () => {
+  await fleet.close();
+  await dns.close();
+});
+afterEach(async () => {
+  await server?.app.close();
+  server = undefined;
+});
+
+async function start(feedback: ServerFeedback | null = memoryFeedback()) {
+  server = await createTestServer({ verifier: liveVerifier(), feedback });
+  return server;
+}
+
+const call = async (options: InjectOptions) => (server as TestServer).app.inject(options);
+
+function mailgunBody(key: string, recipient: string, event: 'delivered' | 'failed', id: string, now: number) {
+  const timestamp = String(Math.floor(now / 1000));
+  const token = randomBytes(25).toString('hex');
+  return {
+    signature: {
+      timestamp,
+      token,
+      signature: createHmac('sha256', key)
+        .update(timestamp + token)
+        .digest('hex'),
+    },
+    'event-data': {
+      event,
+      id,
+      timestamp: now / 1000,
+      recipient,
+      ...(event === 'failed' && {
+        severity: 'permanent',
+        'delivery-status': {
+          code: 550,
+          message: '5.1.1 The email account that you tried to reach does not exist',
+        },
+      }),
+    },
+  };
+}
+
+describe('delivery feedback over HTTP', () => {
+  it('configure Mailgun, receive its signed events, and live verifications follow them', async () => {
+    const s = await start();
+    const a = await s.account();
+    const key = 'mailgun-signing-key-0123456789';
+    const configured = await call({
+      method: 'PUT',
+      url: '/v2/feedback/providers/mailgun',
+      headers: { 'x-api-key': a.liveKey.secret },
+      payload: { secret: key },
+    });
+    expect(configured.statusCode).toBe(200);
+    const { webhook_path } = configured.json();
+    expect(webhook_path).toBe(`/v2/feedback/mailgun?account=${a.account.id}`);
+    // The credentials are never shown again.
+    const listed = await call({
+      method: 'GET',
+      url: '/v2/feedback/providers',
+      headers: { 'x-api-key': a.liveKey.secret },
+    });
+    expect(JSON.stringify(listed.json())).not.toContain(key);
+
+    const now = s.clock.now;
+    const post = (payload: object) => call({ method: 'POST', url: webhook_path, payload });
+    const delivered = await post(mailgunBody(key, 'Jane.Doe@catchall.test', 'delivered', 'ev-1', now));
+    expect(delivered.json()).toEqual({ object: 'feedback_receipt', received: 1, stored: 1, duplicates: 0 });
+    // A provider retry of the same event is recorded once.
+    expect(
+      (await post(mailgunBody(key, 'jane.doe@catchall.test', 'delivered', 'ev-1', now))).json(),
+    ).toMatchObject({
+      stored: 0,
+      duplicates: 1,
+    });
+    await post(mailgunBody(key, 'gone@catchall.test', 'failed', 'ev-2', now));
+
+    const verify = async (email: string, secret = a.liveKey.secret) =>
+      (
+        await call({
+          method: 'POST',
+          url: '/v2/verify/email',
+          headers: { 'x-api-key': secret },
+          payload: { email, options: { probe_mailbox: true } },
+        })
+      ).json();
+    expect(await verify('jane.doe@catchall.test')).toMatchObject({
+      state: 'deliverable',
+      reasons: ['previously_delivered', 'catch_all'],
+      is_catch_all: true,
+      history: { events: 1, scope: 'account', last_delivered_at: new Date(now).toISOString() },
+    });
+    expect(await verify('gone@catchall.test')).toMatchObject({
+      state: 'undeliverable',
+      reasons: ['previously_bounced', 'catch_all'],
+      history: { last_hard_bounce: { reason: 'mailbox_not_found', counts_against_address: true } },
+    });
+    // Nothing recorded for the address: the probe's verdict, with the domain's evidence for its
+    // pattern (one address of this shape bounced: far too little to decide anything).
+    expect(await verify('someone@catchall.test')).toMatchObject({
+      state: 'risky',
+      reasons: ['catch_all'],
+      history: { events: 0, pattern: { pattern: 'word', delivered: 0, bounced: 1 } },
+    });
+    // Another account's verification does not see these sends: no history at all.
+    const b = await s.account();
+    const other = await verify('jane.doe@catchall.test', b.liveKey.secret);
+    expect(other.state).toBe('risky');
+    expect(other).not.toHaveProperty('history');
+
+    const stats = await call({
+      method: 'GET',
+      url: '/v2/feedback/stats',
+      headers: { 'x-api-key': a.liveKey.secret },
+    });
+    expect(stats.json()).toMatchObject({
+      object: 'feedback_stats',
+      events: 2,
+      providers: [{ provider: 'mailgun', counts: { delivered: 1, hard_bounce: 1 } }],
+      domains: [{ domain: 'catchall.test', delivered: 1, bounced: 1, bounce_rate: 0.5 }],
+      verdicts: { upgraded: 1, downgraded: 1 },
+    });
+  });
+
+  it('refuses unsigned, tampered, replayed, unconfigured, unknown-provider, oversized and malformed input, storing nothing', async () => {
+    const feedback = memoryFeedback();
+    const s = await start(feedback);
+    const a = await s.account();
+    const key = 'mailgun-signing-key-0123456789';
+    await call({
+      method: 'PUT',
+      url: '/v2/feedback/providers/mailgun',
+      headers: { 'x-api-key': a.liveKey.secret },
+      payload: { secret: key },
+    });
+    const url = `/v2/feedback/mailgun?account=${a.account.id}`;
+    const good = mailgunBody(key, 'x@catchall.test', 'delivered', 'ev-9', s.clock.now);
+    const cases: [string, InjectOptions, number, string][] = [
+      [
+        'unsigned',
+        { method: 'POST', url, payload: { 'event-data': good['event-data'] } },
+        401,
+        'invalid_api_key',
+      ],
+      [
+        'replayed an hour later',
+        {
+          method: 'POST',
+          url,
+          payload: mailgunBody(key, 'x@catchall.test', 'delivered', 'ev-8', s.clock.now - 3_600_000),
+        },
+        401,
+        'invalid_api_key',
+      ],
+      [
+        'another account',
+        { method: 'POST', url: '/v2/feedback/mailgun?account=acct_nobody', payload: good },
+        401,
+        'invalid_api_key',
+      ],
+      [
+        'unknown provider',
+        { method: 'POST', url: `/v2/feedback/nosuch?account=${a.account.id}`, payload: good },
+        400,
+        'invalid_request',
+      ],
+      ['no account', { method: 'POST', url: '/v2/feedback/mailgun', payload: good }, 400, 'invalid_request'],
+      [
+        'not JSON',
+        { method: 'POST', url, payload: '{"signature":', headers: { 'content-type': 'application/json' } },
+        400,
+        'invalid_request',
+      ],
+      [
+        'oversized',
+        {
+          method: 'POST',
+          url,
+          payload: 'x'.repeat(4 * 1024 * 1024 + 1),
+          headers: { 'content-type': 'text/plain' },
+        },
+        400,
+        'invalid_request',
+      ],
+    ];
+    for (const [name, request, status, code] of cases) {
+      const response = await call(request);
+      expect(response.statusCode, name).toBe(status);
+      if (code) expect(response.json().error?.code ?? response.json().code, name).toBe(code);
+    }
+    expect((await feedback.store.stats(a.account.id, '2000-01-01T00:00:00.000Z')).events).toBe(0);
+  });
+
+  it('SES through SNS: verifies the message signature, confirms the subscription, records the bounce', async () => {
+    const s = await start();
+    const a = await s.account();
+    const topic = 'arn:aws:sns:eu-west-1:123456789012:ses-bounces';
+    await call({
+      method: 'PUT',
+      url: '/v2/feedback/providers/ses',
+      headers: { 'x-api-key': a.liveKey.secret },
+      payload: { topic_arns: [topic] },
+    });
+    const sign = (fields: Record<string, string>, order: string[]) => {
+      const signer = createSign('RSA-SHA256');
+      signer.update(
+        order
+          .filter((f) => fields[f] !== undefined)
+          .map((f) => `${f}\n${fields[f]}\n`)
+          .join(''),
+      );
+      return { ...fields, SignatureVersion: '2', Signature: signer.sign(snsKeys.privateKey, 'base64') };
+    };
+    const base = {
+      MessageId: 'm-1',
+      TopicArn: topic,
+      Timestamp: new Date(s.clock.now).toISOString(),
+      SigningCertURL: 'https://sns.eu-west-1.amazonaws.com/SimpleNotificationService-abc.pem',
+    };
+    const confirmation = sign(
+      {
+        ...base,
+        Type: 'SubscriptionConfirmation',
+        Message: 'confirm',
+        Token: 't',
+        SubscribeURL: 'https://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription&Token=t',
+      },
+      ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'],
+    );
+    const url = `/v2/feedback/ses?account=${a.account.id}`;
+    // SNS posts JSON as text/plain.
+    const headers = { 'content-type': 'text/plain; charset=UTF-8' };
+    const confirmedNow = await call({ method: 'POST', url, headers, payload: JSON.stringify(confirmation) });
+    expect(confirmedNow.json()).toMatchObject({ subscription_confirmed: true, stored: 0 });
+    expect(confirmed).toContain('https://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription&Token=t');
+    const bounce = {
+      notificationType: 'Bounce',
+      bounce: {
+        bounceType: 'Permanent',
+        bounceSubType: 'General',
+        feedbackId: 'fb-1',
+        timestamp: new Date(s.clock.now).toISOString(),
+        bouncedRecipients: [
+          { emailAddress: 'left@catchall.test', diagnosticCode: 'smtp; 550 5.1.1 user unknown' },
+        ],
+      },
+      mail: { messageId: 'mail-1' },
+    };
+    const notification = sign(
+      { ...base, MessageId: 'm-2', Type: 'Notification', Message: JSON.stringify(bounce) },
+      ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type'],
+    );
+    const received = await call({ method: 'POST', url, headers, payload: JSON.stringify(notification) });
+    expect(received.json()).toEqual({ object: 'feedback_receipt', received: 1, stored: 1, duplicates: 0 });
+  });
+
+  it('a provider needs its own credentials; test keys cannot configure; off without a store', async () => {
+    const s = await start();
+    const a = await s.account();
+    const put = (provider: string, payload: object, key = a.liveKey.secret) =>
+      call({
+        method: 'PUT',
+        url: `/v2/feedback/providers/${provider}`,
+        headers: { 'x-api-key': key },
+        payload,
+      });
+    const missing = await put('sendgrid', { secret: 'x' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.message).toMatch(/public_key/);
+    expect((await put('mailgun', { secret: 'k' }, a.testKey.secret)).statusCode).toBe(401);
+    expect((await put('mailgun', { secret: 'k', extra: 1 })).statusCode).toBe(400);
+    await s.app.close();
+    const off = await start(null);
+    const b = await off.account();
+    const response = await call({
+      method: 'GET',
+      url: '/v2/feedback/stats',
+      headers: { 'x-api-key': b.liveKey.secret },
+    });
+    expect(response.statusCode).toBe(404);
+  });
+
+  it("a batch verify job's results carry the account's history", async () => {
+    const feedback = memoryFeedback();
+    await feedback.store.record('acc_batch', [
+      {
+        provider: 'generic',
+        eventId: 'e1',
+        address: 'jane.doe@catchall.test',
+        kind: 'delivered',
+        at: new Date().toISOString(),
+        bounceType: null,
+        diagnostic: null,
+        reading: null,
+      },
+    ]);
+    const verifier = liveVerifier();
+    const store = createMemoryStore();
+    const runner = createBatchRunner({
+      store,
+      processors: [
+        createVerifyEmailProcessor(verifier, { probe_mailbox: true, refine: historyForBatch(feedback) }),
+      ],
+    });
+    const job = await runner.submit({
+      type: 'verify_email',
+      records: ['jane.doe@catchall.test', 'other@catchall.test'],
+      account_id: 'acc_batch',
+    });
+    runner.start();
+    try {
+      await expect
+        .poll(async () => (await store.getJob(job.id))?.status, { timeout: 15_000 })
+        .toBe('completed');
+      const results = await store.results(job.id, { limit: 10 });
+      expect(results.data.map((r) => (r.result as { state: string }).state)).toEqual([
+        'deliverable',
+        'risky',
+      ]);
+    } finally {
+      await runner.close();
+    }
+  });
+});
