@@ -3,6 +3,7 @@ import { accountsCommand } from './commands/accounts.js';
 import { batchCommand } from './commands/batch.js';
 import { doctorCommand } from './commands/doctor.js';
 import { enrichCommand } from './commands/enrich.js';
+import { feedbackCommand } from './commands/feedback.js';
 import { geoCommand } from './commands/geo.js';
 import { helpCommand } from './commands/help.js';
 import { keysCommand } from './commands/keys.js';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly Command[] = [
   geoCommand,
   batchCommand,
   enrichCommand,
+  feedbackCommand,
   webhooksCommand,
   serveCommand,
   accountsCommand,

@@ -5,6 +5,7 @@ export {
   type HistoryPolicy,
   type VerdictChange,
 } from './apply-history.js';
+export { type CsvImportRow, readFeedbackCsv } from './csv-import.js';
 export {
   createDeliveryHistory,
   type DeliveryHistory,

@@ -305,6 +305,7 @@ describe('svc enrich contact and company', () => {
       cache_entries_purged: 1,
       suppressed: true,
       dataset_rows_removed: 1,
+      feedback_events_removed: 0,
     });
     const after = await run([
       'enrich',

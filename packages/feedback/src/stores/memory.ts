@@ -152,6 +152,16 @@ export function createMemoryFeedbackStore(options: MemoryFeedbackStoreOptions = 
       }
       return removed;
     },
+    async eraseEverywhere(address) {
+      let removed = 0;
+      for (const [id, entry] of events) {
+        if (entry.event.address === address) {
+          remove(id);
+          removed += 1;
+        }
+      }
+      return removed;
+    },
     async prune(before) {
       let removed = 0;
       for (const [id, entry] of events) {

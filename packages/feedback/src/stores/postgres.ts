@@ -305,6 +305,15 @@ export async function createPostgresFeedbackStore(
         return removed.rowCount ?? 0;
       });
     },
+    async eraseEverywhere(address) {
+      return inTransaction(db, async (client) => {
+        const removed = await client.query(`DELETE FROM ${t('feedback_events')} WHERE address = $1`, [
+          address,
+        ]);
+        await client.query(`DELETE FROM ${t('feedback_addresses')} WHERE address = $1`, [address]);
+        return removed.rowCount ?? 0;
+      });
+    },
     async prune(before) {
       return inTransaction(db, async (client) => {
         const touched = await client.query<{ account: string; address: string }>(

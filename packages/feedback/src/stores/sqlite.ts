@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createPrivateDatabaseFile, importOptionalPeer } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import { domainOf } from '../event.js';
@@ -72,7 +74,11 @@ CREATE TABLE IF NOT EXISTS feedback_providers (
  */
 export async function createSqliteFeedbackStore(options: SqliteFeedbackStoreOptions): Promise<FeedbackStore> {
   const Database = options.driver ?? (await loadDriver());
-  if (options.path !== ':memory:') createPrivateDatabaseFile(options.path);
+  if (options.path !== ':memory:') {
+    // Its folder too (private: the file holds addresses), so a first import needs no set-up.
+    mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
+    createPrivateDatabaseFile(options.path);
+  }
   const db = new Database(options.path);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
@@ -252,6 +258,13 @@ export async function createSqliteFeedbackStore(options: SqliteFeedbackStoreOpti
           .prepare('DELETE FROM feedback_events WHERE account = ? AND address = ?')
           .run(account, address).changes;
         db.prepare('DELETE FROM feedback_addresses WHERE account = ? AND address = ?').run(account, address);
+        return removed;
+      })();
+    },
+    async eraseEverywhere(address) {
+      return db.transaction(() => {
+        const removed = db.prepare('DELETE FROM feedback_events WHERE address = ?').run(address).changes;
+        db.prepare('DELETE FROM feedback_addresses WHERE address = ?').run(address);
         return removed;
       })();
     },

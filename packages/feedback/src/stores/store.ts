@@ -64,6 +64,8 @@ export interface FeedbackStore {
   removeProvider(account: string, provider: string): Promise<boolean>;
   /** Removes every event and summary of an address for an account; returns the events removed. */
   erase(account: string, address: string): Promise<number>;
+  /** Removes an address's events and summaries in every account (an operator's erasure); returns the events removed. */
+  eraseEverywhere(address: string): Promise<number>;
   /** Removes events (and summaries whose last event is) older than `before`; returns the events removed. */
   prune(before: string): Promise<number>;
   close(): Promise<void>;

@@ -337,6 +337,8 @@ describe('tokens', () => {
       'keys_rotate',
       'keys_revoke',
       'webhook_secret_rotate',
+      'feedback_provider_put',
+      'feedback_provider_delete',
     ]);
   });
 });

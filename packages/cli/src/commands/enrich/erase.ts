@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { CliIo } from '../../io.js';
 import { printJson } from '../../output.js';
 import { cliSqliteDriver } from '../../sqlite-driver.js';
@@ -51,12 +52,34 @@ export async function erase(
       index.close();
     }
   }
-  const summary = { ...result, dataset_rows_removed: removed };
+  // The person's delivery history (svc feedback, the server's /v2/feedback) goes with them.
+  let feedbackRemoved = 0;
+  if (email !== undefined) feedbackRemoved = await eraseFeedback(email, paths);
+  const summary = { ...result, dataset_rows_removed: removed, feedback_events_removed: feedbackRemoved };
   if (json) printJson(io, summary);
   else {
     io.stdout.write(
-      `erased: ${summary.cache_entries_purged} cached results purged, ${removed} dataset rows removed; suppressed from now on\n`,
+      `erased: ${summary.cache_entries_purged} cached results purged, ${removed} dataset rows removed, ${feedbackRemoved} delivery events removed; suppressed from now on\n`,
     );
   }
   return 0;
+}
+
+/** Removes an address's delivery feedback in every account, where `svc serve` keeps it. */
+async function eraseFeedback(email: string, paths: EnrichPaths): Promise<number> {
+  const { createPostgresFeedbackStore, createSqliteFeedbackStore, normaliseFeedbackAddress } = await import(
+    '@svc/feedback'
+  );
+  const address = normaliseFeedbackAddress(email);
+  if (address === null) return 0;
+  const file = join(dirname(paths.cache), 'feedback.db');
+  if (!paths.databaseUrl && !existsSync(file)) return 0;
+  const store = paths.databaseUrl
+    ? await createPostgresFeedbackStore({ connectionString: paths.databaseUrl })
+    : await createSqliteFeedbackStore({ path: file, driver: await cliSqliteDriver() });
+  try {
+    return await store.eraseEverywhere(address);
+  } finally {
+    await store.close();
+  }
 }
