@@ -299,7 +299,8 @@ describe.skipIf(!postgresUrl || !redisUrl)('roles on PostgreSQL + Redis', () => 
       .poll(async () => (await status()).status, { timeout: 25_000, interval: 100 })
       .toBe('completed');
     expect(await status()).toMatchObject({ processed: 50_000 });
-  });
+    // Its waits (15 s for the first records, 25 s for the rest) exceed the default test timeout.
+  }, 60_000);
 
   it('a process with another server secret key refuses to start on a database with accounts', async () => {
     // The first test's api process created the owner account in this database.
