@@ -7,6 +7,7 @@ import { runEmailDisposableBenchmark } from './email/disposable.js';
 import { runEmailOfflineBenchmark } from './email/offline.js';
 import { runEmailSmtpBenchmark } from './email/smtp.js';
 import { runEnrichBenchmark } from './enrich/suite.js';
+import { runFeedbackSimulationBenchmark } from './feedback/catch-all-simulation.js';
 import { runGeoStallBenchmark } from './geo/event-loop.js';
 import { runGeoBenchmark } from './geo/lookup.js';
 import { runScaleBenchmark } from './scale/suite.js';
@@ -28,6 +29,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   'hostile-bodies': runHostileBodiesBenchmark,
   enrich: runEnrichBenchmark,
   scale: runScaleBenchmark,
+  'feedback-simulation': runFeedbackSimulationBenchmark,
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;
