@@ -25,5 +25,6 @@ export * from './schemas/enrichment.js';
 export * from './schemas/error.js';
 export * from './schemas/geo.js';
 export { ServiceError, type ServiceErrorOptions } from './service-error.js';
+export type { SqliteDriver } from './sqlite-driver.js';
 export * from './types/enrichment.js';
 export { urlWithoutPassword } from './url-without-password.js';

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SqliteDriver } from '@svc/core';
 import { openPostgresPool } from '@svc/core/postgres';
 import {
   createDatasetAdapters,
@@ -19,7 +20,6 @@ import {
   paidProviderAdapters,
   type SuppressionList,
 } from '@svc/enricher';
-import type BetterSqlite3 from 'better-sqlite3';
 
 /**
  * The files `svc serve` shares with `svc enrich` in the data dir: the cache holds the
@@ -40,7 +40,7 @@ export const ENRICH_DATASET_DB_FILE = 'enrich-dataset.db';
 export async function openServeEnricher(input: {
   dataDir: string;
   env: Record<string, string | undefined>;
-  driver?: typeof BetterSqlite3;
+  driver?: SqliteDriver;
   databaseUrl?: string | null;
 }): Promise<{ enricher: Enricher; close(): Promise<void> }> {
   const driver = input.driver ?? (await import('better-sqlite3')).default;
@@ -77,7 +77,7 @@ export async function openServeEnricher(input: {
  */
 async function openPrivacyStores(
   dataDir: string,
-  driver: typeof BetterSqlite3,
+  driver: SqliteDriver,
   databaseUrl: string | null,
 ): Promise<{ cache: EnrichmentCache; suppression: SuppressionList; close(): Promise<void> }> {
   if (!databaseUrl) {

@@ -14,6 +14,7 @@ import {
   createVerifyEmailProcessor,
   type RetentionOptions,
 } from '@svc/batch-runner';
+import type { SqliteDriver } from '@svc/core';
 import {
   createDns2Resolver,
   createNodeDnsResolver,
@@ -27,7 +28,6 @@ import {
   openMmdbBackend,
   updatedListsPath,
 } from '@svc/geo-resolver';
-import type BetterSqlite3 from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { batchMissCredits, sweepBatchMissCredits } from './batch-credits.js';
 import { maskSecrets } from './config.js';
@@ -93,7 +93,7 @@ export interface ServeOptions {
    * tarball, @svc/server is a top-level package that cannot see the copy installed under the CLI.
    * @default the better-sqlite3 @svc/server resolves, loaded on first use
    */
-  sqliteDriver?: typeof BetterSqlite3;
+  sqliteDriver?: SqliteDriver;
   /** Stop on SIGTERM/SIGINT (and exit), reload geo on SIGHUP. @default true */
   handleSignals?: boolean;
   /**

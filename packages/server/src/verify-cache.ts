@@ -1,11 +1,11 @@
 import { join } from 'node:path';
+import type { SqliteDriver } from '@svc/core';
 import {
   createMemoryResultCache,
   createPostgresResultCache,
   createSqliteResultCache,
   type ResultCache,
 } from '@svc/email-verifier';
-import type BetterSqlite3 from 'better-sqlite3';
 import type { ResolvedServerOptions } from './options.js';
 
 /** The verification result cache's file inside the data dir (`verifyCache.store: sqlite`). */
@@ -18,7 +18,7 @@ export const VERIFY_CACHE_DB_FILE = 'verify-cache.db';
  */
 export async function openVerifyCache(
   options: ResolvedServerOptions,
-  sqliteDriver?: typeof BetterSqlite3,
+  sqliteDriver?: SqliteDriver,
 ): Promise<ResultCache | false> {
   const { store, ttlSeconds } = options.verifyCache;
   if (store === 'off') return false;

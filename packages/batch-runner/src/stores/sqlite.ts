@@ -1,3 +1,4 @@
+import type { SqliteDriver } from '@svc/core';
 import { createId, createPrivateDatabaseFile, importOptionalPeer } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import type {
@@ -34,7 +35,7 @@ export interface SqliteStoreOptions {
    * the app's better-sqlite3 under the app, not beside this package (the svc CLI passes its own).
    * @default the better-sqlite3 this package resolves, loaded on first use
    */
-  driver?: typeof BetterSqlite3;
+  driver?: SqliteDriver;
 }
 
 // The jobs table as this version writes it. Idempotency keys are unique per owning account (an
@@ -120,7 +121,7 @@ async function loadBetterSqlite3(): Promise<typeof BetterSqlite3> {
  * and counters. better-sqlite3 is an optional peer dependency, loaded on first use.
  */
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<Store> {
-  const Database = options.driver ?? (await loadBetterSqlite3());
+  const Database = (options.driver as typeof BetterSqlite3 | undefined) ?? (await loadBetterSqlite3());
   let db: BetterSqlite3.Database;
   try {
     if (!options.mustExist) createPrivateDatabaseFile(options.path);

@@ -1,3 +1,4 @@
+import type { SqliteDriver } from '@svc/core';
 import { createPrivateDatabaseFile, type EmailVerificationResult, importOptionalPeer } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import {
@@ -28,7 +29,7 @@ export interface SqliteResultCacheOptions extends ResultCacheOptions {
    * `(await import('better-sqlite3')).default`. Needed where this package cannot resolve it.
    * @default the better-sqlite3 this package resolves, loaded on first use
    */
-  driver?: typeof BetterSqlite3;
+  driver?: SqliteDriver;
 }
 
 // Loaded on first use, so apps on the memory cache never need the native addon.
@@ -54,7 +55,7 @@ export async function createSqliteResultCache(options: SqliteResultCacheOptions)
   const ttls = resolveResultCacheTtls(options.ttlSeconds);
   const maxEntries = checkMaxEntries(options.maxEntries ?? 1_000_000, 'maxEntries');
   const pruneEvery = checkMaxEntries(options.pruneEvery ?? 1000, 'pruneEvery');
-  const Database = options.driver ?? (await loadDriver());
+  const Database = (options.driver as typeof BetterSqlite3 | undefined) ?? (await loadDriver());
   let db: BetterSqlite3.Database;
   try {
     createPrivateDatabaseFile(options.path);

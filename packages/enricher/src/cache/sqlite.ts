@@ -1,3 +1,4 @@
+import type { SqliteDriver } from '@svc/core';
 import { createPrivateDatabaseFile, importOptionalPeer } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import { type CacheOptions, cappedExpiry, checkRetention, type EnrichmentCache } from './types.js';
@@ -9,7 +10,7 @@ export interface SqliteCacheOptions extends CacheOptions {
    * better-sqlite3's `Database` class, for an app that depends on it itself:
    * `(await import('better-sqlite3')).default`. Needed where this package cannot resolve it.
    */
-  driver?: typeof BetterSqlite3;
+  driver?: SqliteDriver;
 }
 
 async function loadDriver(): Promise<typeof BetterSqlite3> {
@@ -26,7 +27,7 @@ async function loadDriver(): Promise<typeof BetterSqlite3> {
 /** A cache in a SQLite file: survives restarts; erase and expiry delete rows (no soft deletes). */
 export async function createSqliteCache(options: SqliteCacheOptions): Promise<EnrichmentCache> {
   const retention = checkRetention(options.retentionSeconds);
-  const Database = options.driver ?? (await loadDriver());
+  const Database = (options.driver as typeof BetterSqlite3 | undefined) ?? (await loadDriver());
   createPrivateDatabaseFile(options.path);
   const db = new Database(options.path);
   db.pragma('journal_mode = WAL');

@@ -1,3 +1,4 @@
+import type { SqliteDriver } from '@svc/core';
 import { createPrivateDatabaseFile } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 
@@ -44,12 +45,13 @@ export interface SqliteSuppressionOptions {
   /** Database file (may be the cache's file), created with mode 0600 if missing. */
   path: string;
   /** better-sqlite3's `Database` class where this package cannot resolve it. */
-  driver?: typeof BetterSqlite3;
+  driver?: SqliteDriver;
 }
 
 /** A suppression list in a SQLite table: survives restarts, so an erase stays in force. */
 export async function createSqliteSuppression(options: SqliteSuppressionOptions): Promise<SuppressionList> {
-  const Database = options.driver ?? (await import('better-sqlite3')).default;
+  const Database =
+    (options.driver as typeof BetterSqlite3 | undefined) ?? (await import('better-sqlite3')).default;
   createPrivateDatabaseFile(options.path);
   const db = new Database(options.path);
   db.pragma('journal_mode = WAL');

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { SqliteDriver } from '@svc/core';
 import { createPrivateDatabaseFile, importOptionalPeer } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import { domainOf } from '../event.js';
@@ -30,7 +31,7 @@ export interface SqliteFeedbackStoreOptions {
    * better-sqlite3's `Database` class, for an app that depends on it itself.
    * @default the better-sqlite3 this package resolves, loaded on first use
    */
-  driver?: typeof BetterSqlite3;
+  driver?: SqliteDriver;
 }
 
 async function loadDriver(): Promise<typeof BetterSqlite3> {
@@ -73,7 +74,7 @@ CREATE TABLE IF NOT EXISTS feedback_providers (
  * reads one row.
  */
 export async function createSqliteFeedbackStore(options: SqliteFeedbackStoreOptions): Promise<FeedbackStore> {
-  const Database = options.driver ?? (await loadDriver());
+  const Database = (options.driver as typeof BetterSqlite3 | undefined) ?? (await loadDriver());
   if (options.path !== ':memory:') {
     // Its folder too (private: the file holds addresses), so a first import needs no set-up.
     mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });

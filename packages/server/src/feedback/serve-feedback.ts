@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { EmailVerificationResult } from '@svc/core';
+import type { EmailVerificationResult, SqliteDriver } from '@svc/core';
 import { createGuardedFetch } from '@svc/enricher';
 import {
   createDeliveryHistory,
@@ -8,7 +8,6 @@ import {
   type DeliveryHistory,
   type FeedbackStore,
 } from '@svc/feedback';
-import type BetterSqlite3 from 'better-sqlite3';
 
 /** The feedback SQLite file in the data directory (`svc feedback import` writes the same file). */
 export const FEEDBACK_DB_FILE = 'feedback.db';
@@ -31,7 +30,7 @@ export interface ServeFeedbackOptions {
   /** Let every account's verifications read every account's events. @default false */
   shareAcrossAccounts?: boolean;
   retentionDays?: number;
-  driver?: typeof BetterSqlite3;
+  driver?: SqliteDriver;
 }
 
 /** Most certificates kept; SNS rotates its certificate rarely and uses one per region. */

@@ -1,4 +1,5 @@
 import { basename, extname } from 'node:path';
+import type { SqliteDriver } from '@svc/core';
 import { createPrivateDatabaseFile, importOptionalPeer, ServiceError } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { CompanyFields, PersonFields, PersonQuery } from '../../adapter.js';
@@ -23,7 +24,7 @@ export interface DatasetIndexOptions {
    * optional peer resolves from this package's folder, which a global install may not see).
    * @default the better-sqlite3 this package resolves, loaded on first use
    */
-  driver?: typeof BetterSqlite3;
+  driver?: SqliteDriver;
 }
 
 export interface ImportOptions {
@@ -85,7 +86,7 @@ async function loadBetterSqlite3(): Promise<typeof BetterSqlite3> {
 
 /** Opens (or creates) the local SQLite index the dataset adapter reads. */
 export async function openDatasetIndex(options: DatasetIndexOptions): Promise<DatasetIndex> {
-  const Database = options.driver ?? (await loadBetterSqlite3());
+  const Database = (options.driver as typeof BetterSqlite3 | undefined) ?? (await loadBetterSqlite3());
   // The index holds people's names and addresses: readable by its owner only.
   createPrivateDatabaseFile(options.path);
   let db: BetterSqlite3.Database;

@@ -1,3 +1,4 @@
+import type { SqliteDriver } from '@svc/core';
 import { createPrivateDatabaseFile, importOptionalPeer } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import type {
@@ -26,7 +27,7 @@ export interface SqliteControlPlaneStoreOptions {
    * `(await import('better-sqlite3')).default`.
    * @default the better-sqlite3 this package resolves, loaded on first use
    */
-  driver?: typeof BetterSqlite3;
+  driver?: SqliteDriver;
 }
 
 /** The file name the server uses inside its data dir. */
@@ -140,7 +141,7 @@ function migrate(db: BetterSqlite3.Database, path: string): void {
 export async function createSqliteControlPlaneStore(
   options: SqliteControlPlaneStoreOptions,
 ): Promise<ControlPlaneStore> {
-  const Database = options.driver ?? (await loadBetterSqlite3());
+  const Database = (options.driver as typeof BetterSqlite3 | undefined) ?? (await loadBetterSqlite3());
   let db: BetterSqlite3.Database;
   try {
     createPrivateDatabaseFile(options.path);
