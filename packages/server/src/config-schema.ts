@@ -344,6 +344,21 @@ export const SERVER_SETTINGS_SCHEMA = Type.Object({
       ),
     }),
   ),
+  feedback: Type.Optional(
+    Type.Object({
+      enabled: boolean(true, {
+        description:
+          "record email providers' delivery, bounce and complaint webhooks (`/v2/feedback`, [Delivery feedback](#delivery-feedback)) and apply each account's history to its live verifications; the events are kept in `<dataDir>/feedback.db`, or in `databaseUrl`'s database",
+      }),
+      shareAcrossAccounts: boolean(false, {
+        description:
+          "let every account's verifications use every account's delivery events (otherwise each account sees its own)",
+      }),
+      retentionDays: integer(1, 36_500, 730, {
+        description: 'days a delivery event is kept; older ones are deleted by a daily sweep',
+      }),
+    }),
+  ),
   databaseUrl: text('databaseUrl', undefined, {
     description:
       '`postgres://user:password@host:5432/database`: the batch store, the control plane and the enrichment cache and suppression list in PostgreSQL, shared by several processes ([deployment guide](../../docs/deployment.md))',

@@ -54,6 +54,7 @@ export interface ResolvedServerOptions {
     shareAcrossAccounts: boolean;
     ttlSeconds: ResultCacheTtls;
   };
+  feedback: { enabled: boolean; shareAcrossAccounts: boolean; retentionDays: number };
   databaseUrl: string | null;
   redisUrl: string | null;
   redisPrefix: string;
@@ -177,6 +178,11 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
       store: options.verifyCache?.store ?? (options.databaseUrl ? 'postgres' : 'sqlite'),
       shareAcrossAccounts: options.verifyCache?.shareAcrossAccounts ?? false,
       ttlSeconds: { ...DEFAULT_RESULT_CACHE_TTLS, ...options.verifyCache?.ttlSeconds },
+    },
+    feedback: {
+      enabled: options.feedback?.enabled ?? true,
+      shareAcrossAccounts: options.feedback?.shareAcrossAccounts ?? false,
+      retentionDays: options.feedback?.retentionDays ?? 730,
     },
     databaseUrl: options.databaseUrl ?? null,
     redisUrl: options.redisUrl ?? null,

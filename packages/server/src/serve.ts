@@ -39,7 +39,7 @@ import type { ControlPlaneStore } from './control-plane/store.js';
 import { createPostgresControlPlaneStore } from './control-plane/stores/postgres.js';
 import { CONTROL_PLANE_DB_FILE, createSqliteControlPlaneStore } from './control-plane/stores/sqlite.js';
 import { createWriteBehindUsageStore } from './control-plane/write-behind-usage.js';
-import { historyForBatch, openServeFeedback } from './feedback/serve-feedback.js';
+import { historyForBatch, openServeFeedback, sweepFeedbackRetention } from './feedback/serve-feedback.js';
 import { scheduleNetworkListRefresh } from './geo-lists-refresh.js';
 import type { RateLimiter } from './limiter/limiter.js';
 import { createRedisRateLimiter } from './limiter/redis.js';
@@ -222,8 +222,22 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     const enrich = await openServeEnricher({ dataDir, env, databaseUrl, ...sqliteDriver });
     closers.push(() => enrich.close());
     // Delivery feedback: providers' events per account, applied to live verifications.
-    const feedback = await openServeFeedback({ dataDir, databaseUrl, ...sqliteDriver });
-    closers.push(() => feedback.close());
+    const feedback = options.feedback.enabled
+      ? await openServeFeedback({
+          dataDir,
+          databaseUrl,
+          shareAcrossAccounts: options.feedback.shareAcrossAccounts,
+          retentionDays: options.feedback.retentionDays,
+          ...sqliteDriver,
+        })
+      : null;
+    if (feedback) {
+      const stopSweep = sweepFeedbackRetention(feedback, now, (error) =>
+        stderr.write(`svc serve: warning: feedback retention sweep: ${error.message}\n`),
+      );
+      closers.push(() => feedback.close());
+      closers.push(async () => stopSweep());
+    }
     const batchStore: BatchStore = databaseUrl
       ? await createPostgresStore({ connectionString: databaseUrl })
       : await createSqliteStore({ path: join(dataDir, BATCH_DB_FILE), ...sqliteDriver });
@@ -264,7 +278,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
         createVerifyEmailProcessor(verifier, {
           sandbox: createSandboxVerifier(),
           shareCacheAcrossAccounts: options.verifyCache.shareAcrossAccounts,
-          refine: historyForBatch(feedback),
+          ...(feedback ? { refine: historyForBatch(feedback) } : {}),
         }),
         createGeoIpProcessor(geoProxy),
         createEnrichContactProcessor(enrich.enricher, { sandbox: createSandboxEnricher() }),

@@ -63,6 +63,27 @@ export async function openServeFeedback(
   };
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * Deletes events older than the retention now and then once a day (the timer does not keep the
+ * process alive); returns the function that stops it.
+ */
+export function sweepFeedbackRetention(
+  feedback: Pick<ServerFeedback, 'store' | 'retentionDays'>,
+  now: () => number,
+  onError: (error: Error) => void,
+): () => void {
+  const sweep = () => {
+    const before = new Date(now() - feedback.retentionDays * DAY_MS).toISOString();
+    feedback.store.prune(before).catch(onError);
+  };
+  sweep();
+  const timer = setInterval(sweep, DAY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /**
  * The batch verify processor's `refine`: a live job's results get its account's history (a job
  * without an account gets none), and lose a `history` that is null, as the API's results do.

@@ -5,7 +5,7 @@ import { createDeliveryHistory, createMemoryFeedbackStore } from '@svc/feedback'
 import { type FakeDnsServer, type SmtpFleet, startDnsServer, startSmtpFleet } from '@svc/testkit';
 import type { InjectOptions } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { historyForBatch, type ServerFeedback } from '../feedback/serve-feedback.js';
+import { historyForBatch, type ServerFeedback, sweepFeedbackRetention } from '../feedback/serve-feedback.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 
 let dns: FakeDnsServer;
@@ -377,5 +377,34 @@ describe('delivery feedback over HTTP', () => {
     } finally {
       await runner.close();
     }
+  });
+
+  it('the retention sweep deletes events older than the retention, at once and then daily', async () => {
+    const feedback = memoryFeedback();
+    const now = Date.UTC(2026, 10, 27);
+    const event = (id: string, at: number) => ({
+      provider: 'generic',
+      eventId: id,
+      address: `${id}@x.example`,
+      kind: 'delivered' as const,
+      at: new Date(at).toISOString(),
+      bounceType: null,
+      diagnostic: null,
+      reading: null,
+    });
+    await feedback.store.record('acct_r', [
+      event('old', now - 800 * 86_400_000),
+      event('new', now - 86_400_000),
+    ]);
+    const stop = sweepFeedbackRetention(
+      feedback,
+      () => now,
+      (error) => {
+        throw error;
+      },
+    );
+    stop();
+    await expect.poll(() => feedback.store.summary({ account: 'acct_r' }, 'old@x.example')).toBeNull();
+    expect(await feedback.store.summary({ account: 'acct_r' }, 'new@x.example')).not.toBeNull();
   });
 });
