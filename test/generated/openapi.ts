@@ -295,6 +295,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/feedback/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive an email provider's delivery, bounce and complaint events
+         * @description Point the provider's webhook here with the account's id in `account`. No API key: the request must prove itself the provider's way (SNS message signature, SendGrid's ECDSA signature, Mailgun's HMAC, Svix headers for Resend, basic auth or a bearer token for Postmark, Brevo and the generic form) with the credentials the account configured (PUT /v2/feedback/providers/{provider}); otherwise 401 `invalid_api_key` and nothing is stored. Signed timestamps more than 5 minutes off are refused (replays). Events are recorded once per provider event id, so retries are harmless. An SNS subscription confirmation is verified and confirmed. Not billed.
+         */
+        post: operations["receiveFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/feedback/providers/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Configure an email provider for delivery feedback
+         * @description Stores what the provider's webhook proves itself with (sealed under the server key, never shown again) and answers the path to point the webhook at. Replaces earlier credentials. Live keys only. 400 names what the provider needs when the body lacks it.
+         */
+        put: operations["putFeedbackProvider"];
+        post?: never;
+        /**
+         * Forget a provider's credentials: its webhooks are refused from then on
+         * @description Recorded events stay. Live keys only. 404 when the provider was not configured.
+         */
+        delete: operations["deleteFeedbackProvider"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/feedback/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The email providers configured for delivery feedback */
+        get: operations["listFeedbackProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/feedback/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Events per provider, bounce rates per domain, and what the feedback changed */
+        get: operations["getFeedbackStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/batch": {
         parameters: {
             query?: never;
@@ -2988,7 +3066,7 @@ export interface operations {
                 "application/json": {
                     /** @description Lifetime in seconds, 60 to 86400 (24 h), never beyond its key's. Default 3600. */
                     ttl_seconds?: number;
-                    /** @description Endpoint ids the token may call (verify_email, verify_email_bulk, verify_email_cache_delete, geo_ip, geo_me, enrich_contact, enrich_company, batch_create, batch_get, batch_list, batch_results, batch_cancel, batch_events, event_resend, webhooks_test, usage_get, account_get); default all of these. Key and webhook-secret management (keys_list, keys_create, keys_rotate, keys_revoke, webhook_secret_rotate) only when named here, minted from a live key, with ttl_seconds at most 3600: for the dashboard, which holds a token and never the key. */
+                    /** @description Endpoint ids the token may call (verify_email, verify_email_bulk, verify_email_cache_delete, geo_ip, geo_me, enrich_contact, enrich_company, batch_create, batch_get, batch_list, batch_results, batch_cancel, batch_events, event_resend, webhooks_test, usage_get, account_get, feedback_providers_list, feedback_stats); default all of these. Key and webhook-secret management (keys_list, keys_create, keys_rotate, keys_revoke, webhook_secret_rotate, feedback_provider_put, feedback_provider_delete) only when named here, minted from a live key, with ttl_seconds at most 3600: for the dashboard, which holds a token and never the key. */
                     scopes?: string[];
                 };
             };
@@ -4757,6 +4835,1130 @@ export interface operations {
                                 units: number;
                             }[];
                         }[];
+                    };
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON or missing required field */
+            400: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Missing, invalid or revoked API key */
+            401: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; the Retry-After header gives seconds to wait */
+            429: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: Server-side failure; safe to retry */
+            500: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `upstream_timeout`: An upstream check did not respond in time */
+            503: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    receiveFeedback: {
+        parameters: {
+            query: {
+                /** @description The account the events belong to (its id, as in GET /v2/account) */
+                account: string;
+            };
+            header?: never;
+            path: {
+                /** @description The email provider whose webhook this is */
+                provider: "ses" | "sendgrid" | "mailgun" | "postmark" | "resend" | "brevo" | "generic";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What a provider webhook delivered */
+            200: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "feedback_receipt";
+                        /** @description Events in the body that say something about a mailbox */
+                        received: number;
+                        /** @description Events recorded now */
+                        stored: number;
+                        /** @description Events already recorded (a retry or replay): skipped */
+                        duplicates: number;
+                        /** @description SES/SNS: the subscription confirmation was verified and confirmed */
+                        subscription_confirmed?: boolean;
+                    };
+                };
+            };
+            /** @description The body of every error response */
+            400: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body of every error response */
+            401: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body of every error response */
+            404: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; the Retry-After header gives seconds to wait */
+            429: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: Server-side failure; safe to retry */
+            500: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `upstream_timeout`: An upstream check did not respond in time */
+            503: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putFeedbackProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The email provider whose webhook this is */
+                provider: "ses" | "sendgrid" | "mailgun" | "postmark" | "resend" | "brevo" | "generic";
+            };
+            cookie?: never;
+        };
+        /** @description What the provider's webhook proves itself with */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Mailgun signing key, Resend `whsec_…` secret, Brevo or generic bearer token */
+                    secret?: string;
+                    /** @description SendGrid Event Webhook verification key */
+                    public_key?: string;
+                    /** @description Postmark or Brevo: the credentials in the webhook URL */
+                    basic_auth?: {
+                        user: string;
+                        password: string;
+                    };
+                    /** @description SES: the SNS topics whose messages this account accepts */
+                    topic_arns?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description A provider configured for delivery feedback (its credentials are never shown again) */
+            200: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "feedback_provider";
+                        provider: string;
+                        /** Format: date-time */
+                        configured_at: string;
+                        /** @description Where to point the provider's webhook (prefix it with this server's public address) */
+                        webhook_path: string;
+                    };
+                };
+            };
+            /** @description The body of every error response */
+            400: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Missing, invalid or revoked API key */
+            401: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; the Retry-After header gives seconds to wait */
+            429: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: Server-side failure; safe to retry */
+            500: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `upstream_timeout`: An upstream check did not respond in time */
+            503: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteFeedbackProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The email provider whose webhook this is */
+                provider: "ses" | "sendgrid" | "mailgun" | "postmark" | "resend" | "brevo" | "generic";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten: no body */
+            204: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: Malformed JSON or missing required field */
+            400: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Missing, invalid or revoked API key */
+            401: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body of every error response */
+            404: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; the Retry-After header gives seconds to wait */
+            429: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: Server-side failure; safe to retry */
+            500: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `upstream_timeout`: An upstream check did not respond in time */
+            503: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listFeedbackProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: {
+                            /** @enum {string} */
+                            object: "feedback_provider";
+                            provider: string;
+                            /** Format: date-time */
+                            configured_at: string;
+                            /** @description Where to point the provider's webhook (prefix it with this server's public address) */
+                            webhook_path: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON or missing required field */
+            400: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Missing, invalid or revoked API key */
+            401: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; the Retry-After header gives seconds to wait */
+            429: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: Server-side failure; safe to retry */
+            500: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `upstream_timeout`: An upstream check did not respond in time */
+            503: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description One of the spec §7 codes
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "invalid_ip" | "invalid_api_key" | "quota_exceeded" | "endpoint_not_in_plan" | "not_found" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_timeout";
+                            /** @description What went wrong, for a person to read */
+                            message: string;
+                            /** @description Same as the X-Request-Id header */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getFeedbackStats: {
+        parameters: {
+            query?: {
+                /** @description Count events from this time on; default 30 days ago */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's delivery feedback since a time */
+            200: {
+                headers: {
+                    /** @description The request id (`req_…`), also in error bodies */
+                    "X-Request-Id"?: string;
+                    /** @description The bucket's capacity: the plan's burst, or without a key the client address's (limits.unauthenticatedBurst) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole requests the bucket allows right now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The month's allowance in units (absent on unlimited plans) */
+                    "X-Quota-Limit"?: number;
+                    /** @description Units left this month, UTC (absent on unlimited plans) */
+                    "X-Quota-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "feedback_stats";
+                        /** Format: date-time */
+                        since: string;
+                        events: number;
+                        providers: {
+                            provider: string;
+                            counts: {
+                                delivered: number;
+                                hard_bounce: number;
+                                soft_bounce: number;
+                                complaint: number;
+                                unsubscribe: number;
+                            };
+                        }[];
+                        /** @description The 20 domains with the most decided addresses */
+                        domains: {
+                            domain: string;
+                            /** @description Addresses last delivered to */
+                            delivered: number;
+                            /** @description Addresses whose mailbox last bounced */
+                            bounced: number;
+                            bounce_rate: number | null;
+                        }[];
+                        /** @description Verifications whose state the feedback changed */
+                        verdicts: {
+                            upgraded: number;
+                            downgraded: number;
+                        };
                     };
                 };
             };
