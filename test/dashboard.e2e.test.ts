@@ -196,7 +196,7 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
   it('is readable at phone width: nothing wider than the screen', async () => {
     const { context, page } = await open({ width: 390, height: 844 });
     await signIn(page, server.liveKey);
-    for (const route of ['usage', 'keys', 'jobs', 'health']) {
+    for (const route of ['usage', 'keys', 'jobs', 'feedback', 'health']) {
       await page.goto(`${server.url}/dashboard/#/${route}`);
       await page.locator('h1').first().waitFor();
       await page.waitForLoadState('networkidle');
@@ -301,6 +301,46 @@ describe.skipIf(noChromium)('the dashboard in Chromium', () => {
     expect(await status.textContent()).toBe(failed ? 'degraded' : 'ok');
     expect(await colourOf(status)).toBe(failed ? WARNING : GREEN);
     await screenshot(page, 'health');
+    await context.close();
+  });
+
+  it("shows delivery feedback: a provider's events, a domain's bounce rate, the webhook path", async () => {
+    const put = await api.request<{ webhook_path: string }>('PUT', '/v2/feedback/providers/generic', {
+      key: server.liveKey,
+      json: { secret: 'dash-feedback-secret' },
+    });
+    expect(put.status).toBe(200);
+    const at = new Date().toISOString();
+    const received = await api.request('POST', put.body.webhook_path, {
+      headers: { authorization: 'Bearer dash-feedback-secret' },
+      json: {
+        events: [
+          { id: 'dash_1', address: 'ann.lee@feedback-dash.example', event: 'delivered', at },
+          {
+            id: 'dash_2',
+            address: 'a.lee@feedback-dash.example',
+            event: 'hard_bounce',
+            at,
+            bounce_type: 'hard',
+            diagnostic: 'smtp; 550 5.1.1 <a.lee@feedback-dash.example>: user unknown',
+          },
+        ],
+      },
+    });
+    expect(received.status).toBe(200);
+    const { context, page } = await open();
+    await signIn(page, server.testKey);
+    await page.getByRole('link', { name: 'Feedback' }).click();
+    await page.getByTestId('feedback-provider-events').waitFor();
+    expect(await page.getByTestId('feedback-events').textContent()).toBe('2');
+    const events = page.locator('[data-testid="feedback-provider-events"] tr[data-provider="generic"] td');
+    expect(await events.allTextContents()).toEqual(['generic', '1', '1', '0', '0', '0']);
+    const domain = page.locator(
+      '[data-testid="feedback-domains"] tr[data-domain="feedback-dash.example"] td',
+    );
+    expect(await domain.allTextContents()).toEqual(['feedback-dash.example', '1', '1', '50.0 %']);
+    expect(await page.getByTestId('feedback-configured').textContent()).toContain(put.body.webhook_path);
+    await screenshot(page, 'feedback');
     await context.close();
   });
 

@@ -38,6 +38,8 @@ export const PAGE_SCOPES = [
   'batch_events',
   'event_resend',
   'webhooks_test',
+  'feedback_stats',
+  'feedback_providers_list',
 ];
 /** Granted only to a token minted from a live key (the API refuses them otherwise). */
 export const MANAGEMENT_SCOPES = [

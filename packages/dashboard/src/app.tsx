@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { type Api, createApi, type Failure } from './api';
+import { FeedbackPage } from './pages/feedback';
 import { HealthPage } from './pages/health';
 import { JobPage } from './pages/job';
 import { JobsPage } from './pages/jobs';
@@ -28,6 +29,7 @@ const NAV = [
   ['/usage', 'Usage'],
   ['/keys', 'Keys'],
   ['/jobs', 'Batch jobs'],
+  ['/feedback', 'Feedback'],
   ['/health', 'Service health'],
 ] as const;
 
@@ -97,6 +99,7 @@ export function App() {
   if (route === '/keys') page = <KeysPage api={api} session={session} />;
   else if (route === '/jobs') page = <JobsPage api={api} session={session} />;
   else if (jobId) page = <JobPage api={api} session={session} id={jobId} />;
+  else if (route === '/feedback') page = <FeedbackPage api={api} session={session} />;
   else if (route === '/health') page = <HealthPage api={api} session={session} />;
 
   return (
