@@ -1,6 +1,7 @@
 // The inputs both server benchmarks send: public addresses to locate, and addresses to verify
 // at domains the fake DNS server knows (so every verification is a 200 from a warm DNS cache).
 
+import { DEFAULT_DNS_CANARIES } from '@svc/email-verifier';
 import { isPublicIp } from '@svc/geo-resolver';
 import type { DnsZoneEntry } from '@svc/testkit';
 import { seeded } from '../lib/measure.js';
@@ -18,6 +19,9 @@ export function benchZones(): Record<string, DnsZoneEntry> {
     zones[domain] = { MX: [{ priority: 10, exchange: `mx.${domain}` }], ttl: 3600 };
     zones[`mx.${domain}`] = { A: [`93.184.${index}.10`], ttl: 3600 };
   }
+  // The verifier's resolver-health canaries (DEFAULT_DNS_CANARIES): a resolver that cannot
+  // resolve them is not trusted, and every verification would be a 503 dns_unavailable.
+  for (const canary of DEFAULT_DNS_CANARIES) zones[canary] = { A: ['192.0.43.8'], ttl: 3600 };
   return zones;
 }
 
