@@ -1,5 +1,6 @@
 // The parent's handle on a server child (server-child.ts).
 import { execFileSync, fork } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   CHILD_FLAG,
@@ -56,6 +57,11 @@ export async function startServerProcess(
   config: ServerChildConfig,
   /** Runs the child under this program (e.g. valgrind and its arguments), which then runs node. */
   wrapper?: { program: string; args: string[] },
+  /**
+   * Another checkout of the repository (built, installed) whose server child to run, so two
+   * versions of the code are measured side by side in one run (SERVER_BENCH_BASELINE).
+   */
+  checkout?: string,
 ): Promise<ServerProcess> {
   ensureBuilt();
   const profileDir = process.env.SERVER_BENCH_CPU_PROF;
@@ -66,7 +72,10 @@ export async function startServerProcess(
     '--expose-gc',
     ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
   ];
-  const child = fork(fileURLToPath(new URL('./server-child.ts', import.meta.url)), [CHILD_FLAG], {
+  const childFile = checkout
+    ? join(checkout, 'benchmarks/server/server-child.ts')
+    : fileURLToPath(new URL('./server-child.ts', import.meta.url));
+  const child = fork(childFile, [CHILD_FLAG], {
     ...(wrapper
       ? { execPath: wrapper.program, execArgv: [...wrapper.args, process.execPath, ...nodeArgs] }
       : { execArgv: nodeArgs }),

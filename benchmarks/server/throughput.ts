@@ -49,7 +49,17 @@ interface Variant {
   id: string;
   name: string;
   config: Omit<ServerChildConfig, 'dns'>;
+  /** Another checkout whose server child runs it (the `baseline` variant). */
+  checkout?: string;
 }
+
+/**
+ * `SERVER_BENCH_BASELINE=/path/to/other/checkout` (installed and built, e.g. a worktree at the
+ * commit before a change): adds the variant `baseline`, `svc serve`'s setup run by that
+ * checkout's code, measured in the same rounds as this checkout's `serve`, so a before/after
+ * pair shares the machine's load instead of coming from two runs.
+ */
+const BASELINE = process.env.SERVER_BENCH_BASELINE;
 
 const ALL_VARIANTS: Variant[] = [
   {
@@ -79,6 +89,21 @@ const ALL_VARIANTS: Variant[] = [
     name: 'ours, memory control plane',
     config: { variant: 'ours', controlPlane: 'memory', logLevel: 'info', trustedProxies: [] },
   },
+  ...(BASELINE
+    ? [
+        {
+          id: 'baseline',
+          name: `as svc serve, the code of ${BASELINE}`,
+          config: {
+            variant: 'ours',
+            controlPlane: 'sqlite-write-behind',
+            logLevel: 'info',
+            trustedProxies: [],
+          },
+          checkout: BASELINE,
+        } satisfies Variant,
+      ]
+    : []),
 ];
 
 /**
@@ -95,7 +120,9 @@ const VARIANTS: Variant[] = (() => {
       `SERVER_BENCH_VARIANTS: unknown ${unknown.join(', ')}; the variants are ${ALL_VARIANTS.map((variant) => variant.id).join(', ')}`,
     );
   }
-  return ALL_VARIANTS.filter((variant) => variant.id === 'bare' || wanted.includes(variant.id));
+  return ALL_VARIANTS.filter(
+    (variant) => variant.id === 'bare' || variant.id === 'baseline' || wanted.includes(variant.id),
+  );
 })();
 
 export interface Endpoint {
@@ -198,7 +225,14 @@ export async function runThroughput(): Promise<ThroughputResult> {
   try {
     for (let copy = 0; copy < PROCESSES; copy++) {
       for (const variant of VARIANTS) {
-        servers.push({ variant, server: await startServerProcess({ ...variant.config, dns: dns.address }) });
+        servers.push({
+          variant,
+          server: await startServerProcess(
+            { ...variant.config, dns: dns.address },
+            undefined,
+            variant.checkout,
+          ),
+        });
       }
     }
     const rows: ThroughputRow[] = [];
