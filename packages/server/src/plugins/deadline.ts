@@ -1,6 +1,5 @@
 import { ServiceError } from '@svc/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type DeadlineEntry, type DeadlineQueue, deadlineQueue } from './deadline-queue.js';
 import { sendError } from './errors.js';
 import { globalPlugin } from './global-plugin.js';
 import { routeConfigOf } from './route-config.js';
@@ -18,14 +17,15 @@ declare module 'fastify' {
 
 const DEADLINE = Symbol('svc.deadline');
 
-/** A request's deadline, in the queue of its duration until the request is answered or ends. */
-class RequestDeadline implements DeadlineEntry {
-  at = 0;
-  queue: DeadlineQueue | null = null;
-  prev: DeadlineEntry | null = null;
-  next: DeadlineEntry | null = null;
+// Node's timers are kept in one list per duration already, so a timer per request is cheap.
+// setTimeout takes at most 2^31 - 1 ms (about 24.8 days); a longer one would fire after 1 ms.
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** A request's deadline: its timer runs until the request is answered or ends. */
+class RequestDeadline {
   /** The duration of the deadline it is waiting on (for the 503's message). */
   ms = 0;
+  timer: NodeJS.Timeout | undefined = undefined;
   // Made only when something reads `request.deadlineSignal`: most routes never do, and an
   // AbortController with its listener per request was a measurable share of a cheap call.
   controller: AbortController | undefined = undefined;
@@ -37,16 +37,26 @@ class RequestDeadline implements DeadlineEntry {
     readonly reply: FastifyReply | undefined,
   ) {}
 
-  /** Starts waiting `ms` from now (the entry must be in no queue). */
+  /** Starts waiting `ms` from now, replacing the deadline it had. */
   start(ms: number): void {
+    this.stop();
     this.ms = ms;
-    deadlineQueue(ms).add(this);
+    this.timer = setTimeout(expire, Math.min(ms, LONGEST_TIMER_MS), this);
+    // A pending deadline never keeps the process alive (a closing server waits for its requests).
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   /** True while the request's body is being read (from preParsing to the body's end). */
   receiving = false;
 
   expired(): void {
+    this.timer = undefined;
     // A body still arriving is the client's delay, not an upstream's: 400, and the connection
     // closes (the rest of the body would be read as a next request).
     if (this.receiving && this.reply) {
@@ -57,6 +67,8 @@ class RequestDeadline implements DeadlineEntry {
     end(this, new ServiceError('upstream_timeout', `the request did not finish within ${this.ms} ms`));
   }
 }
+
+const expire = (deadline: RequestDeadline) => deadline.expired();
 
 /** The request's deadline slot (null until the plugin's hook or a first use fills it). */
 const slot = (request: FastifyRequest) => request as unknown as { [DEADLINE]?: RequestDeadline | null };
@@ -102,7 +114,7 @@ function signalOf(request: FastifyRequest): AbortSignal {
 function end(deadline: RequestDeadline, reason: unknown): void {
   if (deadline.ended !== undefined) return;
   deadline.ended = reason;
-  deadline.queue?.remove(deadline);
+  deadline.stop();
   deadline.controller?.abort(reason);
   const reply = deadline.reply;
   // Only our own deadline answers; a client that went away gets nothing.
@@ -118,12 +130,11 @@ function end(deadline: RequestDeadline, reason: unknown): void {
  * `upstream_timeout` and `request.deadlineSignal` is aborted so the work can stop.
  */
 export function setRequestDeadline(request: FastifyRequest, ms: number): void {
-  // A NaN deadline would never come due, and its queue's timer would fire every millisecond.
+  // Node would run a NaN or negative timer after 1 ms: refused rather than guessed at.
   if (!Number.isFinite(ms) || ms < 0) {
     throw new TypeError(`a request deadline must be a finite number of ms ≥ 0, got ${ms}`);
   }
   const deadline = deadlineOf(request);
-  deadline.queue?.remove(deadline);
   if (deadline.ended === undefined) deadline.start(ms);
 }
 
@@ -165,8 +176,7 @@ export const deadlinePlugin = globalPlugin('svc-deadline', async (app) => {
     done(null, payload);
   });
   app.addHook('onSend', (request, _reply, payload, done) => {
-    const deadline = slot(request)[DEADLINE];
-    deadline?.queue?.remove(deadline);
+    slot(request)[DEADLINE]?.stop();
     done(null, payload);
   });
 });
