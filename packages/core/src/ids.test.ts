@@ -18,9 +18,9 @@ describe('ids', () => {
   });
 
   it('draws every character of the random part evenly from the alphabet, across pool refills', () => {
-    // 4,000 ids use the character pool (16 KiB) more than six times over. Each of the 32
-    // characters is expected 3,250 times in 104,000; a bias such as using 4 bits of a byte, or
-    // reading the pool's raw bytes, would put some far outside ±15% (about 8 standard deviations).
+    // 4,000 ids use the random pool (4 KiB) 25 times over. Each of the 32 characters is expected
+    // 3,250 times in 104,000; a bias such as using 4 bits of a byte would put some far outside
+    // ±15% (about 8 standard deviations).
     const counts = new Map<string, number>();
     for (let index = 0; index < 4_000; index++) {
       for (const char of createId('req', 1_700_000_000_000).slice(14)) {
@@ -42,7 +42,7 @@ describe('ids', () => {
     const ids = times.map((time) => createId('batch', time));
     expect([...ids].sort()).toEqual(ids);
     expect(ids.map(idTimestamp)).toEqual(times);
-    // The same time twice and then back again (the time part is kept for the last millisecond).
+    // The same time twice and then back again.
     const again = [5, 5, 1_700_000_000_000, 5, 5];
     expect(again.map((time) => idTimestamp(createId('req', time)))).toEqual(again);
   });
