@@ -33,7 +33,6 @@ import { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
 import { requestLogPlugin } from './plugins/request-log.js';
 import { usagePlugin } from './plugins/usage.js';
 import { defaultProbingHealth, type ProbingHealth } from './probing-health.js';
-import { lazyRequestLoggerFactory } from './request-logger.js';
 import { accountRoutes } from './routes/account.js';
 import { batchRoutes } from './routes/batch.js';
 import { enrichRoutes } from './routes/enrich.js';
@@ -147,8 +146,6 @@ export async function createServer(input: CreateServerOptions): Promise<FastifyI
     },
     genReqId: generateRequestId,
     requestIdHeader: false,
-    // request.log is made when something logs through it, not for every request.
-    childLoggerFactory: lazyRequestLoggerFactory,
     // Fastify's two lines per request are replaced by the request-log plugin's one.
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     // Unknown paths and routes without an endpoint; each endpoint's own limit comes from ENDPOINTS (json-body plugin).
