@@ -178,10 +178,6 @@ export function createWriteBehindUsageStore(
     }
   };
 
-  // The keys of the last call recorded: a busy account's calls in a row reuse them instead of
-  // joining (and hashing) new strings per call.
-  const last = { accountId: '', endpoint: '', month: '', day: '' as string | undefined, line: '', total: '' };
-
   /** Adds a billable call to the buffer and to its month's total. */
   const add = (
     total: Total,
@@ -191,46 +187,8 @@ export function createWriteBehindUsageStore(
     units: number,
     day?: string,
   ) => {
-    const key =
-      accountId === last.accountId && endpoint === last.endpoint && month === last.month && day === last.day
-        ? last.line
-        : lineKey(accountId, endpoint, month, day);
-    const known = pending.get(key);
-    if (known) {
-      known.calls += 1;
-      known.units += units;
-    } else {
-      pending.set(key, { accountId, endpoint, month, day, calls: 1, units });
-    }
-    if (key !== last.line) {
-      last.accountId = accountId;
-      last.endpoint = endpoint;
-      last.month = month;
-      last.day = day;
-      last.line = key;
-      last.total = totalKey(accountId, month);
-    }
+    buffer({ accountId, endpoint, month, day, calls: 1, units });
     total.pending += units;
-  };
-
-  /** The month total's key, the last call's when it is the same account and month. */
-  const totalKeyOf = (accountId: string, month: string) =>
-    accountId === last.accountId && month === last.month ? last.total : totalKey(accountId, month);
-
-  // The month and day of the last call that passed the checks: nearly every call has the same.
-  let checkedMonth = '';
-  let checkedDay = '';
-  const checkUsage = (month: string, units: number, day: string | undefined) => {
-    if (month !== checkedMonth) {
-      assertMonth(month);
-      checkedMonth = month;
-      checkedDay = '';
-    }
-    assertUnits(units);
-    if (day !== undefined && day !== checkedDay) {
-      assertDay(day, month);
-      checkedDay = day;
-    }
   };
 
   /** Adds a line to the buffer (not to the totals). */
@@ -269,8 +227,10 @@ export function createWriteBehindUsageStore(
     day?: string,
   ): number | undefined => {
     open();
-    checkUsage(month, units, day);
-    const total = cached(totalKeyOf(accountId, month), Date.now());
+    assertMonth(month);
+    assertUnits(units);
+    if (day !== undefined) assertDay(day, month);
+    const total = cached(totalKey(accountId, month), Date.now());
     if (!total) return undefined;
     add(total, accountId, endpoint, month, units, day);
     return sum(total);
