@@ -2,18 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { authenticate, mintToken } from '../control-plane/accounts.js';
 import { probeRoutes } from '../testing/probe-routes.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
-import { accountBucketKey } from './limits.js';
-
-describe('accountBucketKey', () => {
-  it('names one bucket per account, the same string each time, also after its memory is cleared', () => {
-    expect(accountBucketKey('acct_a')).toBe('account:acct_a');
-    expect(accountBucketKey('acct_b')).toBe('account:acct_b');
-    // 10,001 more accounts pass the number of keys kept: the memory starts again, keys stay right.
-    for (let index = 0; index <= 10_000; index++) accountBucketKey(`acct_${index}`);
-    expect(accountBucketKey('acct_a')).toBe('account:acct_a');
-    expect(accountBucketKey('acct_9999')).toBe('account:acct_9999');
-  });
-});
 
 describe('limits plugin', () => {
   let server: TestServer;

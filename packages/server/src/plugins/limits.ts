@@ -8,26 +8,8 @@ import { endpointOf, setRateLimitHeaders } from './auth.js';
 import { globalPlugin } from './global-plugin.js';
 import { usageMonth } from './month.js';
 
-/** Bucket keys made so far, by account id; cleared when it reaches BUCKET_KEYS_KEPT. */
-const bucketKeys = new Map<string, string>();
-const BUCKET_KEYS_KEPT = 10_000;
-
-/**
- * The bucket all keys and tokens of an account share (so minting more cannot raise the limit).
- * The same account gets the same string each time: a key made afresh per request had to be
- * hashed again for the limiter's Map and compared character by character with the bucket it
- * touched last, about 1% of a verify call; a kept string carries its hash, and an equal one is
- * the same string.
- */
-export function accountBucketKey(accountId: string): string {
-  let key = bucketKeys.get(accountId);
-  if (key === undefined) {
-    if (bucketKeys.size >= BUCKET_KEYS_KEPT) bucketKeys.clear();
-    key = `account:${accountId}`;
-    bucketKeys.set(accountId, key);
-  }
-  return key;
-}
+/** The bucket all keys and tokens of an account share (so minting more cannot raise the limit). */
+const accountBucketKey = (accountId: string): string => `account:${accountId}`;
 
 /** The bucket of requests without an account from one client address. */
 export function unauthenticatedBucketKey(ip: string): string {
