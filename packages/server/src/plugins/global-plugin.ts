@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyPluginOptions } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
 
 /*
  * The hooks of our plugins are callback hooks (`(request, reply, done)`), not async functions,
@@ -9,12 +10,13 @@ import type { FastifyPluginAsync } from 'fastify';
  */
 
 /**
- * Marks a plugin as not encapsulated (what the `fastify-plugin` package does), so the hooks and
- * handlers it installs apply to the routes registered beside it, not only inside it.
+ * A plugin that is not encapsulated (`fastify-plugin`), so the hooks and decorators it installs
+ * apply to the routes registered beside it, not only inside it; `name` is what Fastify's errors
+ * and `printPlugins()` call it.
  */
-export function globalPlugin<T extends FastifyPluginAsync>(name: string, plugin: T): T {
-  const marked = plugin as unknown as Record<symbol, unknown>;
-  marked[Symbol.for('skip-override')] = true;
-  marked[Symbol.for('fastify.display-name')] = name;
-  return plugin;
+export function globalPlugin<Options extends FastifyPluginOptions = Record<never, never>>(
+  name: string,
+  plugin: FastifyPluginAsync<Options>,
+): FastifyPluginAsync<Options> {
+  return fastifyPlugin(plugin, { name });
 }
