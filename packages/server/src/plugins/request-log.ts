@@ -1,18 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import pino, { type Logger } from 'pino';
+import pino from 'pino';
+import { type AccessLogEntry, accessLogFormatter } from './access-log.js';
 import { endpointOf } from './auth.js';
 import { globalPlugin } from './global-plugin.js';
 
 /** Options of the request-log plugin. */
 export interface RequestLogPluginOptions {
   /**
-   * The stream the server's pino logger writes to. When given, the plugin writes its line there
-   * itself, in the form pino gives it (`level` 30, epoch `time`, the logger's bindings, then the
-   * request's fields and `msg`): pino's generic formatting (escaping every key and value, looking
-   * up serializers per key) was about two thirds of the line's cost, and these fields are ours, so
-   * only the path needs escaping. Give it only when the logger is pino with its default level
-   * numbers, timestamp and message key writing to this stream, and `request_id` as Fastify's
-   * request id label, as `createServer`'s is; without it the line goes through `request.log.info`.
+   * Where the access-log line goes, in its own format (see `accessLogFormatter`): createServer
+   * passes its log destination. Without it the line goes through `request.log.info`, in whatever
+   * form the app's logger gives it.
    */
   stream?: { write(line: string): void };
 }
@@ -24,67 +21,44 @@ function pathOf(request: FastifyRequest): string {
   return query < 0 ? url : url.slice(0, query);
 }
 
-/** Time to answer, ms, to a tenth. */
-const elapsedMs = (reply: FastifyReply) => Math.round(reply.elapsedTime * 10) / 10;
+/** What the access-log line says about the request. */
+const entryOf = (request: FastifyRequest, reply: FastifyReply): AccessLogEntry => ({
+  requestId: request.id,
+  method: request.method,
+  path: pathOf(request),
+  status: reply.statusCode,
+  endpoint: endpointOf(request) ?? null,
+  accountId: request.auth?.account.id ?? null,
+  ms: Math.round(reply.elapsedTime * 10) / 10,
+  extra: request.logFields,
+});
 
-/** The fields of the line after the request id, for the way through `request.log.info`. */
-function fields(request: FastifyRequest, reply: FastifyReply) {
-  return {
-    method: request.method,
-    path: pathOf(request),
-    status: reply.statusCode,
-    endpoint: endpointOf(request) ?? null,
-    account_id: request.auth?.account.id ?? null,
-    ms: elapsedMs(reply),
-    ...request.logFields,
-  };
-}
+/** pino's number for info, which the line's `level` says too. */
+const INFO = 30;
 
-/** The route's own fields (`request.logFields`) as JSON members, each after a comma; '' when none. */
-function routeFieldsJson(request: FastifyRequest): string {
-  const extra = request.logFields;
-  if (!extra) return '';
-  let out = '';
-  for (const [key, value] of Object.entries(extra)) out += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
-  return out;
-}
-
-/** A string or null as JSON; `value` must need no escaping (ids and names of ours). */
-const plain = (value: string | null) => (value === null ? 'null' : `"${value}"`);
-
-/** Characters a JSON string must escape; a path almost never has one. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what JSON escapes
-const NEEDS_ESCAPING = /[\u0000-\u001f"\\]/;
-
-/** The request's path as a JSON string. */
-function pathJson(request: FastifyRequest): string {
-  const path = pathOf(request);
-  return NEEDS_ESCAPING.test(path) ? JSON.stringify(path) : `"${path}"`;
-}
+/** Whether a logger at `level` writes info lines (a level name pino does not know: no). */
+const writesInfo = (level: string) => (pino.levels.values[level] ?? Number.POSITIVE_INFINITY) <= INFO;
 
 /**
- * One log line per request, when its response is done: request id (`request_id`), method,
- * path without the query, status, endpoint, account and time taken, then the fields the route
- * added (`request.logFields`). Headers are not logged, so neither keys nor tokens can reach the
- * log this way.
+ * One access-log line per request, when its response is done: request id (`request_id`),
+ * method, path without the query, status, endpoint, account and time taken, then the fields the
+ * route added (`request.logFields`). Headers are not logged, so neither keys nor tokens can reach
+ * the log this way.
  */
 export const requestLogPlugin = globalPlugin(
   'svc-request-log',
   async (app, options: RequestLogPluginOptions) => {
-    // The logger's bindings (pid, hostname) exactly as pino writes them after `time`; a logger
-    // that has none is not pino, and gets its line through request.log.
-    const base = (app.log as unknown as Record<symbol, unknown>)[pino.symbols.chindingsSym];
-    const stream = typeof base === 'string' ? options.stream : undefined;
     app.decorateRequest('logFields', undefined);
+    const { stream } = options;
+    const format = accessLogFormatter();
     app.addHook('onResponse', (request, reply, done) => {
+      const entry = entryOf(request, reply);
       if (!stream) {
-        request.log.info(fields(request, reply), 'request');
-      } else if ((request.log as Logger).isLevelEnabled('info')) {
-        // The method is one Node's parser knows (letters only), the ids are ours: only the path may
-        // need escaping.
-        stream.write(
-          `{"level":30,"time":${Date.now()}${base},"request_id":"${request.id}","method":"${request.method}","path":${pathJson(request)},"status":${reply.statusCode},"endpoint":${plain(endpointOf(request) ?? null)},"account_id":${plain(request.auth?.account.id ?? null)},"ms":${elapsedMs(reply)}${routeFieldsJson(request)},"msg":"request"}\n`,
-        );
+        // request_id is the child logger's binding.
+        const { method, path, status, endpoint, accountId, ms, extra } = entry;
+        request.log.info({ method, path, status, endpoint, account_id: accountId, ms, ...extra }, 'request');
+      } else if (writesInfo(request.log.level)) {
+        stream.write(format(entry));
       }
       done();
     });
