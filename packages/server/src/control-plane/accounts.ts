@@ -1,6 +1,7 @@
 import { createId, ServiceError } from '@svc/core';
 import type { AuthContext } from '../context.js';
 import { ENDPOINTS, type EndpointId, isEndpointId } from '../endpoints.js';
+import { safeEqual } from './presented-credential.js';
 import {
   generateApiKey,
   generateTokenSecret,
@@ -9,7 +10,6 @@ import {
   last4,
   parseSecret,
   type ServerSecrets,
-  safeEqual,
   webhookSecretPrefix,
 } from './secrets.js';
 import type { Account, ApiKey, ControlPlaneStore, Environment, Plan, Token, WebhookSecret } from './store.js';

@@ -12,7 +12,6 @@ import {
   isWebhookSecret,
   last4,
   parseSecret,
-  safeEqual,
   webhookSecretPrefix,
 } from './secrets.js';
 
@@ -49,23 +48,13 @@ describe('secrets: keys and tokens', () => {
     expect(parseSecret(value)).toBeNull();
   });
 
-  it('hashes with SHA-256 (hex) and compares in constant time', () => {
+  it('hashes with SHA-256 (hex)', () => {
     // printf '%s' sk_test_abc | sha256sum
     expect(hashSecret('sk_test_abc')).toBe(
       '4b4090ccee1e713c3d411b96a4226b90bd0f0deb34e02d19475a951316fd04ee',
     );
     const hash = hashSecret(generateApiKey('live'));
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(safeEqual(hash, hash)).toBe(true);
-    const flipped = `${hash.slice(0, -1)}${hash.endsWith('0') ? '1' : '0'}`;
-    expect(safeEqual(hash, flipped)).toBe(false);
-    expect(safeEqual(hash, hash.slice(1))).toBe(false);
-    // A difference anywhere counts: first, middle, last character; beyond ASCII too.
-    expect(safeEqual(`x${hash.slice(1)}`, hash)).toBe(false);
-    expect(safeEqual(`${hash.slice(0, 30)}x${hash.slice(31)}`, hash)).toBe(false);
-    expect(safeEqual('sk_live_é€😀', 'sk_live_é€😀')).toBe(true);
-    expect(safeEqual('sk_live_é€😀', 'sk_live_é€😁')).toBe(false);
-    expect(safeEqual('', '')).toBe(true);
   });
 
   it('shows the last four characters of a key and the prefix of a webhook secret', () => {

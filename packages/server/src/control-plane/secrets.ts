@@ -83,20 +83,6 @@ export function hashSecret(secret: string): string {
   return hash('sha256', secret, 'hex');
 }
 
-/**
- * Compares two strings in time that depends only on their length, so response times do not
- * tell an attacker how much of a guess was right.
- */
-export function safeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  // Every character is compared, whatever the first difference: no early exit, no branch on the
-  // characters. (Node's timingSafeEqual needs two Buffers made first, most of the cost on the
-  // auth plugin's per-request path.)
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
-}
-
 /** The last four characters of a secret: enough to tell keys apart in a list, useless to guess with. */
 export function last4(secret: string): string {
   return secret.slice(-4);

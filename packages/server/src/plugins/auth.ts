@@ -2,7 +2,8 @@ import { ServiceError } from '@svc/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../context.js';
 import { authenticate, cachedCredential, managementRefusal } from '../control-plane/accounts.js';
-import { hashSecret, parseSecret, safeEqual } from '../control-plane/secrets.js';
+import { presentedCredentialHash } from '../control-plane/presented-credential.js';
+import { parseSecret } from '../control-plane/secrets.js';
 import { ENDPOINTS, type EndpointId } from '../endpoints.js';
 import type { RateDecision } from '../limiter/limiter.js';
 import { globalPlugin } from './global-plugin.js';
@@ -65,24 +66,6 @@ function tokenScopeProblem(auth: AuthContext, endpoint: EndpointId): string | nu
 export function assertTokenScope(auth: AuthContext, endpoint: EndpointId, why: string): void {
   const problem = tokenScopeProblem(auth, endpoint);
   if (problem) throw refused(`${problem}, which ${why} stands for`);
-}
-
-/**
- * The last credential each connection presented, with its hash: a client on a keep-alive
- * connection sends the same key with every request, and hashing it (SHA-256) was the largest part
- * of answering it from the credential cache. A key is held here only as long as the connection
- * that sent it (a WeakMap on the socket); a different credential on the connection (a proxy's
- * shared upstream connection) is compared in constant time and hashed afresh.
- */
-const presentedOn = new WeakMap<object, { presented: string; hash: string }>();
-
-/** `hashSecret(presented)`, from the connection's last credential when it is the same. */
-function hashOn(socket: object, presented: string): string {
-  const last = presentedOn.get(socket);
-  if (last && safeEqual(last.presented, presented)) return last.hash;
-  const hash = hashSecret(presented);
-  presentedOn.set(socket, { presented, hash });
-  return hash;
 }
 
 /**
@@ -157,7 +140,7 @@ export const authPlugin = globalPlugin('svc-auth', async (app) => {
     const header = request.headers['x-api-key'];
     const presented = Array.isArray(header) ? undefined : header;
     const known = presented
-      ? cachedCredential(svc, presented, hashOn(request.raw.socket, presented))
+      ? cachedCredential(svc, presented, presentedCredentialHash(request.raw.socket, presented))
       : undefined;
     if (known && credentialProblem(known, endpoint, svc.now()) === null) {
       request.auth = known;
