@@ -211,19 +211,6 @@ export interface ControlPlaneStore {
     day?: string,
   ): Promise<number>;
   /**
-   * Optional: `recordUsage` answered at once, for a store that keeps the month's total in memory
-   * (the write-behind wrapper). Returns the month's units after the call, or `undefined` when that
-   * needs a read first: then nothing was recorded, and the caller calls `recordUsage`. The usage
-   * plugin uses it so that a billable answer does not wait a promise's turn.
-   */
-  recordUsageSync?(
-    accountId: string,
-    endpoint: string,
-    month: string,
-    units: number,
-    day?: string,
-  ): number | undefined;
-  /**
    * Adds many lines of usage (up to MAX_USAGE_INCREMENTS) in one transaction: all or none, every
    * line checked before any is added. Returns, in the lines' order, each line's account's units in
    * its month after all of them. The write-behind usage buffer (`write-behind-usage.ts`) flushes

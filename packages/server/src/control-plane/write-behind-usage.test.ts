@@ -79,6 +79,37 @@ describe('write-behind usage', () => {
     await usage.close();
   });
 
+  it('answers recordUsageSync as recordUsage does, or records nothing; its arguments checked the same', async () => {
+    const store = createWriteBehindUsageStore(createMemoryControlPlaneStore());
+    const a = { id: 'acct_a' };
+    const recordSync = store.recordUsageSync.bind(store);
+    // Whatever the mix of the two ways, the totals run on, and what answered undefined is not counted.
+    let expected = 0;
+    for (let i = 0; i < 6; i++) {
+      const units = i + 1;
+      const at = recordSync(a.id, 'geo_ip', '2026-11', units, '2026-11-02');
+      if (at === undefined) {
+        expect(await store.recordUsage(a.id, 'geo_ip', '2026-11', units, '2026-11-02')).toBe(
+          expected + units,
+        );
+      } else {
+        expect(at).toBe(expected + units);
+      }
+      expected += units;
+    }
+    expect(await store.usedUnits(a.id, '2026-11')).toBe(expected);
+    expect(await store.usage(a.id, '2026-11')).toEqual([{ endpoint: 'geo_ip', calls: 6, units: expected }]);
+    expect(await store.usageByDay(a.id, '2026-11')).toEqual([
+      { day: '2026-11-02', endpoint: 'geo_ip', calls: 6, units: expected },
+    ]);
+    // Its arguments are checked as recordUsage's are.
+    expect(() => recordSync(a.id, 'geo_ip', '2026-11', 1, '2026-12-01')).toThrow(/day must be YYYY-MM-DD/);
+    expect(() => recordSync(a.id, 'geo_ip', 'November', 1)).toThrow(TypeError);
+    expect(() => recordSync(a.id, 'geo_ip', '2026-11', 0)).toThrow(TypeError);
+    expect(await store.usedUnits(a.id, '2026-11')).toBe(expected);
+    await store.close();
+  });
+
   it('answers recordUsageSync at once while the month total is known, and undefined (recording nothing) when it must be read', async () => {
     const { inner, store } = countingStore();
     await inner.recordUsage('acct_a', 'geo_ip', '2026-11', 10);

@@ -14,15 +14,32 @@ export interface WriteBehindUsageOptions {
   onFlushError?: (error: Error) => void;
 }
 
-/**
- * A store whose usage is written behind; `flush()` writes what is buffered now. Its
- * `recordUsageSync` is always there: the month's total is kept in memory.
- */
-export type WriteBehindUsageStore = ControlPlaneStore &
-  Required<Pick<ControlPlaneStore, 'recordUsageSync'>> & {
-    /** Writes the buffered usage to the store; resolves once it is there (or rejects with why not). */
-    flush(): Promise<void>;
-  };
+/** A store whose usage is written behind. */
+export interface WriteBehindUsageStore extends ControlPlaneStore {
+  /** Writes the buffered usage to the store; resolves once it is there (or rejects with why not). */
+  flush(): Promise<void>;
+  /**
+   * `recordUsage` answered at once, as the month's total is kept in memory: the month's units
+   * after the call, or `undefined` when the total must be read from the store first (then nothing
+   * was recorded, and the caller calls `recordUsage`). The usage plugin uses it so that a billable
+   * answer does not wait a promise's turn.
+   */
+  recordUsageSync(
+    accountId: string,
+    endpoint: string,
+    month: string,
+    units: number,
+    day?: string,
+  ): number | undefined;
+}
+
+/** The stores createWriteBehindUsageStore made. */
+const writeBehindStores = new WeakSet<ControlPlaneStore>();
+
+/** Whether `store` is one createWriteBehindUsageStore made (and so has `recordUsageSync`). */
+export function isWriteBehindUsageStore(store: ControlPlaneStore): store is WriteBehindUsageStore {
+  return writeBehindStores.has(store);
+}
 
 /** One account-month as this process knows it. */
 interface Total {
@@ -244,7 +261,7 @@ export function createWriteBehindUsageStore(
   // The timer never keeps a process alive: close() writes what is left.
   timer.unref();
 
-  return {
+  const wrapped: WriteBehindUsageStore = {
     upsertPlan: (plan) => store.upsertPlan(plan),
     getPlan: (id) => store.getPlan(id),
     listPlans: () => store.listPlans(),
@@ -328,4 +345,6 @@ export function createWriteBehindUsageStore(
       }
     },
   };
+  writeBehindStores.add(wrapped);
+  return wrapped;
 }

@@ -15,7 +15,7 @@ describe('usage plugin', () => {
 
   // The write-behind store answers through recordUsageSync, the others through recordUsage.
   const stores: [string, () => ControlPlaneStore][] = [
-    ['a store without recordUsageSync', createMemoryControlPlaneStore],
+    ['a store whose usage is not written behind', createMemoryControlPlaneStore],
     [
       'the write-behind store (recordUsageSync)',
       () => createWriteBehindUsageStore(createMemoryControlPlaneStore()),

@@ -1,3 +1,4 @@
+import { isWriteBehindUsageStore } from '../control-plane/write-behind-usage.js';
 import { ENDPOINTS } from '../endpoints.js';
 import { endpointOf } from './auth.js';
 import { globalPlugin } from './global-plugin.js';
@@ -14,6 +15,7 @@ import { usageDay, usageMonth } from './month.js';
  */
 export const usagePlugin = globalPlugin('svc-usage', async (app) => {
   const svc = app.svc;
+  const writeBehind = isWriteBehindUsageStore(svc.controlPlane) ? svc.controlPlane : undefined;
   app.decorateRequest('billableUnits', undefined);
   // A callback hook (see global-plugin.ts): only a billable answer waits, for its record.
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -39,8 +41,8 @@ export const usagePlugin = globalPlugin('svc-usage', async (app) => {
       setQuotaHeaders(reply, auth.plan.monthly_allowance, used);
       done(null, payload);
     };
-    // A store that keeps the month's total in memory answers at once: no promise to wait for.
-    const used = svc.controlPlane.recordUsageSync?.(auth.account.id, endpoint, month, units, day);
+    // Usage written behind keeps the month's total in memory and answers at once: no promise.
+    const used = writeBehind?.recordUsageSync(auth.account.id, endpoint, month, units, day);
     if (used !== undefined) recorded(used);
     else
       svc.controlPlane

@@ -320,39 +320,6 @@ export function describeControlPlaneStore(name: string, factory: ControlPlaneSto
       await store.close();
     });
 
-    it('answers recordUsageSync as recordUsage does, or records nothing (a store that has it)', async () => {
-      const store = await factory.create();
-      const a = account();
-      const recordSync = store.recordUsageSync?.bind(store);
-      // Optional: a store without it is always asked through recordUsage.
-      if (!recordSync) return;
-      // Whatever the mix of the two ways, the totals run on, and what answered undefined is not counted.
-      let expected = 0;
-      for (let i = 0; i < 6; i++) {
-        const units = i + 1;
-        const at = recordSync(a.id, 'geo_ip', '2026-11', units, '2026-11-02');
-        if (at === undefined) {
-          expect(await store.recordUsage(a.id, 'geo_ip', '2026-11', units, '2026-11-02')).toBe(
-            expected + units,
-          );
-        } else {
-          expect(at).toBe(expected + units);
-        }
-        expected += units;
-      }
-      expect(await store.usedUnits(a.id, '2026-11')).toBe(expected);
-      expect(await store.usage(a.id, '2026-11')).toEqual([{ endpoint: 'geo_ip', calls: 6, units: expected }]);
-      expect(await store.usageByDay(a.id, '2026-11')).toEqual([
-        { day: '2026-11-02', endpoint: 'geo_ip', calls: 6, units: expected },
-      ]);
-      // Its arguments are checked as recordUsage's are.
-      expect(() => recordSync(a.id, 'geo_ip', '2026-11', 1, '2026-12-01')).toThrow(/day must be YYYY-MM-DD/);
-      expect(() => recordSync(a.id, 'geo_ip', 'November', 1)).toThrow(TypeError);
-      expect(() => recordSync(a.id, 'geo_ip', '2026-11', 0)).toThrow(TypeError);
-      expect(await store.usedUnits(a.id, '2026-11')).toBe(expected);
-      await store.close();
-    });
-
     it('loses no usage when many calls record at once', async () => {
       const store = await factory.create();
       const a = account();
