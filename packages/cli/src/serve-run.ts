@@ -44,7 +44,7 @@ export async function startServer(
     ...(databases.length > 0
       ? {}
       : {
-          openGeo: () => openCliGeoResolver(io, []),
+          openGeo: (extra) => openCliGeoResolver(io, [], undefined, extra.geofeed),
           geoStampFiles: [
             ...UPDATE_SOURCES.map((source) => installedCityPath(io.env, source)),
             // `svc geo update --lists` (or the server's own list refresh) installs this file.

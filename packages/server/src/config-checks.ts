@@ -18,6 +18,7 @@ export const VALUE_CHECKS = {
   redisUrl: checkRedisUrl,
   redisPrefix: checkRedisPrefix,
   planId: checkPlanId,
+  geofeed: checkGeofeed,
 } as const satisfies Record<string, (value: string) => string | null>;
 
 export type ValueCheck = keyof typeof VALUE_CHECKS;
@@ -69,6 +70,18 @@ function checkOrigin(value: string): string | null {
     // refused below
   }
   return 'is not an origin (scheme://host[:port], no path or trailing slash)';
+}
+
+function checkGeofeed(value: string): string | null {
+  if (value === '') return 'must not be empty';
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return null;
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return null;
+  } catch {
+    // refused below
+  }
+  return 'must be a file path or an http(s) URL';
 }
 
 function checkMetricsPath(value: string): string | null {

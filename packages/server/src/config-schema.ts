@@ -289,6 +289,10 @@ export const SERVER_SETTINGS_SCHEMA = Type.Object({
         description:
           'fetch fresh network lists (Tor exits, cloud ranges, iCloud Private Relay) this often through the SSRF guard, each checked before it is swapped in; 0: never (the shipped snapshot or `svc geo update --lists` serves)',
       }),
+      geofeeds: list('geofeed', [], {
+        description:
+          "operators' geofeeds (RFC 8805 CSV), file paths or http(s) URLs fetched through the SSRF guard: they outrank the geo data for the prefixes they cover (`sources` say `geofeed`); read again on every geo reload (a file's change, SIGHUP, `geo.reloadIntervalSeconds`), a bad new copy keeping the old data; bad rows are logged with their line numbers",
+      }),
     }),
   ),
   logLevel: oneOf(LOG_LEVELS, 'info', {

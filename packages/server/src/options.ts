@@ -41,7 +41,12 @@ export interface ResolvedServerOptions {
   tls: { certFile: string; keyFile: string } | null;
   cors: { origins: string[] };
   metrics: { path: string | null };
-  geo: { databases: string[]; reloadIntervalSeconds: number; listsUpdateIntervalSeconds: number };
+  geo: {
+    databases: string[];
+    reloadIntervalSeconds: number;
+    listsUpdateIntervalSeconds: number;
+    geofeeds: string[];
+  };
   logLevel: NonNullable<ServerOptions['logLevel']>;
   probing: {
     intervalSeconds: number;
@@ -166,6 +171,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
       databases: options.geo?.databases ?? [],
       reloadIntervalSeconds: options.geo?.reloadIntervalSeconds ?? 0,
       listsUpdateIntervalSeconds: options.geo?.listsUpdateIntervalSeconds ?? 0,
+      geofeeds: options.geo?.geofeeds ?? [],
     },
     logLevel: options.logLevel ?? 'info',
     probing: {

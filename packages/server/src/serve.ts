@@ -22,11 +22,14 @@ import {
   type VerifierOptions,
 } from '@svc/email-verifier';
 import {
-  createDefaultGeoResolver,
   createGeoResolver,
+  type GeoBackend,
   type GeoResolver,
+  loadAsnNetworkTypes,
+  openDefaultBackends,
   openMmdbBackend,
   updatedListsPath,
+  withGeofeed,
 } from '@svc/geo-resolver';
 import type { FastifyInstance } from 'fastify';
 import { batchMissCredits, sweepBatchMissCredits } from './batch-credits.js';
@@ -40,6 +43,7 @@ import { createPostgresControlPlaneStore } from './control-plane/stores/postgres
 import { CONTROL_PLANE_DB_FILE, createSqliteControlPlaneStore } from './control-plane/stores/sqlite.js';
 import { createWriteBehindUsageStore } from './control-plane/write-behind-usage.js';
 import { historyForBatch, openServeFeedback, sweepFeedbackRetention } from './feedback/serve-feedback.js';
+import { openServerGeofeed } from './geo-geofeed.js';
 import { scheduleNetworkListRefresh } from './geo-lists-refresh.js';
 import type { RateLimiter } from './limiter/limiter.js';
 import { createRedisRateLimiter } from './limiter/redis.js';
@@ -84,7 +88,9 @@ export interface ServeOptions {
    * `svc geo update`'s installed files before the bundled data.
    * @default the `geo.databases` files, else the bundled open data (cached in `<dataDir>/geo`)
    */
-  openGeo?: () => Promise<GeoResolver | OpenedGeo>;
+  openGeo?: (extra: { geofeed?: GeoBackend }) => Promise<GeoResolver | OpenedGeo>;
+  /** Addresses the geofeed URLs may be fetched from (tests). @default public addresses only */
+  geofeedAllowedAddress?: (ip: string) => boolean;
   /** Files whose change means new geo data (the files `svc geo update` installs). @default geo.databases */
   geoStampFiles?: string[];
   /**
@@ -205,7 +211,18 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     const verifier = createVerifier({ ...verifierOptions(options, stderr), resultCache });
     // The resolver's canary check runs at start, so health and the first verification know it.
     verifier.resolverHealth();
-    const openGeo = input.openGeo ?? (() => openConfiguredGeo(options));
+    // The operators' geofeeds (geo.geofeeds): opened once, read again on every reload below.
+    let geofeedReport = (message: string) => stderr.write(`svc serve: ${message}\n`);
+    const geofeed =
+      options.geo.geofeeds.length > 0
+        ? await openServerGeofeed({
+            feeds: options.geo.geofeeds,
+            report: (message) => geofeedReport(message),
+            ...(input.geofeedAllowedAddress ? { isAllowedAddress: input.geofeedAllowedAddress } : {}),
+          })
+        : undefined;
+    const openGeoData = input.openGeo ?? ((extra) => openConfiguredGeo(options, extra.geofeed));
+    const openGeo = () => openGeoData(geofeed ? { geofeed } : {});
     // Lookups go through this holder, so a reopened resolver replaces the old one everywhere.
     const opened = asOpenedGeo(await openGeo());
     let geo = opened.resolver;
@@ -319,6 +336,8 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       stderr.write(`svc serve: geo data reload failed; the previous data stays: ${error.message}\n`);
     let listsReport = (message: string, _failed: boolean) => stderr.write(`svc serve: ${message}\n`);
     const reopen = async () => {
+      // A feed that became unreadable or empty keeps its old rows; the data reopens regardless.
+      await geofeed?.reload().catch((error: Error) => reloadFailed(error));
       const next = asOpenedGeo(await openGeo());
       const previous = geo;
       geo = next.resolver;
@@ -331,11 +350,14 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
       reload: reopen,
       intervalSeconds: options.geo.reloadIntervalSeconds,
       // The bundled data's network lists are replaced by `svc geo update --lists` or the refresh below.
-      stampFiles:
-        input.geoStampFiles ??
-        (options.geo.databases.length > 0
-          ? options.geo.databases
-          : [updatedListsPath(join(options.dataDir, 'geo'))]),
+      stampFiles: [
+        ...(input.geoStampFiles ??
+          (options.geo.databases.length > 0
+            ? options.geo.databases
+            : [updatedListsPath(join(options.dataDir, 'geo'))])),
+        // A geofeed file's change reloads too (URLs are read again on the schedule or SIGHUP).
+        ...options.geo.geofeeds.filter((feed) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(feed)),
+      ],
       signals: input.handleSignals !== false,
       onError: (error) => reloadFailed(error),
     });
@@ -414,6 +436,7 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
     reloadFailed = (error) =>
       app.log.error({ err: error }, 'geo data reload failed; the previous data stays');
     listsReport = (message, failed) => (failed ? app.log.warn(message) : app.log.info(message));
+    geofeedReport = (message) => app.log.warn(message);
     closers.push(async () => {
       // Node's close() ends the connections idle at that moment only; a keep-alive connection
       // whose request finishes during the stop would hold it open for keepAliveTimeout (72 s).
@@ -515,12 +538,20 @@ export function batchRetention(
   };
 }
 
-async function openConfiguredGeo(options: ResolvedServerOptions): Promise<OpenedGeo> {
+async function openConfiguredGeo(options: ResolvedServerOptions, geofeed?: GeoBackend): Promise<OpenedGeo> {
   if (options.geo.databases.length > 0) {
     const backends = await Promise.all(options.geo.databases.map((source) => openMmdbBackend({ source })));
-    return { resolver: await createGeoResolver({ backends }) };
+    return {
+      resolver: await createGeoResolver({ backends: geofeed ? withGeofeed(geofeed, backends) : backends }),
+    };
   }
-  return { resolver: await createDefaultGeoResolver({ cacheDir: join(options.dataDir, 'geo') }) };
+  const dataBackends = await openDefaultBackends({ cacheDir: join(options.dataDir, 'geo') });
+  return {
+    resolver: await createGeoResolver({
+      backends: geofeed ? withGeofeed(geofeed, dataBackends) : dataBackends,
+      asnNetworkTypes: await loadAsnNetworkTypes(),
+    }),
+  };
 }
 
 /**

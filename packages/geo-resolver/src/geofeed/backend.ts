@@ -28,6 +28,8 @@ export interface GeofeedBackendOptions {
 export interface GeofeedBackend extends GeoBackend {
   /** The problems of the data serving now, by feed. */
   problems(): ReadonlyMap<string, readonly GeofeedProblem[]>;
+  /** Reads every feed again; a feed that cannot be read, or has no valid row, keeps the old data and this throws. */
+  reload(): Promise<void>;
 }
 
 interface LoadedFeed {
