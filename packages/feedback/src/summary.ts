@@ -122,3 +122,24 @@ export function foldAll(events: Iterable<RecordedFeedbackEvent>): Map<string, Ad
     byAddress.set(event.address, foldEvent(byAddress.get(event.address) ?? null, event));
   return byAddress;
 }
+
+/** One address's stored summaries (JSON, one per account) as one; null when there are none. */
+export function mergeStoredSummaries(texts: Iterable<string>): AddressSummary | null {
+  let merged: AddressSummary | null = null;
+  for (const text of texts) {
+    const next = JSON.parse(text) as AddressSummary;
+    merged = merged ? mergeSummaries(merged, next) : next;
+  }
+  return merged;
+}
+
+/** Stored summaries (JSON) of many addresses, several accounts' of one address merged. */
+export function mergeByAddress(texts: Iterable<string>): Map<string, AddressSummary> {
+  const merged = new Map<string, AddressSummary>();
+  for (const text of texts) {
+    const summary = JSON.parse(text) as AddressSummary;
+    const seen = merged.get(summary.address);
+    merged.set(summary.address, seen ? mergeSummaries(seen, summary) : summary);
+  }
+  return merged;
+}

@@ -1,13 +1,13 @@
-import { domainOf } from '../event.js';
+import { domainOf, type FeedbackKind } from '../event.js';
 import { type AddressSummary, addressOutcome, foldEvent, type RecordedFeedbackEvent } from '../summary.js';
 import { countPatterns } from './count-patterns.js';
 import {
   bounceRate,
   checkRecordSize,
-  emptyKindCounts,
   type FeedbackScope,
   type FeedbackStats,
   type FeedbackStore,
+  providerCounts,
 } from './store.js';
 
 /** Options of createMemoryFeedbackStore. */
@@ -93,17 +93,12 @@ export function createMemoryFeedbackStore(options: MemoryFeedbackStoreOptions = 
         domains: [],
         verdicts: { upgraded: 0, downgraded: 0 },
       };
-      const providers = new Map<string, ReturnType<typeof emptyKindCounts>>();
+      const kinds: { provider: string; kind: FeedbackKind; n: number }[] = [];
       for (const { account: owner, event } of events.values()) {
-        if (owner !== account || event.at < since) continue;
-        stats.events += 1;
-        const counts = providers.get(event.provider) ?? emptyKindCounts();
-        counts[event.kind] += 1;
-        providers.set(event.provider, counts);
+        if (owner === account && event.at >= since)
+          kinds.push({ provider: event.provider, kind: event.kind, n: 1 });
       }
-      stats.providers = [...providers]
-        .map(([provider, counts]) => ({ provider, counts }))
-        .sort((a, b) => a.provider.localeCompare(b.provider));
+      Object.assign(stats, providerCounts(kinds));
       const domains = new Map<string, { delivered: number; bounced: number }>();
       for (const summary of summariesAt({ account }, null, () => true).values()) {
         if (summary.lastEventAt < since) continue;

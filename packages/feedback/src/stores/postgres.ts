@@ -9,15 +9,23 @@ import {
 import type { Pool, PoolClient } from 'pg';
 import { domainOf } from '../event.js';
 import { localPartPattern, type PatternCount } from '../pattern.js';
-import { type AddressSummary, addressOutcome, foldAll, foldEvent, mergeSummaries } from '../summary.js';
+import {
+  type AddressSummary,
+  addressOutcome,
+  foldAll,
+  foldEvent,
+  mergeByAddress,
+  mergeStoredSummaries,
+} from '../summary.js';
 import { countPatterns } from './count-patterns.js';
 import { type EventRow, fromEventRow, toEventRow } from './sql-rows.js';
 import {
   bounceRate,
   checkRecordSize,
-  emptyKindCounts,
+  type emptyKindCounts,
   type FeedbackStats,
   type FeedbackStore,
+  providerCounts,
 } from './store.js';
 
 /** Options of createPostgresFeedbackStore (the pool options are `@svc/core/postgres`'s). */
@@ -182,12 +190,7 @@ export async function createPostgresFeedbackStore(
               `SELECT summary FROM ${t('feedback_addresses')} WHERE account = $1 AND address = $2`,
               [scope.account, address],
             );
-      return rows
-        .map((row) => JSON.parse(row.summary) as AddressSummary)
-        .reduce<AddressSummary | null>(
-          (merged, next) => (merged ? mergeSummaries(merged, next) : next),
-          null,
-        );
+      return mergeStoredSummaries(rows.map((row) => row.summary));
     },
     async patterns(scope, domain) {
       if (scope !== 'shared') {
@@ -204,13 +207,7 @@ export async function createPostgresFeedbackStore(
         `SELECT summary FROM ${t('feedback_addresses')} WHERE domain = $1`,
         [domain],
       );
-      const merged = new Map<string, AddressSummary>();
-      for (const row of rows) {
-        const summary = JSON.parse(row.summary) as AddressSummary;
-        const seen = merged.get(summary.address);
-        merged.set(summary.address, seen ? mergeSummaries(seen, summary) : summary);
-      }
-      return countPatterns(merged.values());
+      return countPatterns(mergeByAddress(rows.map((row) => row.summary)).values());
     },
     async noteVerdictChange(account, change, at) {
       await db.query(
@@ -235,16 +232,7 @@ export async function createPostgresFeedbackStore(
          WHERE account = $1 AND at >= $2 GROUP BY provider, kind`,
         [account, since],
       );
-      const byProvider = new Map<string, ReturnType<typeof emptyKindCounts>>();
-      for (const row of kinds.rows) {
-        const counts = byProvider.get(row.provider) ?? emptyKindCounts();
-        counts[row.kind] += row.n;
-        stats.events += row.n;
-        byProvider.set(row.provider, counts);
-      }
-      stats.providers = [...byProvider]
-        .map(([provider, counts]) => ({ provider, counts }))
-        .sort((a, b) => a.provider.localeCompare(b.provider));
+      Object.assign(stats, providerCounts(kinds.rows));
       const domains = await db.query<{ domain: string; delivered: number; bounced: number }>(
         `SELECT domain, COUNT(*) FILTER (WHERE outcome = 'delivered')::int AS delivered,
                 COUNT(*) FILTER (WHERE outcome = 'bounced')::int AS bounced

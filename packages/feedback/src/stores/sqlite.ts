@@ -10,7 +10,8 @@ import {
   addressOutcome,
   foldAll,
   foldEvent,
-  mergeSummaries,
+  mergeByAddress,
+  mergeStoredSummaries,
   type RecordedFeedbackEvent,
 } from '../summary.js';
 import { countPatterns } from './count-patterns.js';
@@ -18,9 +19,10 @@ import { type EventRow, fromEventRow, toEventRow } from './sql-rows.js';
 import {
   bounceRate,
   checkRecordSize,
-  emptyKindCounts,
+  type emptyKindCounts,
   type FeedbackStats,
   type FeedbackStore,
+  providerCounts,
 } from './store.js';
 
 /** Options of createSqliteFeedbackStore. */
@@ -140,12 +142,7 @@ export async function createSqliteFeedbackStore(options: SqliteFeedbackStoreOpti
         return row ? (JSON.parse(row.summary) as AddressSummary) : null;
       }
       const rows = readSummaries.all(address) as { summary: string }[];
-      return rows
-        .map((row) => JSON.parse(row.summary) as AddressSummary)
-        .reduce<AddressSummary | null>(
-          (merged, next) => (merged ? mergeSummaries(merged, next) : next),
-          null,
-        );
+      return mergeStoredSummaries(rows.map((row) => row.summary));
     },
     async patterns(scope, domain) {
       if (scope !== 'shared') {
@@ -162,17 +159,10 @@ export async function createSqliteFeedbackStore(options: SqliteFeedbackStoreOpti
           bounced: Number(row.bounced),
         }));
       }
-      const merged = new Map<string, AddressSummary>();
-      for (const row of db
-        .prepare('SELECT summary FROM feedback_addresses WHERE domain = ?')
-        .iterate(domain) as Iterable<{
+      const rows = db.prepare('SELECT summary FROM feedback_addresses WHERE domain = ?').all(domain) as {
         summary: string;
-      }>) {
-        const summary = JSON.parse(row.summary) as AddressSummary;
-        const seen = merged.get(summary.address);
-        merged.set(summary.address, seen ? mergeSummaries(seen, summary) : summary);
-      }
-      return countPatterns(merged.values());
+      }[];
+      return countPatterns(mergeByAddress(rows.map((row) => row.summary)).values());
     },
     async noteVerdictChange(account, change, at) {
       db.prepare('INSERT INTO feedback_verdict_changes (account, at, change) VALUES (?, ?, ?)').run(
@@ -189,7 +179,6 @@ export async function createSqliteFeedbackStore(options: SqliteFeedbackStoreOpti
         domains: [],
         verdicts: { upgraded: 0, downgraded: 0 },
       };
-      const byProvider = new Map<string, ReturnType<typeof emptyKindCounts>>();
       const kinds = db
         .prepare(
           'SELECT provider, kind, COUNT(*) AS n FROM feedback_events WHERE account = ? AND at >= ? GROUP BY provider, kind',
@@ -199,15 +188,7 @@ export async function createSqliteFeedbackStore(options: SqliteFeedbackStoreOpti
         kind: keyof ReturnType<typeof emptyKindCounts>;
         n: number;
       }[];
-      for (const row of kinds) {
-        const counts = byProvider.get(row.provider) ?? emptyKindCounts();
-        counts[row.kind] += Number(row.n);
-        stats.events += Number(row.n);
-        byProvider.set(row.provider, counts);
-      }
-      stats.providers = [...byProvider]
-        .map(([provider, counts]) => ({ provider, counts }))
-        .sort((a, b) => a.provider.localeCompare(b.provider));
+      Object.assign(stats, providerCounts(kinds));
       const domains = db
         .prepare(
           `SELECT domain, SUM(outcome = 'delivered') AS delivered, SUM(outcome = 'bounced') AS bounced

@@ -90,3 +90,22 @@ export function bounceRate(delivered: number, bounced: number): number | null {
   const total = delivered + bounced;
   return total === 0 ? null : Math.round((bounced / total) * 1000) / 1000;
 }
+
+/** Event counts by provider and kind, as the statistics list them (providers in name order). */
+export function providerCounts(rows: Iterable<{ provider: string; kind: FeedbackKind; n: number }>): {
+  events: number;
+  providers: ProviderEventCounts[];
+} {
+  const byProvider = new Map<string, Record<FeedbackKind, number>>();
+  let events = 0;
+  for (const { provider, kind, n } of rows) {
+    const counts = byProvider.get(provider) ?? emptyKindCounts();
+    counts[kind] += Number(n);
+    events += Number(n);
+    byProvider.set(provider, counts);
+  }
+  const providers = [...byProvider]
+    .map(([provider, counts]) => ({ provider, counts }))
+    .sort((a, b) => a.provider.localeCompare(b.provider));
+  return { events, providers };
+}
