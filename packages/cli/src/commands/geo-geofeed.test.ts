@@ -69,4 +69,15 @@ describe('svc geo --geofeed', () => {
     ).toBe(EXIT.ok);
     expect(JSON.parse(allowed.out())).toMatchObject({ city: 'Manchester', sources: { city: 'geofeed' } });
   });
+
+  it('lists each feed in --sources with its version (file date and hash)', async () => {
+    const io = { ...captureIo(), cwd: dir };
+    expect(await main(['geo', '--sources', '--json', '--geofeed', 'feed.csv'], io)).toBe(EXIT.ok);
+    const { datasets } = JSON.parse(io.out()) as { datasets: Array<{ id: string; version: string | null }> };
+    expect(datasets[0]).toMatchObject({
+      id: 'geofeed',
+      version: expect.stringMatching(/^\d{4}-\d{2}-\d{2} sha256:[0-9a-f]{12}$/),
+    });
+    expect(datasets.map((dataset) => dataset.id)).toContain('dbip-city-lite');
+  });
 });

@@ -60,7 +60,8 @@ export const geoCommand: Command = {
                   for the prefixes it covers (sources say geofeed); URLs are fetched through the
                   SSRF guard (--allow-private-geofeed-url allows private and loopback addresses,
                   for testing); bad rows are reported on stderr with their line numbers
-  --sources       list every dataset of the default data: version, licence, attribution
+  --sources       list every dataset of the default data: version, licence, attribution (with
+                  --geofeed, each feed first with its file date and hash)
   update          download, verify and install fresher city data (--source dbip-lite|geolite2,
                   --license-key for GeoLite2, --url to download from elsewhere); a corrupt or
                   failed download never replaces the installed file
@@ -87,7 +88,13 @@ exit code 1. Default data: DB-IP City Lite and ASN data via ip-location-db (CC B
     'allow-private-geofeed-url': { type: 'boolean' },
   },
   async run({ io, flags, values, positionals }) {
-    if (values.sources) return sources(io, flags.json);
+    if (values.sources)
+      return sources(
+        io,
+        flags.json,
+        (values.geofeed as string[] | undefined) ?? [],
+        values['allow-private-geofeed-url'] === true,
+      );
     if (positionals[0] === 'update') return update(io, flags.json, values, positionals.slice(1));
     const file = values.file as string | undefined;
     if (file && positionals.length > 0) throw new UsageError('give addresses or --file, not both', 'geo');
@@ -153,7 +160,7 @@ function csvRow(row: Row): Record<string, unknown> {
 }
 
 /** Every dataset of the default data with its version, licence and attribution. */
-async function sources(io: CliIo, json: boolean) {
+async function sources(io: CliIo, json: boolean, feeds: string[], allowPrivate: boolean) {
   let files: ReturnType<typeof defaultDataFiles> | undefined;
   try {
     files = defaultDataFiles(import.meta.url);
@@ -164,6 +171,21 @@ async function sources(io: CliIo, json: boolean) {
     cacheDir: defaultGeoCacheDir(io.env),
     ...(files ? { files } : {}),
   });
+  // The --geofeed feeds, each with its version (file date and hash), before the data they outrank.
+  if (feeds.length > 0) {
+    const geofeed = await openCliGeofeed(io, feeds, allowPrivate);
+    datasets.unshift(
+      ...(geofeed.describe?.() ?? []).map((feed) => ({
+        id: feed.id,
+        title: `RFC 8805 geofeed ${feed.source}`,
+        publisher: "the feed's operator",
+        version: feed.version ?? null,
+        licence: feed.licence ?? 'unknown',
+        attribution: null,
+        cadence: 'read again on every run',
+      })),
+    );
+  }
   if (json) {
     printJson(io, { datasets });
     return EXIT.ok;

@@ -88,7 +88,8 @@ export const GeoLocationResultSchema = Type.Object(
     ),
     sources: Type.Optional(
       Type.Record(Type.String(), Type.String(), {
-        description: 'Which data source supplied each field (`derived` for fields computed offline)',
+        description:
+          "Which data source supplied each field: a dataset's id, `geofeed` for fields an operator's RFC 8805 geofeed set, `derived` for fields computed offline",
       }),
     ),
   },
