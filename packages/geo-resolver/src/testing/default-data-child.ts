@@ -1,6 +1,6 @@
 // Run as a child process by data/default-data.test.ts: opens the default backends on the files
 // named in the environment, as a separate process sharing the cache dir would, and prints the
-// ASN answer for 1.0.0.1 and the worst event-loop delay while opening, as JSON. Paths not given
+// ASN answer for 1.0.0.1, the city data's coordinates and radius for 8.8.8.8, and the worst event-loop delay while opening, as JSON. Paths not given
 // are the defaults (the installed data packages).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openDefaultBackends } from '../data/default-data.js';
@@ -17,4 +17,13 @@ const backends = await openDefaultBackends({
 });
 delay.disable();
 const asn = backends[1]?.lookup('1.0.0.1', 4);
-process.stdout.write(`${JSON.stringify({ asn: asn?.asn ?? null, worst_delay_ms: delay.max / 1e6 })}\n`);
+// The bundled DB-IP Lite city data has coordinates and no accuracy radius.
+const city = backends[0]?.lookup('8.8.8.8', 4);
+process.stdout.write(
+  `${JSON.stringify({
+    asn: asn?.asn ?? null,
+    latitude: city?.latitude ?? null,
+    accuracy_radius_km: city?.accuracy_radius_km ?? null,
+    worst_delay_ms: delay.max / 1e6,
+  })}\n`,
+);
