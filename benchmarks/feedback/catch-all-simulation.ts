@@ -13,6 +13,7 @@ import {
   type FeedbackEvent,
   recordedEvent,
 } from '@svc/feedback';
+import { seededRandom } from '@svc/testkit';
 
 export interface CatchAllSimulationOptions {
   /** @default 1 */
@@ -79,18 +80,6 @@ const LAST = (
   'ivanova jung kaur lund moss nash owens park reyes singh tan vidal wolf'
 ).split(' ');
 
-/** mulberry32: a small seeded generator, so every run sees the same company and sends. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 function pick<T>(next: () => number, mix: ReadonlyArray<[T, number]>): T {
   const total = mix.reduce((sum, [, weight]) => sum + weight, 0);
   let roll = next() * total;
@@ -137,7 +126,8 @@ function catchAllResult(address: string, at: Date): EmailVerificationResult {
 export async function simulateCatchAllFeedback(
   options: CatchAllSimulationOptions = {},
 ): Promise<SimulationWeek[]> {
-  const next = random(options.seed ?? 1);
+  // Seeded, so every run sees the same company and sends.
+  const next = seededRandom(options.seed ?? 1);
   const size = options.people ?? 2000;
   const weeks = options.weeks ?? 12;
   const realPerWeek = options.realPerWeek ?? 40;
