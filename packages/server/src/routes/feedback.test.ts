@@ -1,4 +1,5 @@
 import { createHmac, createSign, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createBatchRunner, createMemoryStore, createVerifyEmailProcessor } from '@svc/batch-runner';
 import { createNodeDnsResolver, createVerifier } from '@svc/email-verifier';
 import { createDeliveryHistory, createMemoryFeedbackStore } from '@svc/feedback';
@@ -406,5 +407,90 @@ describe('delivery feedback over HTTP', () => {
     stop();
     await expect.poll(() => feedback.store.summary({ account: 'acct_r' }, 'old@x.example')).toBeNull();
     expect(await feedback.store.summary({ account: 'acct_r' }, 'new@x.example')).not.toBeNull();
+  });
+
+  it("every other provider's documented webhook, signed the provider's way, through the server", async () => {
+    const s = await start();
+    const a = await s.account();
+    const fixture = (name: string) =>
+      readFileSync(new URL(`../../../feedback/test-data/providers/${name}`, import.meta.url));
+    const put = (provider: string, payload: object) =>
+      call({
+        method: 'PUT',
+        url: `/v2/feedback/providers/${provider}`,
+        headers: { 'x-api-key': a.liveKey.secret },
+        payload,
+      });
+    const post = (provider: string, body: Buffer, headers: Record<string, string>) =>
+      call({
+        method: 'POST',
+        url: `/v2/feedback/${provider}?account=${a.account.id}`,
+        payload: body,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
+    const nowSeconds = String(Math.floor(s.clock.now / 1000));
+
+    // SendGrid: ECDSA P-256 over timestamp + body.
+    const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    await put('sendgrid', {
+      public_key: ec.publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
+    });
+    const events = fixture('sendgrid-events.json');
+    const signer = createSign('sha256');
+    signer.update(nowSeconds);
+    signer.update(events);
+    const sendgrid = await post('sendgrid', events, {
+      'x-twilio-email-event-webhook-signature': signer.sign(ec.privateKey, 'base64'),
+      'x-twilio-email-event-webhook-timestamp': nowSeconds,
+    });
+    expect(sendgrid.json()).toMatchObject({ received: 5, stored: 5 });
+
+    // Postmark: basic auth from the webhook URL.
+    await put('postmark', { basic_auth: { user: 'pm', password: 'pm-secret' } });
+    const basic = `Basic ${Buffer.from('pm:pm-secret').toString('base64')}`;
+    expect(
+      (await post('postmark', fixture('postmark-bounce.json'), { authorization: basic })).json(),
+    ).toMatchObject({ stored: 1 });
+    expect(
+      (await post('postmark', fixture('postmark-bounce.json'), { authorization: 'Basic cG06Z3Vlc3M=' }))
+        .statusCode,
+    ).toBe(401);
+
+    // Resend: Svix headers.
+    const secret = `whsec_${randomBytes(24).toString('base64')}`;
+    await put('resend', { secret });
+    const resendBody = fixture('resend-bounced.json');
+    const svixId = 'msg_test_1';
+    const svix = createHmac('sha256', Buffer.from(secret.slice(6), 'base64'))
+      .update(`${svixId}.${nowSeconds}.${resendBody.toString('utf8')}`)
+      .digest('base64');
+    const resend = await post('resend', resendBody, {
+      'svix-id': svixId,
+      'svix-timestamp': nowSeconds,
+      'svix-signature': `v1,${svix}`,
+    });
+    expect(resend.json()).toMatchObject({ stored: 1 });
+
+    // Brevo: a bearer token.
+    await put('brevo', { secret: 'brevo-token-123' });
+    expect(
+      (
+        await post('brevo', fixture('brevo-hard-bounce.json'), { authorization: 'Bearer brevo-token-123' })
+      ).json(),
+    ).toMatchObject({ stored: 1 });
+
+    const stats = (
+      await call({
+        method: 'GET',
+        url: '/v2/feedback/stats?since=2000-01-01T00:00:00Z',
+        headers: { 'x-api-key': a.liveKey.secret },
+      })
+    ).json();
+    expect(stats.providers.map((p: { provider: string }) => p.provider)).toEqual([
+      'brevo',
+      'postmark',
+      'resend',
+      'sendgrid',
+    ]);
   });
 });
