@@ -7,7 +7,8 @@
 #   3. `npm install` of the tarballs into a temporary app, which imports every package and
 #      typechecks against their published types.
 # The @svc packages come only from the tarballs (enforced below); third-party dependencies from
-# the npm registry or its local cache. Run after `pnpm install`; it builds first. About 40 s.
+# the npm registry or its local cache. Run after `pnpm install`; it builds first. 61 s when timed
+# (2026-11-27, already built, shared 2-core machine at load average 4 to 5).
 #
 # better-sqlite3's install script would compile SQLite (about 90 s on 2 cores: this machine cannot
 # download the prebuilt binaries); the install runs without scripts and reuses the binary the
