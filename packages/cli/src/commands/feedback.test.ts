@@ -75,9 +75,7 @@ describe('svc feedback import', () => {
     }
     const io = captureIo();
     io.env.SVC_DATA_DIR = dataDir;
-    expect(await main(['enrich', 'erase', '--email', 'Zoe@acme.com', '--json'], io), io.err()).toBe(
-      EXIT.ok,
-    );
+    expect(await main(['enrich', 'erase', '--email', 'Zoe@acme.com', '--json'], io), io.err()).toBe(EXIT.ok);
     expect(JSON.parse(io.out())).toMatchObject({ suppressed: true, feedback_events_removed: 2 });
     const store = await createSqliteFeedbackStore({ path: join(dataDir, 'feedback.db') });
     try {
