@@ -5,6 +5,7 @@ export {
   type RunPostgresMigrationsOptions,
   runPostgresMigrations,
 } from './migrate.js';
+export { openMigratedPostgres } from './open-migrated.js';
 export {
   checkedPostgresSchema,
   connectPostgresClient,

@@ -1,11 +1,9 @@
 import type { EmailVerificationResult } from '@svc/core';
 import {
   checkedPostgresSchema,
-  connectPostgresClient,
-  openPostgresPool,
+  openMigratedPostgres,
   type PostgresMigration,
   type PostgresPoolOptions,
-  runPostgresMigrations,
 } from '@svc/core/postgres';
 import {
   type CachedResult,
@@ -73,34 +71,27 @@ export async function createPostgresResultCache(options: PostgresResultCacheOpti
   const maxEntries = checkMaxEntries(options.maxEntries ?? 1_000_000, 'maxEntries');
   const pruneEvery = checkMaxEntries(options.pruneEvery ?? 1000, 'pruneEvery');
   const schema = checkedPostgresSchema(options.schema, 'svc_verify');
-  const opened = await openPostgresPool(options, {
-    store: 'the PostgreSQL result cache',
-    database: 'the email result cache database',
-    from: '@svc/email-verifier',
-    loadPg: () => import('pg'),
-    defaultPoolSize: 4,
-  });
+  // Under an advisory lock: processes starting together create the table once.
+  const { opened } = await openMigratedPostgres(
+    options,
+    {
+      store: 'the PostgreSQL result cache',
+      database: 'the email result cache database',
+      from: '@svc/email-verifier',
+      loadPg: () => import('pg'),
+      defaultPoolSize: 4,
+    },
+    {
+      schema,
+      migrations: MIGRATIONS,
+      table: 'email_result_cache_migrations',
+      // Any constant shared by every process that migrates this cache (other stores' differ).
+      lockKey: 0x5_e3_ca,
+      versionOf: 'result cache version',
+      packageName: '@svc/email-verifier',
+    },
+  );
   const { pool: db, owned } = opened;
-  try {
-    const client = await connectPostgresClient(opened);
-    try {
-      // Under an advisory lock: processes starting together create the table once.
-      await runPostgresMigrations(client, {
-        schema,
-        migrations: MIGRATIONS,
-        table: 'email_result_cache_migrations',
-        // Any constant shared by every process that migrates this cache (other stores' differ).
-        lockKey: 0x5_e3_ca,
-        versionOf: 'result cache version',
-        packageName: '@svc/email-verifier',
-      });
-    } finally {
-      client.release();
-    }
-  } catch (error) {
-    if (owned) await db.end().catch(() => {});
-    throw error;
-  }
   const table = `"${schema}".email_result_cache`;
 
   const columns = (keys: readonly ResultCacheKey[]) => [

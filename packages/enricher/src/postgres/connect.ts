@@ -1,11 +1,9 @@
 import {
   checkedPostgresSchema,
-  connectPostgresClient,
-  openPostgresPool,
+  openMigratedPostgres,
   type PostgresMigration,
   type PostgresMigrationOutcome,
   type PostgresPoolOptions,
-  runPostgresMigrations,
 } from '@svc/core/postgres';
 import type { Pool } from 'pg';
 
@@ -86,32 +84,24 @@ export async function openEnrichPostgres(
   store: string,
 ): Promise<OpenedEnrichPostgres> {
   const schema = checkedPostgresSchema(options.schema, DEFAULT_ENRICH_SCHEMA);
-  const opened = await openPostgresPool(options, {
-    store,
-    database: 'the enrichment database',
-    from: '@svc/enricher',
-    loadPg: () => import('pg'),
-    defaultPoolSize: 4,
-  });
-  const { pool, owned } = opened;
-  try {
-    const client = await connectPostgresClient(opened);
-    try {
-      const migration = await runPostgresMigrations(client, {
-        schema,
-        migrations: ENRICH_POSTGRES_MIGRATIONS,
-        table: 'enrich_schema_migrations',
-        // Any constant shared by every process that migrates this schema (other stores' differ).
-        lockKey: 0x3e_71c,
-        versionOf: 'enrichment schema version',
-        packageName: '@svc/enricher',
-      });
-      return { pool, owned, schema: `"${schema}"`, migration };
-    } finally {
-      client.release();
-    }
-  } catch (error) {
-    if (owned) await pool.end().catch(() => {});
-    throw error;
-  }
+  const { opened, migration } = await openMigratedPostgres(
+    options,
+    {
+      store,
+      database: 'the enrichment database',
+      from: '@svc/enricher',
+      loadPg: () => import('pg'),
+      defaultPoolSize: 4,
+    },
+    {
+      schema,
+      migrations: ENRICH_POSTGRES_MIGRATIONS,
+      table: 'enrich_schema_migrations',
+      // Any constant shared by every process that migrates this schema (other stores' differ).
+      lockKey: 0x3e_71c,
+      versionOf: 'enrichment schema version',
+      packageName: '@svc/enricher',
+    },
+  );
+  return { pool: opened.pool, owned: opened.owned, schema: `"${schema}"`, migration };
 }

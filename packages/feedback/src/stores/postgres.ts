@@ -1,10 +1,8 @@
 import {
   checkedPostgresSchema,
-  connectPostgresClient,
-  openPostgresPool,
+  openMigratedPostgres,
   type PostgresMigration,
   type PostgresPoolOptions,
-  runPostgresMigrations,
 } from '@svc/core/postgres';
 import type { Pool, PoolClient } from 'pg';
 import { domainOf } from '../event.js';
@@ -71,33 +69,26 @@ export async function createPostgresFeedbackStore(
   options: PostgresFeedbackStoreOptions,
 ): Promise<FeedbackStore> {
   const schema = checkedPostgresSchema(options.schema, 'svc_feedback');
-  const opened = await openPostgresPool(options, {
-    store: 'the PostgreSQL feedback store',
-    database: 'the delivery feedback database',
-    from: '@svc/feedback',
-    loadPg: () => import('pg'),
-    defaultPoolSize: 4,
-  });
+  const { opened } = await openMigratedPostgres(
+    options,
+    {
+      store: 'the PostgreSQL feedback store',
+      database: 'the delivery feedback database',
+      from: '@svc/feedback',
+      loadPg: () => import('pg'),
+      defaultPoolSize: 4,
+    },
+    {
+      schema,
+      migrations: MIGRATIONS,
+      table: 'feedback_migrations',
+      // Any constant shared by every process that migrates this store (other stores' differ).
+      lockKey: 0x5_fe_ed,
+      versionOf: 'feedback store version',
+      packageName: '@svc/feedback',
+    },
+  );
   const { pool: db, owned } = opened;
-  try {
-    const client = await connectPostgresClient(opened);
-    try {
-      await runPostgresMigrations(client, {
-        schema,
-        migrations: MIGRATIONS,
-        table: 'feedback_migrations',
-        // Any constant shared by every process that migrates this store (other stores' differ).
-        lockKey: 0x5_fe_ed,
-        versionOf: 'feedback store version',
-        packageName: '@svc/feedback',
-      });
-    } finally {
-      client.release();
-    }
-  } catch (error) {
-    if (owned) await db.end().catch(() => {});
-    throw error;
-  }
   const t = (name: string) => `"${schema}".${name}`;
 
   const saveSummary = (client: PoolClient, account: string, summary: AddressSummary) =>
