@@ -123,19 +123,14 @@ export function applyHistory(
   const unchanged = { result: { ...result, history }, change: null };
   if (result.reasons.some((reason) => FINAL_REASONS.has(reason))) return unchanged;
 
-  const verdict = (
-    state: VerificationState,
-    reason: string,
-    score: number,
-    extra: Partial<HistoryField> = {},
-  ) => {
+  const verdict = (state: VerificationState, reason: string, score: number, shown = history) => {
     const next = {
       ...result,
       state,
       deliverable: state === 'deliverable',
       quality_score: Math.round(score * 100) / 100,
       reasons: [reason, ...result.reasons.filter((r) => r !== reason)],
-      history: history ? { ...history, ...extra } : null,
+      history: shown,
     };
     const change: VerdictChange =
       RANK[state] > RANK[result.state] ? 'upgraded' : RANK[state] < RANK[result.state] ? 'downgraded' : null;
@@ -177,42 +172,35 @@ export function applyHistory(
     delivery_rate_low: Math.round(interval.low * 100) / 100,
     delivery_rate_high: Math.round(interval.high * 100) / 100,
   };
-  const withPattern = (extra: Partial<HistoryField>) =>
-    history ?? {
+  // The address's own history (or an empty one) with the domain's evidence for its pattern.
+  const shown: HistoryField = {
+    ...(history ?? {
       events: 0,
       last_delivered_at: null,
       last_hard_bounce: null,
       last_complaint_at: null,
       scope: evidence.scope,
-      ...extra,
-      pattern: patternField,
-    };
+    }),
+    pattern: patternField,
+  };
   const seen = own.delivered + own.bounced;
   if (seen >= settings.patternMinAddresses && interval.low >= settings.patternDeliverLow) {
-    const next = verdict(
-      'deliverable',
-      'catch_all_pattern_match',
-      Math.min(0.9, Math.max(result.quality_score, interval.low)),
-    );
-    next.result.history = { ...withPattern({}), pattern: patternField };
-    return next;
+    const score = Math.min(0.9, Math.max(result.quality_score, interval.low));
+    return verdict('deliverable', 'catch_all_pattern_match', score, shown);
   }
-  const otherDelivers = evidence.patterns.some((count) => {
-    const other = wilsonInterval(count.delivered, count.bounced);
-    return (
+  const otherDelivers = evidence.patterns.some(
+    (count) =>
       count.pattern !== pattern &&
       count.delivered + count.bounced >= settings.patternMinAddresses &&
-      other.low >= settings.patternDeliverLow
-    );
-  });
+      wilsonInterval(count.delivered, count.bounced).low >= settings.patternDeliverLow,
+  );
   const mismatch =
     (seen >= settings.patternMinAddresses && interval.high <= settings.patternMismatchHigh) ||
     (seen === 0 && otherDelivers);
   if (mismatch) {
-    const next = verdict(result.state, 'catch_all_pattern_mismatch', Math.min(result.quality_score, 0.2));
-    next.result.history = { ...withPattern({}), pattern: patternField };
-    return next;
+    return verdict(result.state, 'catch_all_pattern_mismatch', Math.min(result.quality_score, 0.2), shown);
   }
+  // Nothing known of the address nor of its pattern: nothing to show.
   if (seen === 0 && history === null) return unchanged;
-  return { result: { ...result, history: { ...withPattern({}), pattern: patternField } }, change: null };
+  return { result: { ...result, history: shown }, change: null };
 }

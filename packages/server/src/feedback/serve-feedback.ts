@@ -96,14 +96,26 @@ export function historyForBatch(
 ) => Promise<T[]> {
   return async (accountId, results) => {
     if (accountId === null) return results;
-    const applied = await feedback.history.applyMany(
+    const served = await servedWithHistory(
+      feedback,
       accountId,
       results as unknown as EmailVerificationResult[],
     );
-    return applied.map(({ history, ...result }) =>
-      history === null ? result : { ...result, history },
-    ) as unknown as typeof results;
+    return served as unknown as typeof results;
   };
+}
+
+/**
+ * Results with the account's delivery history, as the API serves them: a result with nothing
+ * recorded carries no `history` at all (the verify routes and batch jobs alike).
+ */
+export async function servedWithHistory<T extends EmailVerificationResult>(
+  feedback: ServerFeedback,
+  accountId: string,
+  results: readonly T[],
+): Promise<T[]> {
+  const applied = await feedback.history.applyMany(accountId, results);
+  return applied.map(({ history, ...result }) => (history === null ? result : { ...result, history })) as T[];
 }
 
 /** Fetches and remembers small texts by URL (SNS certificates are fetched once per process). */

@@ -11,6 +11,7 @@ import {
 import type { Verifier } from '@svc/email-verifier';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { servedWithHistory } from '../feedback/serve-feedback.js';
 import { setRequestDeadline } from '../plugins/deadline.js';
 import { assertAllowance } from '../plugins/limits.js';
 import { createSandboxVerifier } from '../sandbox.js';
@@ -68,10 +69,7 @@ export const verifyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const withHistory = async <T extends EmailVerificationResult>(request: FastifyRequest, results: T[]) => {
     const feedback = app.svc.feedback;
     if (!feedback || request.auth?.environment !== 'live') return results;
-    const applied = await feedback.history.applyMany(request.auth.account.id, results);
-    return applied.map(({ history, ...result }) =>
-      history === null ? result : { ...result, history },
-    ) as T[];
+    return servedWithHistory(feedback, request.auth.account.id, results);
   };
 
   app.post(
