@@ -40,44 +40,51 @@ export function createDeliveryHistory(options: DeliveryHistoryOptions): Delivery
   const clock = options.clock ?? (() => new Date());
   const scopeOf = (account: string): FeedbackScope => (options.shared ? 'shared' : { account });
 
-  async function one<T extends EmailVerificationResult>(
+  /** Applies the histories of `results` read in one `summaries` call, each catch-all domain's patterns once. */
+  async function applyAll<T extends EmailVerificationResult>(
     account: string,
-    result: T,
-    patternsOf: (domain: string) => Promise<PatternCount[]>,
-  ): Promise<WithHistory<T>> {
-    const address = normaliseFeedbackAddress(result.normalized ?? result.email);
-    if (address === null) return { ...result, history: null };
+    results: readonly T[],
+  ): Promise<WithHistory<T>[]> {
     const scope = scopeOf(account);
-    const summary = await options.store.summary(scope, address);
-    const patterns = result.is_catch_all ? await patternsOf(domainOf(address)) : undefined;
-    const now = clock();
-    const applied = applyHistory(
-      result,
-      { summary, ...(patterns && { patterns }), scope: options.shared ? 'shared' : 'account' },
-      now,
-      options.policy,
+    const addresses = results.map((result) => normaliseFeedbackAddress(result.normalized ?? result.email));
+    const summaries = await options.store.summaries(
+      scope,
+      addresses.filter((address): address is string => address !== null),
     );
-    if (applied.change) await options.store.noteVerdictChange(account, applied.change, now.toISOString());
-    return applied.result as WithHistory<T>;
+    const patternsByDomain = new Map<string, PatternCount[]>();
+    for (const [index, result] of results.entries()) {
+      const address = addresses[index];
+      if (!result.is_catch_all || !address) continue;
+      const domain = domainOf(address);
+      if (!patternsByDomain.has(domain))
+        patternsByDomain.set(domain, await options.store.patterns(scope, domain));
+    }
+    const now = clock();
+    const out: WithHistory<T>[] = [];
+    for (const [index, result] of results.entries()) {
+      const address = addresses[index];
+      if (!address) {
+        out.push({ ...result, history: null });
+        continue;
+      }
+      const patterns = result.is_catch_all ? patternsByDomain.get(domainOf(address)) : undefined;
+      const summary = summaries.get(address) ?? null;
+      const applied = applyHistory(
+        result,
+        { summary, ...(patterns && { patterns }), scope: options.shared ? 'shared' : 'account' },
+        now,
+        options.policy,
+      );
+      if (applied.change) await options.store.noteVerdictChange(account, applied.change, now.toISOString());
+      out.push(applied.result as WithHistory<T>);
+    }
+    return out;
   }
 
   return {
-    apply(account, result) {
-      return one(account, result, (domain) => options.store.patterns(scopeOf(account), domain));
+    async apply(account, result) {
+      return (await applyAll(account, [result]))[0] as WithHistory<typeof result>;
     },
-    async applyMany(account, results) {
-      const byDomain = new Map<string, Promise<PatternCount[]>>();
-      const patternsOf = (domain: string) => {
-        let found = byDomain.get(domain);
-        if (!found) {
-          found = options.store.patterns(scopeOf(account), domain);
-          byDomain.set(domain, found);
-        }
-        return found;
-      };
-      const out: WithHistory<(typeof results)[number]>[] = [];
-      for (const result of results) out.push(await one(account, result, patternsOf));
-      return out;
-    },
+    applyMany: applyAll,
   };
 }

@@ -78,6 +78,15 @@ export function createMemoryFeedbackStore(options: MemoryFeedbackStoreOptions = 
     async summary(scope, address) {
       return summariesAt(scope, domainOf(address), (a) => a === address).get(address) ?? null;
     },
+    async summaries(scope, addresses) {
+      checkRecordSize(addresses, 'summaries reads', 'addresses');
+      const found = new Map<string, AddressSummary>();
+      for (const address of new Set(addresses)) {
+        const summary = summariesAt(scope, domainOf(address), (a) => a === address).get(address);
+        if (summary) found.set(address, summary);
+      }
+      return found;
+    },
     async patterns(scope, domain) {
       return countPatterns(summariesAt(scope, domain, () => true).values());
     },

@@ -183,6 +183,22 @@ export async function createPostgresFeedbackStore(
             );
       return mergeStoredSummaries(rows.map((row) => row.summary));
     },
+    async summaries(scope, addresses) {
+      checkRecordSize(addresses, 'summaries reads', 'addresses');
+      const unique = [...new Set(addresses)];
+      if (unique.length === 0) return new Map();
+      const { rows } =
+        scope === 'shared'
+          ? await db.query<{ summary: string }>(
+              `SELECT summary FROM ${t('feedback_addresses')} WHERE address = ANY($1)`,
+              [unique],
+            )
+          : await db.query<{ summary: string }>(
+              `SELECT summary FROM ${t('feedback_addresses')} WHERE account = $1 AND address = ANY($2)`,
+              [scope.account, unique],
+            );
+      return mergeByAddress(rows.map((row) => row.summary));
+    },
     async patterns(scope, domain) {
       if (scope !== 'shared') {
         const { rows } = await db.query<PatternCount>(

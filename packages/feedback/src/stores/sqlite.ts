@@ -20,6 +20,7 @@ import {
   bounceRate,
   checkRecordSize,
   type emptyKindCounts,
+  type FeedbackScope,
   type FeedbackStats,
   type FeedbackStore,
   providerCounts,
@@ -121,6 +122,16 @@ export async function createSqliteFeedbackStore(options: SqliteFeedbackStoreOpti
     return stored;
   });
 
+  const readOne = (scope: FeedbackScope, address: string): AddressSummary | null => {
+    if (scope !== 'shared') {
+      const row = readSummary.get(scope.account, address) as { summary: string } | undefined;
+      return row ? (JSON.parse(row.summary) as AddressSummary) : null;
+    }
+    return mergeStoredSummaries(
+      (readSummaries.all(address) as { summary: string }[]).map((row) => row.summary),
+    );
+  };
+
   const refold = (account: string, address: string) => {
     const rows = db
       .prepare('SELECT * FROM feedback_events WHERE account = ? AND address = ?')
@@ -137,12 +148,24 @@ export async function createSqliteFeedbackStore(options: SqliteFeedbackStoreOpti
       return { stored, duplicates: events.length - stored };
     },
     async summary(scope, address) {
-      if (scope !== 'shared') {
-        const row = readSummary.get(scope.account, address) as { summary: string } | undefined;
-        return row ? (JSON.parse(row.summary) as AddressSummary) : null;
+      return readOne(scope, address);
+    },
+    async summaries(scope, addresses) {
+      checkRecordSize(addresses, 'summaries reads', 'addresses');
+      // better-sqlite3 reads synchronously: one prepared read per address costs no round trip.
+      const found = new Map<string, AddressSummary>();
+      for (const address of new Set(addresses)) {
+        const summary =
+          scope === 'shared'
+            ? mergeStoredSummaries(
+                (readSummaries.all(address) as { summary: string }[]).map((row) => row.summary),
+              )
+            : ((row) => (row ? (JSON.parse(row.summary) as AddressSummary) : null))(
+                readSummary.get(scope.account, address) as { summary: string } | undefined,
+              );
+        if (summary) found.set(address, summary);
       }
-      const rows = readSummaries.all(address) as { summary: string }[];
-      return mergeStoredSummaries(rows.map((row) => row.summary));
+      return found;
     },
     async patterns(scope, domain) {
       if (scope !== 'shared') {

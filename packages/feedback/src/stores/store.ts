@@ -46,6 +46,11 @@ export interface FeedbackStore {
   ): Promise<{ stored: number; duplicates: number }>;
   /** The folded history of one address, or null when nothing is recorded. */
   summary(scope: FeedbackScope, address: string): Promise<AddressSummary | null>;
+  /**
+   * The folded histories of many addresses (at most `MAX_EVENTS_PER_RECORD`) in one read: a bulk
+   * verification asks once, not once per address. Addresses with nothing recorded are absent.
+   */
+  summaries(scope: FeedbackScope, addresses: readonly string[]): Promise<Map<string, AddressSummary>>;
   /** Addresses at a domain by local-part pattern and outcome. */
   patterns(scope: FeedbackScope, domain: string): Promise<PatternCount[]>;
   /** Notes that history changed a verdict (for the statistics). */
@@ -74,11 +79,9 @@ export interface FeedbackStore {
 /** The most events one `record` call takes. */
 export const MAX_EVENTS_PER_RECORD = 10_000;
 
-export function checkRecordSize(events: readonly unknown[]): void {
+export function checkRecordSize(events: readonly unknown[], what = 'record takes', items = 'events'): void {
   if (events.length > MAX_EVENTS_PER_RECORD) {
-    throw new RangeError(
-      `record takes at most ${MAX_EVENTS_PER_RECORD} events at once, got ${events.length}`,
-    );
+    throw new RangeError(`${what} at most ${MAX_EVENTS_PER_RECORD} ${items} at once, got ${events.length}`);
   }
 }
 

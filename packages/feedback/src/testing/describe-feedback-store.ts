@@ -91,6 +91,31 @@ export function describeFeedbackStore(name: string, create: FeedbackStoreFactory
       expect(await s.summary({ account: 'acc_a' }, 'nobody@example.com')).toBeNull();
     });
 
+    it('reads many addresses at once, as one read per address would', async () => {
+      const s = await store();
+      await s.record('acc_a', [
+        sampleEvent('one@example.com', 'delivered', '2026-10-01T00:00:00.000Z'),
+        sampleEvent('two@example.com', 'complaint', '2026-10-02T00:00:00.000Z'),
+      ]);
+      await s.record('acc_b', [sampleEvent('one@example.com', 'complaint', '2026-10-03T00:00:00.000Z')]);
+      const mine = await s.summaries({ account: 'acc_a' }, [
+        'one@example.com',
+        'two@example.com',
+        'none@example.com',
+        'one@example.com',
+      ]);
+      expect([...mine.keys()].sort()).toEqual(['one@example.com', 'two@example.com']);
+      expect(mine.get('one@example.com')).toEqual(await s.summary({ account: 'acc_a' }, 'one@example.com'));
+      const shared = await s.summaries('shared', ['one@example.com']);
+      expect(shared.get('one@example.com')).toMatchObject({
+        events: 2,
+        lastComplaintAt: '2026-10-03T00:00:00.000Z',
+      });
+      await expect(
+        s.summaries({ account: 'acc_a' }, new Array(10_001).fill('x@example.com')),
+      ).rejects.toThrow(/at most 10000/);
+    });
+
     it('a policy bounce is recorded but does not count against the address', async () => {
       const s = await store();
       await s.record('acc_a', [
