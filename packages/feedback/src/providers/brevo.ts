@@ -1,5 +1,5 @@
 import { checkFeedbackEvent, type FeedbackEvent } from '../event.js';
-import { type FeedbackProvider, isRecord, malformed, str, unverified } from './provider.js';
+import { BODY_LIMITS, type FeedbackProvider, isRecord, malformed, str, unverified } from './provider.js';
 import { basicCredentials, sameSecret } from './secrets.js';
 
 const ID = 'brevo';
@@ -23,6 +23,7 @@ const KINDS: Record<string, FeedbackEvent['kind']> = {
 export const brevoProvider: FeedbackProvider = {
   id: ID,
   label: 'Brevo (Sendinblue) transactional webhooks',
+  maxBodyBytes: BODY_LIMITS.single,
   credentials: '`basicAuth` or `secret` (the bearer token set in the webhook)',
   checkCredentials: (c) =>
     (c.basicAuth?.user && c.basicAuth.password) || c.secret

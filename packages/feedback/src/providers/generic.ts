@@ -1,5 +1,12 @@
 import { checkFeedbackEvent, FEEDBACK_KINDS, type FeedbackEvent } from '../event.js';
-import { type FeedbackProvider, isRecord, MAX_EVENTS_PER_BODY, malformed, unverified } from './provider.js';
+import {
+  BODY_LIMITS,
+  type FeedbackProvider,
+  isRecord,
+  MAX_EVENTS_PER_BODY,
+  malformed,
+  unverified,
+} from './provider.js';
 import { sameSecret } from './secrets.js';
 
 const ID = 'generic';
@@ -12,6 +19,7 @@ const ID = 'generic';
 export const genericProvider: FeedbackProvider = {
   id: ID,
   label: 'Generic JSON',
+  maxBodyBytes: BODY_LIMITS.batch,
   credentials: '`secret`: the bearer token the sender puts in `Authorization`',
   checkCredentials: (c) =>
     c.secret && c.secret.length >= 16 ? null : 'secret: a bearer token of at least 16 characters',

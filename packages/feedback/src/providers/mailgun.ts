@@ -1,6 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { checkFeedbackEvent, type FeedbackEvent } from '../event.js';
-import { checkFresh, type FeedbackProvider, isRecord, malformed, str, unverified } from './provider.js';
+import {
+  BODY_LIMITS,
+  checkFresh,
+  type FeedbackProvider,
+  isRecord,
+  malformed,
+  str,
+  unverified,
+} from './provider.js';
 import { sameSecret } from './secrets.js';
 
 const ID = 'mailgun';
@@ -14,6 +22,7 @@ const ID = 'mailgun';
 export const mailgunProvider: FeedbackProvider = {
   id: ID,
   label: 'Mailgun webhooks',
+  maxBodyBytes: BODY_LIMITS.single,
   credentials: '`secret`: the HTTP webhook signing key',
   checkCredentials: (c) => (c.secret ? null : 'secret: the HTTP webhook signing key'),
   async verify(request, credentials, context) {

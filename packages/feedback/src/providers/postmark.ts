@@ -1,5 +1,5 @@
 import { checkFeedbackEvent, type FeedbackEvent } from '../event.js';
-import { type FeedbackProvider, isRecord, malformed, str, unverified } from './provider.js';
+import { BODY_LIMITS, type FeedbackProvider, isRecord, malformed, str, unverified } from './provider.js';
 import { basicCredentials, sameSecret } from './secrets.js';
 
 const ID = 'postmark';
@@ -35,6 +35,7 @@ function exactId(parsed: unknown, rawBody: Buffer): string {
 export const postmarkProvider: FeedbackProvider = {
   id: ID,
   label: 'Postmark webhooks',
+  maxBodyBytes: BODY_LIMITS.dump,
   credentials: '`basicAuth`: the user and password written into the webhook URL',
   checkCredentials: (c) =>
     c.basicAuth?.user && c.basicAuth.password

@@ -34,6 +34,11 @@ export interface VerifyContext {
 export interface FeedbackProvider {
   id: string;
   label: string;
+  /**
+   * The largest body this provider sends (one event per request is small; batches are not):
+   * anything larger is refused before it is parsed or verified.
+   */
+  maxBodyBytes: number;
   /** What the account must configure, in words (shown in errors and docs). */
   credentials: string;
   /** What is missing or wrong in credentials an account wants to configure; null when they will do. */
@@ -62,6 +67,10 @@ export const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 export const str = (value: unknown): string | null =>
   typeof value === 'string' && value !== '' ? value : null;
+
+const KIB = 1024;
+/** Body limits: SNS messages are at most 256 KiB; SendGrid batches events; Postmark may include a bounce dump. */
+export const BODY_LIMITS = { single: 256 * KIB, dump: 1024 * KIB, batch: 4096 * KIB } as const;
 
 /** Most events one webhook body may carry (providers batch up to 1,000 or so). */
 export const MAX_EVENTS_PER_BODY = 5_000;

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { checkFeedbackEvent, type FeedbackEvent } from '../event.js';
 import {
+  BODY_LIMITS,
   checkFresh,
   type FeedbackProvider,
   isRecord,
@@ -20,6 +21,7 @@ const ID = 'resend';
 export const resendProvider: FeedbackProvider = {
   id: ID,
   label: 'Resend webhooks (Svix signatures)',
+  maxBodyBytes: BODY_LIMITS.single,
   credentials: '`secret`: the webhook signing secret (`whsec_…`)',
   checkCredentials: (c) =>
     c.secret && /^whsec_[A-Za-z0-9+/=]{16,}$/.test(c.secret)

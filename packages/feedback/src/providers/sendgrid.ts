@@ -1,6 +1,7 @@
 import { createPublicKey, createVerify } from 'node:crypto';
 import { checkFeedbackEvent, type FeedbackEvent } from '../event.js';
 import {
+  BODY_LIMITS,
   checkFresh,
   type FeedbackProvider,
   isRecord,
@@ -38,6 +39,7 @@ const KINDS: Record<string, FeedbackEvent['kind']> = {
 export const sendgridProvider: FeedbackProvider = {
   id: ID,
   label: 'SendGrid (Twilio) Event Webhook',
+  maxBodyBytes: BODY_LIMITS.batch,
   credentials: "`publicKey`: the Event Webhook's verification key (signed webhooks on)",
   checkCredentials: (c) => {
     if (!c.publicKey) return 'public_key: the Event Webhook verification key';

@@ -1,6 +1,7 @@
 import { createVerify } from 'node:crypto';
 import { checkFeedbackEvent, type FeedbackEvent } from '../event.js';
 import {
+  BODY_LIMITS,
   type FeedbackProvider,
   isRecord,
   MAX_EVENTS_PER_BODY,
@@ -62,6 +63,7 @@ function parseSnsBody(raw: Buffer): Record<string, unknown> {
 export const sesProvider: FeedbackProvider = {
   id: ID,
   label: 'Amazon SES (through SNS)',
+  maxBodyBytes: BODY_LIMITS.single,
   credentials: '`topicArns`: the SNS topic ARNs this account receives SES events from',
   checkCredentials: (c) =>
     c.topicArns &&

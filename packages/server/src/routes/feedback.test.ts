@@ -230,6 +230,12 @@ describe('delivery feedback over HTTP', () => {
         'invalid_request',
       ],
       [
+        'larger than Mailgun sends',
+        { method: 'POST', url, payload: { ...good, padding: 'x'.repeat(300 * 1024) } },
+        400,
+        'invalid_request',
+      ],
+      [
         'oversized',
         {
           method: 'POST',

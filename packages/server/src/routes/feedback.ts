@@ -80,6 +80,13 @@ export const feedbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const provider = providerOf(request.params.provider);
         const { account } = request.query;
         const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        // Refused before anything parses it: unauthenticated bytes cost no more than the provider sends.
+        if (rawBody.length > provider.maxBodyBytes) {
+          throw new ServiceError(
+            'invalid_request',
+            `${provider.id} feedback: the body is larger than ${provider.id}'s webhooks send (${provider.maxBodyBytes} bytes)`,
+          );
+        }
         const sealed = await feedback.store.providerCredentials(account, provider.id);
         if (sealed === null) {
           throw new ServiceError(
