@@ -306,7 +306,7 @@ export interface paths {
         put?: never;
         /**
          * Receive an email provider's delivery, bounce and complaint events
-         * @description Point the provider's webhook here with the account's id in `account`. No API key: the request must prove itself the provider's way (SNS message signature, SendGrid's ECDSA signature, Mailgun's HMAC, Svix headers for Resend, basic auth or a bearer token for Postmark, Brevo and the generic form) with the credentials the account configured (PUT /v2/feedback/providers/{provider}); otherwise 401 `invalid_api_key` and nothing is stored. Signed timestamps more than 5 minutes off are refused (replays). Events are recorded once per provider event id, so retries are harmless. An SNS subscription confirmation is verified and confirmed. Not billed.
+         * @description Point the provider's webhook here with the account's id in `account`. No API key: the request must prove itself the provider's way (SNS message signature, SendGrid's ECDSA signature, Mailgun's HMAC, Svix headers for Resend, basic auth or a bearer token for Postmark, Brevo and the generic form) with the credentials the account configured (PUT /v2/feedback/providers/{provider}); otherwise 401 `invalid_api_key` and nothing is stored. Signed timestamps more than 5 minutes off are refused (replays). Events are recorded once per provider event id, so retries are harmless. An SNS subscription confirmation is verified and confirmed; when Amazon cannot be reached for its signing certificate or the confirmation, 503 `upstream_timeout` (SNS delivers again). A body larger than the provider sends is 400. Not billed.
          */
         post: operations["receiveFeedback"];
         delete?: never;
@@ -1848,7 +1848,7 @@ export interface operations {
                         is_tor?: boolean | null;
                         is_relay?: boolean | null;
                         network_type?: ("hosting" | "isp" | "mobile" | "business" | "education" | "government") | null;
-                        /** @description Which data source supplied each field (`derived` for fields computed offline) */
+                        /** @description Which data source supplied each field: a dataset's id, `geofeed` for fields an operator's RFC 8805 geofeed set, `derived` for fields computed offline */
                         sources?: {
                             [key: string]: string;
                         };
@@ -2146,7 +2146,7 @@ export interface operations {
                         is_tor?: boolean | null;
                         is_relay?: boolean | null;
                         network_type?: ("hosting" | "isp" | "mobile" | "business" | "education" | "government") | null;
-                        /** @description Which data source supplied each field (`derived` for fields computed offline) */
+                        /** @description Which data source supplied each field: a dataset's id, `geofeed` for fields an operator's RFC 8805 geofeed set, `derived` for fields computed offline */
                         sources?: {
                             [key: string]: string;
                         };
@@ -5197,7 +5197,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `upstream_timeout`: An upstream check did not respond in time */
+            /** @description The body of every error response */
             503: {
                 headers: {
                     /** @description The request id (`req_…`), also in error bodies */

@@ -126,6 +126,23 @@ describe('feedback providers: documented shapes, signed with test keys', () => {
     ).rejects.toThrow(/not an Amazon SNS certificate URL/);
   });
 
+  it("SES: a certificate Amazon does not serve is a retryable 503, not the sender's fault", async () => {
+    const rawBody = snsEnvelope(fixture('ses-bounce.json'), '2');
+    const ses = feedbackProvider('ses');
+    await expect(
+      ses?.verify(
+        { headers: {}, rawBody },
+        { topicArns: [TOPIC] },
+        {
+          now: new Date('2016-01-27T15:00:00Z'),
+          fetchCertificate: async () => {
+            throw new Error('connect ETIMEDOUT');
+          },
+        },
+      ),
+    ).rejects.toMatchObject({ code: 'upstream_timeout', message: expect.stringMatching(/ETIMEDOUT/) });
+  });
+
   it('SES: a subscription confirmation is verified and names its SubscribeURL; it carries no events', async () => {
     const body = snsEnvelope(Buffer.from('You have chosen to subscribe'), '2', {
       Type: 'SubscriptionConfirmation',

@@ -1,4 +1,5 @@
 import { createVerify } from 'node:crypto';
+import { ServiceError } from '@svc/core';
 import { checkFeedbackEvent, type FeedbackEvent } from '../event.js';
 import {
   BODY_LIMITS,
@@ -87,7 +88,17 @@ export const sesProvider: FeedbackProvider = {
     const signature = str(message.Signature);
     if (!signature) throw unverified(ID, 'the message has no Signature');
     if (!context.fetchCertificate) throw unverified(ID, 'no way to fetch the SNS signing certificate');
-    const certificate = await context.fetchCertificate(certUrl);
+    let certificate: string;
+    try {
+      certificate = await context.fetchCertificate(certUrl);
+    } catch (error) {
+      // Amazon did not answer: not the sender's fault, and SNS retries a delivery that fails.
+      throw new ServiceError(
+        'upstream_timeout',
+        `ses feedback: the SNS signing certificate could not be fetched (${(error as Error).message})`,
+        { cause: error },
+      );
+    }
     const verifier = createVerify(algorithm);
     verifier.update(snsStringToSign(message), 'utf8');
     let valid = false;

@@ -297,6 +297,19 @@ describe('delivery feedback over HTTP', () => {
     const confirmedNow = await call({ method: 'POST', url, headers, payload: JSON.stringify(confirmation) });
     expect(confirmedNow.json()).toMatchObject({ subscription_confirmed: true, stored: 0 });
     expect(confirmed).toContain('https://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription&Token=t');
+    // Amazon unreachable while confirming: a retryable 503 in the spec's body (SNS sends it again).
+    const failing = s.app.svc.feedback as ServerFeedback;
+    const confirm = failing.confirmSubscription;
+    failing.confirmSubscription = async () => {
+      throw new Error('connect ETIMEDOUT');
+    };
+    const refused = await call({ method: 'POST', url, headers, payload: JSON.stringify(confirmation) });
+    failing.confirmSubscription = confirm;
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json().error).toMatchObject({
+      code: 'upstream_timeout',
+      message: expect.stringMatching(/ETIMEDOUT/),
+    });
     const bounce = {
       notificationType: 'Bounce',
       bounce: {

@@ -69,10 +69,16 @@ export const feedbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
           tags: ['feedback'],
           summary: "Receive an email provider's delivery, bounce and complaint events",
           description:
-            "Point the provider's webhook here with the account's id in `account`. No API key: the request must prove itself the provider's way (SNS message signature, SendGrid's ECDSA signature, Mailgun's HMAC, Svix headers for Resend, basic auth or a bearer token for Postmark, Brevo and the generic form) with the credentials the account configured (PUT /v2/feedback/providers/{provider}); otherwise 401 `invalid_api_key` and nothing is stored. Signed timestamps more than 5 minutes off are refused (replays). Events are recorded once per provider event id, so retries are harmless. An SNS subscription confirmation is verified and confirmed. Not billed.",
+            "Point the provider's webhook here with the account's id in `account`. No API key: the request must prove itself the provider's way (SNS message signature, SendGrid's ECDSA signature, Mailgun's HMAC, Svix headers for Resend, basic auth or a bearer token for Postmark, Brevo and the generic form) with the credentials the account configured (PUT /v2/feedback/providers/{provider}); otherwise 401 `invalid_api_key` and nothing is stored. Signed timestamps more than 5 minutes off are refused (replays). Events are recorded once per provider event id, so retries are harmless. An SNS subscription confirmation is verified and confirmed; when Amazon cannot be reached for its signing certificate or the confirmation, 503 `upstream_timeout` (SNS delivers again). A body larger than the provider sends is 400. Not billed.",
           params: ProviderParams(FEEDBACK_PROVIDER_IDS),
           querystring: ReceiveQuery,
-          response: { 200: ReceiptSchema, 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema },
+          response: {
+            200: ReceiptSchema,
+            400: ErrorBodySchema,
+            401: ErrorBodySchema,
+            404: ErrorBodySchema,
+            503: ErrorBodySchema,
+          },
         },
       },
       async (request) => {
@@ -105,7 +111,16 @@ export const feedbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (provider.id === 'ses') {
           const subscribeUrl = snsSubscribeUrl(rawBody);
           if (subscribeUrl) {
-            await feedback.confirmSubscription(subscribeUrl);
+            await feedback.confirmSubscription(subscribeUrl).catch((error: Error) => {
+              // SNS sends the confirmation again when this request fails.
+              throw new ServiceError(
+                'upstream_timeout',
+                `ses feedback: confirming the SNS subscription failed (${error.message})`,
+                {
+                  cause: error,
+                },
+              );
+            });
             return {
               object: 'feedback_receipt' as const,
               received: 0,
