@@ -1,12 +1,13 @@
 import { createHmac, createSign, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createBatchRunner, createMemoryStore, createVerifyEmailProcessor } from '@svc/batch-runner';
-import { createNodeDnsResolver, createVerifier } from '@svc/email-verifier';
+import { createVerifier } from '@svc/email-verifier';
 import { createDeliveryHistory, createMemoryFeedbackStore } from '@svc/feedback';
 import { type FakeDnsServer, type SmtpFleet, startDnsServer, startSmtpFleet } from '@svc/testkit';
 import type { InjectOptions } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { historyForBatch, type ServerFeedback, sweepFeedbackRetention } from '../feedback/serve-feedback.js';
+import { fleetVerifierOptions } from '../testing/fleet-verifier.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 
 let dns: FakeDnsServer;
@@ -30,20 +31,7 @@ function memoryFeedback(): ServerFeedback {
   };
 }
 
-const liveVerifier = () =>
-  createVerifier({
-    dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 300, tries: 1 }),
-    resolverHealth: false,
-    smtp: {
-      port: fleet.port,
-      allowPrivateAddresses: true,
-      heloName: 'verifier.test',
-      connectTimeoutMs: 500,
-      commandTimeoutMs: 2000,
-      timeoutMs: 3000,
-      catchAllCacheMs: 0,
-    },
-  });
+const liveVerifier = () => createVerifier(fleetVerifierOptions(dns, fleet, { resolverHealth: false }));
 
 beforeAll(async () => {
   dns = await startDnsServer({

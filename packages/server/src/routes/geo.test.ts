@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { specError } from '../testing/spec-error.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 
 // MaxMind's City test database (the test server's geo data) has 81.2.69.142 in London.
@@ -26,19 +27,6 @@ function get(
     headers: { 'x-api-key': key, ...extra.headers },
     ...(extra.remoteAddress ? { remoteAddress: extra.remoteAddress } : {}),
   });
-}
-
-function specError(
-  response: { statusCode: number; body: string; headers: Record<string, unknown> },
-  status: number,
-  code: string,
-) {
-  expect(response.statusCode).toBe(status);
-  const body = JSON.parse(response.body);
-  expect(Object.keys(body)).toEqual(['error']);
-  expect(body.error.code).toBe(code);
-  expect(body.error.request_id).toBe(response.headers['x-request-id']);
-  return body.error.message as string;
 }
 
 describe('GET /v2/geo/{ip}', () => {

@@ -1,27 +1,15 @@
 import { createBatchRunner, createMemoryStore, createVerifyEmailProcessor } from '@svc/batch-runner';
-import { createNodeDnsResolver, createVerifier } from '@svc/email-verifier';
+import { createVerifier } from '@svc/email-verifier';
 import { type FakeDnsServer, type SmtpFleet, startDnsServer, startSmtpFleet } from '@svc/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fleetVerifierOptions } from '../testing/fleet-verifier.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 
 let dns: FakeDnsServer;
 let fleet: SmtpFleet;
 let server: TestServer | undefined;
 
-const liveVerifier = () =>
-  createVerifier({
-    dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 300, tries: 1 }),
-    resolverHealth: { canaries: ['canary.test'] },
-    smtp: {
-      port: fleet.port,
-      allowPrivateAddresses: true,
-      heloName: 'verifier.test',
-      connectTimeoutMs: 500,
-      commandTimeoutMs: 2000,
-      timeoutMs: 3000,
-      catchAllCacheMs: 0,
-    },
-  });
+const liveVerifier = () => createVerifier(fleetVerifierOptions(dns, fleet));
 
 async function start(shareAcrossAccounts?: boolean) {
   server = await createTestServer({

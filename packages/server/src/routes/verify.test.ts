@@ -1,6 +1,8 @@
-import { createNodeDnsResolver, createVerifier, type VerifierOptions } from '@svc/email-verifier';
+import { createVerifier, type VerifierOptions } from '@svc/email-verifier';
 import { type FakeDnsServer, type SmtpFleet, startDnsServer, startSmtpFleet } from '@svc/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fleetVerifierOptions } from '../testing/fleet-verifier.js';
+import { specError } from '../testing/spec-error.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 
 const mx = (exchange: string) => ({ MX: [{ priority: 10, exchange }] });
@@ -29,25 +31,9 @@ let fleet: SmtpFleet;
 let server: TestServer;
 const REQ = /^req_[0-9a-z]{36}$/;
 
-const verifierOptions = (smtp: VerifierOptions['smtp'] = {}): VerifierOptions => ({
-  dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 300, tries: 1 }),
-  dnsCache: false,
-  resolverHealth: { canaries: ['canary.test'] },
-  smtp: {
-    port: fleet.port,
-    allowPrivateAddresses: true,
-    heloName: 'verifier.test',
-    connectTimeoutMs: 500,
-    commandTimeoutMs: 2000,
-    timeoutMs: 3000,
-    catchAllCacheMs: 0,
-    ...smtp,
-  },
-});
-
 async function start(options: { smtp?: VerifierOptions['smtp']; limits?: Record<string, number> } = {}) {
   server = await createTestServer({
-    verifier: createVerifier(verifierOptions(options.smtp)),
+    verifier: createVerifier(fleetVerifierOptions(dns, fleet, { dnsCache: false, smtp: options.smtp })),
     options: { limits: options.limits ?? {} },
   });
   return server.account('free');
@@ -62,19 +48,6 @@ function post(path: string, key: string, payload: unknown) {
     headers: { 'x-api-key': key },
     payload: payload as object,
   });
-}
-
-function specError(
-  response: { statusCode: number; body: string; headers: Record<string, unknown> },
-  status: number,
-  code: string,
-) {
-  expect(response.statusCode).toBe(status);
-  const body = JSON.parse(response.body);
-  expect(Object.keys(body)).toEqual(['error']);
-  expect(body.error.code).toBe(code);
-  expect(body.error.request_id).toBe(response.headers['x-request-id']);
-  return body.error.message as string;
 }
 
 beforeAll(async () => {
