@@ -1,42 +1,26 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadServerConfig, printableConfig } from './config.js';
+import { describe, expect, it } from 'vitest';
+import { loadServerConfig, printableConfig } from './config.js';
 import { resolveServerOptions } from './options.js';
+import { configFile, loadError } from './testing/config-load.js';
+import { tempDirPerTest } from './testing/temp-dir.js';
 
 // The scale-out settings (docs/deployment.md): databaseUrl, redisUrl, redisPrefix and role.
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svc-config-scale-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function loadError(input: Parameters<typeof loadServerConfig>[0]): Promise<ConfigError> {
-  const error = await loadServerConfig(input).then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConfigError);
-  return error as ConfigError;
-}
+const dir = tempDirPerTest('svc-config-scale-');
 
 const PG = 'postgres://svc:s3cret-pw@db.internal:5432/svc';
 const REDIS = 'redis://:r3dis-pw@cache.internal:6379/2';
 
 describe('scale-out settings', () => {
   it('come from the file, SVC_DATABASE_URL / SVC_REDIS_URL / SVC_REDIS_PREFIX / SVC_ROLE and --role, in that order', async () => {
-    const file = join(dir, 'svc.json');
-    await writeFile(
-      file,
-      JSON.stringify({ databaseUrl: 'postgresql://a@old-db/svc', redisUrl: REDIS, role: 'worker' }),
-    );
+    const file = await configFile(dir(), {
+      databaseUrl: 'postgresql://a@old-db/svc',
+      redisUrl: REDIS,
+      role: 'worker',
+    });
     const loaded = await loadServerConfig({
       file,
-      cwd: dir,
+      cwd: dir(),
       env: { SVC_DATABASE_URL: PG, SVC_REDIS_PREFIX: 'svc-staging', SVC_ROLE: 'all' },
       overrides: { role: 'api' },
     });
@@ -66,11 +50,11 @@ describe('scale-out settings', () => {
 
   it('limits.whenRedisUnavailable (SVC_LIMITS_WHEN_REDIS_UNAVAILABLE) is refuse or allow', async () => {
     const loaded = await loadServerConfig({
-      cwd: dir,
+      cwd: dir(),
       env: { SVC_DATABASE_URL: PG, SVC_REDIS_URL: REDIS, SVC_LIMITS_WHEN_REDIS_UNAVAILABLE: 'allow' },
     });
     expect(resolveServerOptions(loaded.options).limits.whenRedisUnavailable).toBe('allow');
-    const error = await loadError({ cwd: dir, env: { SVC_LIMITS_WHEN_REDIS_UNAVAILABLE: 'open' } });
+    const error = await loadError({ cwd: dir(), env: { SVC_LIMITS_WHEN_REDIS_UNAVAILABLE: 'open' } });
     expect(error.message).toBe(
       'SVC_LIMITS_WHEN_REDIS_UNAVAILABLE="open": limits.whenRedisUnavailable must be one of refuse, allow',
     );
@@ -78,19 +62,19 @@ describe('scale-out settings', () => {
 
   it('limits.usageFlushMs (SVC_LIMITS_USAGE_FLUSH_MS) is 250 by default, 0 writes each call at once, and refuses other values', async () => {
     expect(
-      resolveServerOptions((await loadServerConfig({ cwd: dir, env: {} })).options).limits.usageFlushMs,
+      resolveServerOptions((await loadServerConfig({ cwd: dir(), env: {} })).options).limits.usageFlushMs,
     ).toBe(250);
-    const off = await loadServerConfig({ cwd: dir, env: { SVC_LIMITS_USAGE_FLUSH_MS: '0' } });
+    const off = await loadServerConfig({ cwd: dir(), env: { SVC_LIMITS_USAGE_FLUSH_MS: '0' } });
     expect(resolveServerOptions(off.options).limits.usageFlushMs).toBe(0);
-    const negative = await loadError({ cwd: dir, env: { SVC_LIMITS_USAGE_FLUSH_MS: '-5' } });
+    const negative = await loadError({ cwd: dir(), env: { SVC_LIMITS_USAGE_FLUSH_MS: '-5' } });
     expect(negative.message).toMatch(/^SVC_LIMITS_USAGE_FLUSH_MS="-5": limits\.usageFlushMs must be/);
-    const huge = await loadError({ cwd: dir, env: { SVC_LIMITS_USAGE_FLUSH_MS: '600000' } });
+    const huge = await loadError({ cwd: dir(), env: { SVC_LIMITS_USAGE_FLUSH_MS: '600000' } });
     expect(huge.message).toMatch(/limits\.usageFlushMs must be .*60000/);
   });
 
   it('accept a socket directory for PostgreSQL and rediss:// for Redis over TLS', async () => {
     const loaded = await loadServerConfig({
-      cwd: dir,
+      cwd: dir(),
       env: {
         SVC_DATABASE_URL: 'postgresql:///svc?host=/var/run/postgresql',
         SVC_REDIS_URL: 'rediss://cache.internal:6380',
@@ -102,7 +86,7 @@ describe('scale-out settings', () => {
 
   it('--print-config masks the passwords in both URLs', async () => {
     const env = { SVC_DATABASE_URL: PG, SVC_REDIS_URL: REDIS };
-    const loaded = await loadServerConfig({ cwd: dir, env });
+    const loaded = await loadServerConfig({ cwd: dir(), env });
     const printed = printableConfig(resolveServerOptions(loaded.options), loaded, env);
     const text = JSON.stringify(printed);
     expect(text).not.toContain('s3cret-pw');
@@ -152,30 +136,28 @@ describe('bad scale-out settings: the error says what is wrong and never shows a
       'redisUrl is set (SVC_REDIS_URL) but databaseUrl is not',
     ],
   ])('%j', async (env, key, message) => {
-    const error = await loadError({ env, cwd: dir });
+    const error = await loadError({ env, cwd: dir() });
     expect(error.key).toBe(key);
     expect(error.message).toContain(message);
     expect(error.message).not.toContain('hunter2');
   });
 
   it('--role worker on SQLite names the flag', async () => {
-    const error = await loadError({ env: {}, cwd: dir, overrides: { role: 'worker' } });
+    const error = await loadError({ env: {}, cwd: dir(), overrides: { role: 'worker' } });
     expect(error.message).toContain('role worker (--role) needs databaseUrl');
   });
 
   it('a snake_case key in the file is pointed to its camelCase name', async () => {
-    const file = join(dir, 'svc.json');
-    await writeFile(file, JSON.stringify({ database_url: PG }));
-    const error = await loadError({ file, env: {}, cwd: dir });
+    const file = await configFile(dir(), { database_url: PG });
+    const error = await loadError({ file, env: {}, cwd: dir() });
     expect(error.key).toBe('database_url');
     expect(error.message).toContain('unknown option database_url (did you mean databaseUrl?)');
     expect(error.message).not.toContain('s3cret-pw');
   });
 
   it('a bad URL in the file: the file, the key and the masked value', async () => {
-    const file = join(dir, 'svc.json');
-    await writeFile(file, JSON.stringify({ databaseUrl: 'postgres//svc:s3cret-pw@db/svc' }));
-    const error = await loadError({ file, env: {}, cwd: dir });
+    const file = await configFile(dir(), { databaseUrl: 'postgres//svc:s3cret-pw@db/svc' });
+    const error = await loadError({ file, env: {}, cwd: dir() });
     expect(error.key).toBe('databaseUrl');
     expect(error.message).toContain(`${file}: databaseUrl must be a URL such as postgres://`);
   });

@@ -1,9 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  ConfigError,
   environmentVariables,
   envName,
   loadServerConfig,
@@ -12,40 +9,20 @@ import {
   SETTINGS,
 } from './config.js';
 import { resolveServerOptions } from './options.js';
+import { configFile, loadError } from './testing/config-load.js';
+import { tempDirPerTest } from './testing/temp-dir.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svc-config-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function configFile(content: unknown, name = 'svc.json'): Promise<string> {
-  const file = join(dir, name);
-  await writeFile(file, typeof content === 'string' ? content : JSON.stringify(content));
-  return file;
-}
-
-/** The ConfigError a load throws (fails the test when it does not throw one). */
-async function loadError(input: Parameters<typeof loadServerConfig>[0]): Promise<ConfigError> {
-  const error = await loadServerConfig(input).then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConfigError);
-  return error as ConfigError;
-}
+const dir = tempDirPerTest('svc-config-');
 
 describe('loadServerConfig', () => {
   it('with no file and no SVC_ variables gives empty options (the defaults apply)', async () => {
-    const loaded = await loadServerConfig({ env: { PATH: '/bin' }, cwd: dir });
+    const loaded = await loadServerConfig({ env: { PATH: '/bin' }, cwd: dir() });
     expect(loaded).toEqual({ options: {}, file: null, sources: {}, warnings: [] });
     expect(resolveServerOptions(loaded.options).port).toBe(8080);
   });
 
   it('layers file < SVC_* environment < command line and records where each value came from', async () => {
-    const file = await configFile({
+    const file = await configFile(dir(), {
       host: '0.0.0.0',
       port: 9000,
       logLevel: 'warn',
@@ -54,7 +31,7 @@ describe('loadServerConfig', () => {
     });
     const loaded = await loadServerConfig({
       file,
-      cwd: dir,
+      cwd: dir(),
       env: { SVC_PORT: '9100', SVC_LIMITS_JSON_BODY_BYTES: '4096', SVC_SMTP_ALLOW_PRIVATE_MX: 'yes' },
       overrides: { port: 9200 },
     });
@@ -75,7 +52,7 @@ describe('loadServerConfig', () => {
   });
 
   it('reads SVC_CONFIG when no file is given, and resolves the file’s relative paths against its folder', async () => {
-    const file = await configFile({
+    const file = await configFile(dir(), {
       dataDir: 'data',
       geo: { databases: ['geo/city.mmdb', '/abs/asn.mmdb'] },
     });
@@ -84,8 +61,8 @@ describe('loadServerConfig', () => {
       cwd: '/srv',
     });
     expect(loaded.file).toBe(file);
-    expect(loaded.options.dataDir).toBe(join(dir, 'data'));
-    expect(loaded.options.geo?.databases).toEqual([join(dir, 'geo/city.mmdb'), '/abs/asn.mmdb']);
+    expect(loaded.options.dataDir).toBe(join(dir(), 'data'));
+    expect(loaded.options.geo?.databases).toEqual([join(dir(), 'geo/city.mmdb'), '/abs/asn.mmdb']);
     // Paths from the environment are relative to the working directory.
     expect(loaded.options.tls).toEqual({ certFile: '/srv/c.pem', keyFile: '/srv/k.pem' });
   });
@@ -97,7 +74,7 @@ describe('loadServerConfig', () => {
         SVC_CORS_ORIGINS: '',
         SVC_METRICS_PATH: '/metrics',
       },
-      cwd: dir,
+      cwd: dir(),
     });
     expect(loaded.options.trustedProxies).toEqual(['10.0.0.0/8', '192.168.1.7', '2001:db8::/32']);
     expect(loaded.options.cors).toEqual({ origins: [] });
@@ -105,7 +82,7 @@ describe('loadServerConfig', () => {
   });
 
   it('takes plan settings from the file and from SVC_PLAN_<ID>_<FIELD>, plan ids with underscores included', async () => {
-    const file = await configFile({
+    const file = await configFile(dir(), {
       plans: {
         free: { monthly_allowance: 500 },
         team: { name: 'Team', rate_per_second: 10, burst: 40, bill_company_misses: true },
@@ -114,7 +91,7 @@ describe('loadServerConfig', () => {
     });
     const loaded = await loadServerConfig({
       file,
-      cwd: dir,
+      cwd: dir(),
       env: {
         SVC_PLAN_FREE_RATE_PER_SECOND: '2',
         SVC_PLAN_SELF_HOSTED_MONTHLY_ALLOWANCE: '1000000',
@@ -147,7 +124,7 @@ describe('loadServerConfig', () => {
   it('warns about an SVC_ variable it does not know (a typo would otherwise do nothing)', async () => {
     const loaded = await loadServerConfig({
       env: { SVC_PROT: '9000', SVC_SECRET_KEY: 'x', SVC_REQUIRE_EXTERNAL: '1' },
-      cwd: dir,
+      cwd: dir(),
     });
     expect(loaded.warnings).toEqual(['SVC_PROT is not a setting svc serve knows; it is ignored']);
   });
@@ -193,49 +170,57 @@ describe('bad configuration: the error names the key and the value', () => {
       'tls.certFile is set (SVC_TLS_CERT_FILE) but tls.keyFile is not',
     ],
   ])('%j', async (env, key, message) => {
-    const error = await loadError({ env, cwd: dir });
+    const error = await loadError({ env, cwd: dir() });
     expect(error.key).toBe(key);
     expect(error.message).toContain(message);
   });
 
   it('a file value: names the file, the key path and the value', async () => {
-    const file = await configFile({ limits: { jsonBodyBytes: '1mb' } });
-    const error = await loadError({ file, env: {}, cwd: dir });
+    const file = await configFile(dir(), { limits: { jsonBodyBytes: '1mb' } });
+    const error = await loadError({ file, env: {}, cwd: dir() });
     expect(error.key).toBe('limits.jsonBodyBytes');
     expect(error.message).toBe(`${file}: limits.jsonBodyBytes must be an integer of at least 1, got "1mb"`);
   });
 
   it('an unknown key in the file, at any depth, with the keys known there', async () => {
-    let error = await loadError({ file: await configFile({ prot: 80 }), env: {}, cwd: dir });
+    let error = await loadError({ file: await configFile(dir(), { prot: 80 }), env: {}, cwd: dir() });
     expect(error.key).toBe('prot');
     expect(error.message).toMatch(/unknown option prot \(known here: host, port, dataDir, .*plans\)/);
-    error = await loadError({ file: await configFile({ smtp: { helo: 'x' } }), env: {}, cwd: dir });
+    error = await loadError({ file: await configFile(dir(), { smtp: { helo: 'x' } }), env: {}, cwd: dir() });
     expect(error.message).toContain(
       'unknown option smtp.helo (known here: heloName, mailFrom, port, allowPrivateMx, proxies, proxySelection, proxyCooldown)',
     );
-    error = await loadError({ file: await configFile({ plans: { pro: { rps: 3 } } }), env: {}, cwd: dir });
+    error = await loadError({
+      file: await configFile(dir(), { plans: { pro: { rps: 3 } } }),
+      env: {},
+      cwd: dir(),
+    });
     expect(error.key).toBe('plans.pro.rps');
   });
 
   it('a group that is not an object, a plan id that cannot be one, a probe deadline under the normal one', async () => {
-    let error = await loadError({ file: await configFile({ limits: 5 }), env: {}, cwd: dir });
+    let error = await loadError({ file: await configFile(dir(), { limits: 5 }), env: {}, cwd: dir() });
     expect(error.message).toContain('limits must be an object, got 5');
-    error = await loadError({ file: await configFile({ plans: { 'Gold Plan': {} } }), env: {}, cwd: dir });
+    error = await loadError({
+      file: await configFile(dir(), { plans: { 'Gold Plan': {} } }),
+      env: {},
+      cwd: dir(),
+    });
     expect(error.message).toContain('plans.Gold Plan: the plan id must be lowercase letters');
     error = await loadError({
-      file: await configFile({ limits: { requestTimeoutMs: 20_000, probeRequestTimeoutMs: 10_000 } }),
+      file: await configFile(dir(), { limits: { requestTimeoutMs: 20_000, probeRequestTimeoutMs: 10_000 } }),
       env: {},
-      cwd: dir,
+      cwd: dir(),
     });
     expect(error.key).toBe('limits.probeRequestTimeoutMs');
   });
 
   it('a missing file, a file that is not JSON, JSON that is not an object', async () => {
-    let error = await loadError({ file: join(dir, 'nope.json'), env: {}, cwd: dir });
-    expect(error.message).toBe(`cannot read the config file ${join(dir, 'nope.json')}: no such file`);
-    error = await loadError({ file: await configFile('{ "port": 80, }'), env: {}, cwd: dir });
+    let error = await loadError({ file: join(dir(), 'nope.json'), env: {}, cwd: dir() });
+    expect(error.message).toBe(`cannot read the config file ${join(dir(), 'nope.json')}: no such file`);
+    error = await loadError({ file: await configFile(dir(), '{ "port": 80, }'), env: {}, cwd: dir() });
     expect(error.message).toContain('is not valid JSON');
-    error = await loadError({ file: await configFile('[1]'), env: {}, cwd: dir });
+    error = await loadError({ file: await configFile(dir(), '[1]'), env: {}, cwd: dir() });
     expect(error.message).toContain('the configuration must be a JSON object');
   });
 });
@@ -243,7 +228,7 @@ describe('bad configuration: the error names the key and the value', () => {
 describe('printableConfig (svc serve --print-config)', () => {
   it('shows every resolved option, where set values came from, and never the secret key', async () => {
     const env = { SVC_PORT: '9001', SVC_SECRET_KEY: 'c2VjcmV0LWtleS1tYXRlcmlhbC1kby1ub3QtcHJpbnQ=' };
-    const loaded = await loadServerConfig({ env, cwd: dir });
+    const loaded = await loadServerConfig({ env, cwd: dir() });
     const printed = printableConfig(resolveServerOptions(loaded.options), loaded, env);
     const text = JSON.stringify(printed);
     expect(text).not.toContain(env.SVC_SECRET_KEY);
@@ -277,7 +262,7 @@ describe('printableConfig (svc serve --print-config)', () => {
       const value = samples[key] ?? setting.schema.default;
       env[envName(setting.path)] = Array.isArray(value) ? value.join(',') : String(value);
     }
-    const loaded = await loadServerConfig({ env, cwd: dir });
+    const loaded = await loadServerConfig({ env, cwd: dir() });
     const printed = printableConfig(resolveServerOptions(loaded.options), loaded, env);
     for (const setting of SETTINGS) {
       let value: unknown = printed.options;
