@@ -105,7 +105,7 @@ export const SERVER_SETTINGS_SCHEMA = Type.Object({
   plans: Type.Optional(
     Type.Record(Type.String(), PLAN_PATCH_SCHEMA, {
       description:
-        "`name`, `rate_per_second`, `burst`, `monthly_allowance` (integer, or `null` / `unlimited`), `endpoints` (plan-gated endpoint ids, or `null` / `all`), `bill_company_misses` (`true`: a company enrichment that finds nothing is billed, on the route and in batch jobs; default `false` on every plan, [Enrichment routes](#enrichment-routes)); a new id starts from the free plan's values",
+        "`name`, `rate_per_second`, `burst`, `monthly_allowance` (integer, or `null` / `unlimited`), `endpoints` (plan-gated endpoint ids, or `null` / `all`), `bill_company_misses` (`true`: a company enrichment that finds nothing is billed, on the route and in batch jobs; default `false` on every plan, [enrichment](../../docs/api.md#enrichment)); a new id starts from the free plan's values",
       'x-default': 'DESIGN §8 plans',
     }),
   ),
@@ -156,7 +156,7 @@ export const SERVER_SETTINGS_SCHEMA = Type.Object({
     Type.Object({
       sandboxJobsPerDay: integer(1, null, 10, {
         description:
-          'sandbox (test-key) batch jobs one account may create per UTC day; past it 429 `rate_limited`, `Retry-After` until midnight UTC ([sandbox limits](#batch-jobs-and-webhooks))',
+          'sandbox (test-key) batch jobs one account may create per UTC day; past it 429 `rate_limited`, `Retry-After` until midnight UTC ([sandbox limits](../../docs/api.md#batch-jobs))',
       }),
       sandboxRecordsInFlight: integer(1, null, 50_000, {
         description:
@@ -302,7 +302,7 @@ export const SERVER_SETTINGS_SCHEMA = Type.Object({
     Type.Object({
       intervalSeconds: integer(0, null, 21_600, {
         description:
-          "how long the owner's [probing self-check](#the-probing-self-check-in-get-v2health-owner-only) report is served before an owner request starts a new run; `0` turns the self-check off (health never shows `probing` and never connects anywhere)",
+          "how long the owner's [probing self-check](../../docs/api.md#health-and-the-probing-self-check) report is served before an owner request starts a new run; `0` turns the self-check off (health never shows `probing` and never connects anywhere)",
       }),
       testHost: text('host', undefined, {
         description:
@@ -324,7 +324,7 @@ export const SERVER_SETTINGS_SCHEMA = Type.Object({
     Type.Object({
       store: oneOf(VERIFY_CACHE_STORES, 'sqlite', {
         description:
-          "where probed verification results are cached ([Result cache](#result-cache)): `sqlite` (`<dataDir>/verify-cache.db`), `postgres` (schema `svc_verify` in `databaseUrl`'s database), `memory` (this process) or `off`",
+          "where probed verification results are cached ([result cache](../../docs/api.md#result-cache)): `sqlite` (`<dataDir>/verify-cache.db`), `postgres` (schema `svc_verify` in `databaseUrl`'s database), `memory` (this process) or `off`",
         defaultText: '`postgres` with `databaseUrl`, else `sqlite`',
       }),
       shareAcrossAccounts: boolean(false, {
@@ -352,7 +352,7 @@ export const SERVER_SETTINGS_SCHEMA = Type.Object({
     Type.Object({
       enabled: boolean(true, {
         description:
-          "record email providers' delivery, bounce and complaint webhooks (`/v2/feedback`, [Delivery feedback](#delivery-feedback)) and apply each account's history to its live verifications; the events are kept in `<dataDir>/feedback.db`, or in `databaseUrl`'s database",
+          "record email providers' delivery, bounce and complaint webhooks (`/v2/feedback`, [delivery feedback](../../docs/api.md#delivery-feedback)) and apply each account's history to its live verifications; the events are kept in `<dataDir>/feedback.db`, or in `databaseUrl`'s database",
       }),
       shareAcrossAccounts: boolean(false, {
         description:
@@ -411,7 +411,7 @@ export const OTHER_SVC_VARIABLES: readonly { name: string; description: string }
   },
   ...PAID_PROVIDERS.map((provider) => ({
     name: provider.envVar,
-    description: `API key of ${provider.name}: \`svc serve\`'s enrichment then asks it too ([Enrichment routes](#enrichment-routes))`,
+    description: `API key of ${provider.name}: \`svc serve\`'s enrichment then asks it too ([what svc serve wires](../../docs/server.md#what-svc-serve-wires))`,
   })),
   {
     name: 'SVC_WEBHOOK_SECRET',

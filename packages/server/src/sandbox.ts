@@ -41,7 +41,7 @@ const reply = (code: number, enhanced: string, message: string): SmtpDetail => (
 
 /**
  * The magic local parts of test keys (case-insensitive, a `+tag` ignored, at any domain) and
- * what each answers; the README documents the resulting states and reasons.
+ * what each answers; docs/api.md ("Sandbox") documents the resulting states and reasons.
  */
 export const SANDBOX_MAGIC: Readonly<Record<string, MagicFacts>> = {
   deliverable: {

@@ -31,7 +31,7 @@ const sealContext = (account: string, provider: string) => `feedback-credentials
 const webhookPath = (provider: string, account: string) => `/v2/feedback/${provider}?account=${account}`;
 
 /**
- * Delivery feedback (README "Delivery feedback"): each account configures the providers it sends
+ * Delivery feedback (docs/api.md, "Delivery feedback"): each account configures the providers it sends
  * through (`PUT /v2/feedback/providers/{provider}`, its credentials sealed under the server key),
  * points their webhooks at `POST /v2/feedback/{provider}?account=…`, and its verifications then
  * carry the history those events build. Without a feedback store (`feedback: false`) these routes
