@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../store.js';
 import { createMemoryStore } from '../stores/memory.js';
 import { createSqliteStore } from '../stores/sqlite.js';
+import { finishedGeoJob } from '../testing/jobs.js';
 import { createWebhookDispatcher, type WebhookSecretsQuery } from './dispatcher.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'outbox-accounts-'));
@@ -28,26 +29,11 @@ afterEach(async () => {
 });
 
 /** A finished one-record job of `accountId` whose completion event waits in the outbox. */
-async function finishedJob(store: Store, url: string, accountId: string | null, start = Date.now()) {
-  const { job } = await store.createJob({
-    id: `batch_acct${String(++file).padStart(6, '0')}`,
+const finishedJob = (store: Store, url: string, accountId: string | null, start = Date.now()) =>
+  finishedGeoJob(store, `batch_acct${String(++file).padStart(6, '0')}`, start, {
     account_id: accountId,
-    type: 'geo_ip',
-    records: ['8.8.8.8'],
     webhook_url: url,
-    idempotency_key: null,
-    request_hash: null,
-    chunkSize: 10,
-    now: new Date(start),
   });
-  const lease = await store.claimChunk('w', start, 1000);
-  await store.commitChunk(
-    lease!,
-    [{ index: 0, input: '8.8.8.8', ok: true, result: {}, countKey: 'located' }],
-    start,
-  );
-  return job.id;
-}
 
 /** The delivery's headers as a plain record, for the standardwebhooks package. */
 const headersOf = (delivery: WebhookDelivery | undefined) =>

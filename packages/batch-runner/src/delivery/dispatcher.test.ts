@@ -8,6 +8,7 @@ import type { Store } from '../store.js';
 import { ATTEMPT_INTERRUPTED } from '../stores/attempt-log.js';
 import { createMemoryStore } from '../stores/memory.js';
 import { createSqliteStore } from '../stores/sqlite.js';
+import { finishedGeoJob } from '../testing/jobs.js';
 import { createWebhookDispatcher } from './dispatcher.js';
 import { DELIVERY_WINDOW_MS } from './schedule.js';
 
@@ -25,25 +26,8 @@ afterEach(async () => {
 });
 
 /** A finished one-record job whose completion event sits in the outbox, and a clock to drive. */
-async function finishedJob(store: Store, url: string, start: number) {
-  const { job } = await store.createJob({
-    id: `batch_outbox${++file}`,
-    type: 'geo_ip',
-    records: ['8.8.8.8'],
-    webhook_url: url,
-    idempotency_key: null,
-    request_hash: null,
-    chunkSize: 10,
-    now: new Date(start),
-  });
-  const lease = await store.claimChunk('w', start, 1000);
-  await store.commitChunk(
-    lease!,
-    [{ index: 0, input: '8.8.8.8', ok: true, result: {}, countKey: 'located' }],
-    start,
-  );
-  return job.id;
-}
+const finishedJob = (store: Store, url: string, start: number) =>
+  finishedGeoJob(store, `batch_outbox${++file}`, start, { webhook_url: url });
 
 describe.each(stores)('webhook outbox on the %s store', (_name, makeStore) => {
   const setup = async (behaviour: Parameters<typeof startWebhookReceiver>[0]) => {

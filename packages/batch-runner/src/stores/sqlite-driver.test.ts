@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
+import { geoJob } from '../testing/jobs.js';
 import { createSqliteStore } from './sqlite.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'batch-driver-'));
@@ -20,16 +21,7 @@ it('opens the database with the better-sqlite3 passed as `driver`', async () => 
   }
   const path = join(dir, 'jobs.db');
   const store = await createSqliteStore({ path, driver: CountingDatabase as typeof BetterSqlite3 });
-  const { job } = await store.createJob({
-    id: 'batch_driver',
-    type: 'geo_ip',
-    records: ['8.8.8.8'],
-    webhook_url: null,
-    idempotency_key: null,
-    request_hash: null,
-    chunkSize: 10,
-    now: new Date(),
-  });
+  const { job } = await store.createJob(geoJob('batch_driver'));
   expect(job.total).toBe(1);
   expect(opened).toEqual([path]);
   await store.close();

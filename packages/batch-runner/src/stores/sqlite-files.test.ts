@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { geoJob } from '../testing/jobs.js';
 import { createSqliteStore } from './sqlite.js';
 
 // The usual umask, which leaves new files world-readable (0644) unless the code says otherwise.
@@ -22,16 +23,7 @@ it.each(['022', '002', '277'])(
     const path = join(mkdtempSync(join(tmpdir(), 'batch-mode-')), 'jobs.db');
     const store = await createSqliteStore({ path });
     try {
-      const { job } = await store.createJob({
-        id: 'batch_mode',
-        type: 'geo_ip',
-        records: ['8.8.8.8'],
-        webhook_url: null,
-        idempotency_key: null,
-        request_hash: null,
-        chunkSize: 10,
-        now: new Date(),
-      });
+      const { job } = await store.createJob(geoJob('batch_mode'));
       expect(job.total).toBe(1);
       for (const file of [path, `${path}-wal`, `${path}-shm`]) {
         expect(existsSync(file), file).toBe(true);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
+import { geoJob } from '../testing/jobs.js';
 import { createSqliteStore } from './sqlite.js';
 
 it('opens a database written before jobs could fail, adding the columns it lacks', async () => {
@@ -30,16 +31,7 @@ it('opens a database written before jobs could fail, adding the columns it lacks
   });
   expect(await store.getJob('batch_old')).not.toHaveProperty('abandoned');
   expect((await store.getJob('batch_old'))?.request_hash).toBeNull();
-  const { job } = await store.createJob({
-    id: 'batch_new',
-    type: 'geo_ip',
-    records: ['8.8.8.8'],
-    webhook_url: null,
-    idempotency_key: null,
-    request_hash: null,
-    chunkSize: 10,
-    now: new Date(),
-  });
+  const { job } = await store.createJob(geoJob('batch_new'));
   const lease = await store.claimChunk('a', 1, 1000);
   const error = { code: 'processing_failed', message: 'gave up' };
   await store.commitChunk(lease!, [{ index: 0, input: '8.8.8.8', ok: false, error, abandoned: true }], 2);

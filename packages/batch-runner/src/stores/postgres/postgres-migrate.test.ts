@@ -1,6 +1,7 @@
 import { POSTGRES, serviceUrl } from '@svc/testkit';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { geoJob } from '../../testing/jobs.js';
 import { scratchSchemas } from '../../testing/postgres-schemas.js';
 import { migratePostgresStore, POSTGRES_STORE_MIGRATIONS } from './migrations.js';
 import { createPostgresStore } from './store.js';
@@ -61,16 +62,7 @@ describe.skipIf(!url)('Postgres store migrations', () => {
       await createPostgresStore({ pool, schema: schemas.next() }),
     ];
     for (const [n, store] of stores.entries()) {
-      await store.createJob({
-        id: `batch_pool${n}`,
-        type: 'geo_ip',
-        records: ['8.8.8.8'],
-        webhook_url: null,
-        idempotency_key: null,
-        request_hash: null,
-        chunkSize: 10,
-        now: new Date(),
-      });
+      await store.createJob(geoJob(`batch_pool${n}`));
     }
     for (const [n, store] of stores.entries()) {
       expect((await store.claimChunk('w', Date.now(), 1000))?.jobId).toBe(`batch_pool${n}`);
