@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { POSTGRES, serviceUrl } from '@svc/testkit';
+import { POSTGRES, scratchSchemas, serviceUrl } from '@svc/testkit';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeResultCache, sampleResult } from '../testing/describe-result-cache.js';
@@ -9,23 +8,14 @@ const url = await serviceUrl(POSTGRES, 'the PostgreSQL result cache conformance 
 
 describe.skipIf(!url)('PostgreSQL result cache', () => {
   // Each cache gets a schema of its own (tests run in parallel on one server), dropped at the end.
-  const schemas: string[] = [];
-  const nextSchema = () => {
-    const schema = `svc_t_${randomBytes(6).toString('hex')}`;
-    schemas.push(schema);
-    return schema;
-  };
-  afterAll(async () => {
-    const pool = new pg.Pool({ connectionString: url as string, max: 1 });
-    for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await pool.end();
-  });
+  const schemas = scratchSchemas(url as string);
+  afterAll(() => schemas.drop());
 
   describeResultCache('postgres', (options) =>
     createPostgresResultCache({
       ...options,
       connectionString: url as string,
-      schema: nextSchema(),
+      schema: schemas.next(),
       poolSize: 2,
     }),
   );
@@ -33,7 +23,7 @@ describe.skipIf(!url)('PostgreSQL result cache', () => {
   const key = (address: string) => ({ namespace: '', address, variant: 'probe=1;disposable=1' });
 
   it('is shared by two caches on one schema (two processes), and prunes to maxEntries', async () => {
-    const schema = nextSchema();
+    const schema = schemas.next();
     const first = await createPostgresResultCache({ connectionString: url as string, schema, poolSize: 1 });
     const second = await createPostgresResultCache({
       connectionString: url as string,
@@ -61,7 +51,7 @@ describe.skipIf(!url)('PostgreSQL result cache', () => {
   });
 
   it('opens a cache created before its versions were recorded, keeping its entries', async () => {
-    const schema = nextSchema();
+    const schema = schemas.next();
     const pool = new pg.Pool({ connectionString: url as string, max: 1 });
     try {
       // The table as the first PostgreSQL result cache created it, with one entry.
@@ -89,7 +79,10 @@ describe.skipIf(!url)('PostgreSQL result cache', () => {
   });
 
   it('keeps only the last of one key written twice in a batch', async () => {
-    const cache = await createPostgresResultCache({ connectionString: url as string, schema: nextSchema() });
+    const cache = await createPostgresResultCache({
+      connectionString: url as string,
+      schema: schemas.next(),
+    });
     try {
       await cache.set(
         [

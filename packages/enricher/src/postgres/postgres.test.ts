@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { POSTGRES, serviceUrl } from '@svc/testkit';
+import { POSTGRES, scratchSchemas, serviceUrl } from '@svc/testkit';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EnrichmentAdapter } from '../adapter.js';
@@ -15,24 +14,15 @@ const url = await serviceUrl(POSTGRES, 'the PostgreSQL enrichment cache and supp
 
 describe.skipIf(!url)('PostgreSQL enrichment stores', () => {
   // Each store gets a schema of its own (tests run in parallel on one server), dropped at the end.
-  const schemas: string[] = [];
-  const nextSchema = () => {
-    const schema = `svc_t_enrich_${randomBytes(6).toString('hex')}`;
-    schemas.push(schema);
-    return schema;
-  };
-  const where = (schema = nextSchema()) => ({ connectionString: url as string, schema, poolSize: 2 });
-  afterAll(async () => {
-    const pool = new pg.Pool({ connectionString: url as string, max: 1 });
-    for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await pool.end();
-  });
+  const schemas = scratchSchemas(url as string, 'svc_t_enrich');
+  afterAll(() => schemas.drop());
+  const where = (schema = schemas.next()) => ({ connectionString: url as string, schema, poolSize: 2 });
 
   describeCache('postgres', (options) => createPostgresCache({ ...options, ...where() }));
   describeSuppression('postgres', () => createPostgresSuppression(where()));
 
   it('two machines on one schema: an erase through one applies to the other at once', async () => {
-    const schema = nextSchema();
+    const schema = schemas.next();
     const [cacheA, cacheB] = await Promise.all([
       createPostgresCache(where(schema)),
       createPostgresCache(where(schema)),
@@ -57,7 +47,7 @@ describe.skipIf(!url)('PostgreSQL enrichment stores', () => {
   });
 
   it('two enrichers on one database: a person erased through one is refused by the other, its cache purged', async () => {
-    const schema = nextSchema();
+    const schema = schemas.next();
     let calls = 0;
     const person: EnrichmentAdapter<'person'> = {
       id: 'people',
@@ -100,7 +90,7 @@ describe.skipIf(!url)('PostgreSQL enrichment stores', () => {
   });
 
   it('migrates once when processes start together, and refuses a schema newer than it knows', async () => {
-    const schema = nextSchema();
+    const schema = schemas.next();
     const stores = await Promise.all([
       createPostgresCache(where(schema)),
       createPostgresSuppression(where(schema)),

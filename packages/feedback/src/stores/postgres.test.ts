@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { POSTGRES, serviceUrl } from '@svc/testkit';
-import pg from 'pg';
+import { POSTGRES, scratchSchemas, serviceUrl } from '@svc/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeFeedbackStore, sampleEvent } from '../testing/describe-feedback-store.js';
 import { createPostgresFeedbackStore } from './postgres.js';
@@ -9,24 +7,15 @@ const url = await serviceUrl(POSTGRES, 'the PostgreSQL feedback store conformanc
 
 describe.skipIf(!url)('PostgreSQL feedback store', () => {
   // Each store gets a schema of its own (tests run in parallel on one server), dropped at the end.
-  const schemas: string[] = [];
-  const nextSchema = () => {
-    const schema = `svc_fb_${randomBytes(6).toString('hex')}`;
-    schemas.push(schema);
-    return schema;
-  };
-  afterAll(async () => {
-    const pool = new pg.Pool({ connectionString: url as string, max: 1 });
-    for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await pool.end();
-  });
+  const schemas = scratchSchemas(url as string, 'svc_fb');
+  afterAll(() => schemas.drop());
 
   describeFeedbackStore('postgres', () =>
-    createPostgresFeedbackStore({ connectionString: url as string, schema: nextSchema(), poolSize: 2 }),
+    createPostgresFeedbackStore({ connectionString: url as string, schema: schemas.next(), poolSize: 2 }),
   );
 
   it('two stores on one schema (two machines) see each other, lose no event of one address, and erase for both', async () => {
-    const schema = nextSchema();
+    const schema = schemas.next();
     const [first, second] = await Promise.all([
       createPostgresFeedbackStore({ connectionString: url as string, schema, poolSize: 2 }),
       createPostgresFeedbackStore({ connectionString: url as string, schema, poolSize: 2 }),

@@ -1,9 +1,8 @@
 import { MAX_BATCH_RECORDS } from '@svc/core';
-import { POSTGRES, serviceUrl } from '@svc/testkit';
+import { POSTGRES, scratchSchemas, serviceUrl } from '@svc/testkit';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBatchRunner } from '../../runner/runner.js';
-import { scratchSchemas } from '../../testing/postgres-schemas.js';
 import { createPostgresStore } from './store.js';
 
 const url = await serviceUrl(POSTGRES, 'a 50,000-record job on the Postgres batch store');

@@ -1,8 +1,7 @@
-import { POSTGRES, serviceUrl } from '@svc/testkit';
+import { POSTGRES, scratchSchemas, serviceUrl } from '@svc/testkit';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { geoJob } from '../../testing/jobs.js';
-import { scratchSchemas } from '../../testing/postgres-schemas.js';
 import { migratePostgresStore, POSTGRES_STORE_MIGRATIONS } from './migrations.js';
 import { createPostgresStore } from './store.js';
 

@@ -1,8 +1,7 @@
-import { POSTGRES, serviceUrl } from '@svc/testkit';
+import { POSTGRES, scratchSchemas, serviceUrl } from '@svc/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../store.js';
 import { describeStore } from '../../testing/describe-store.js';
-import { scratchSchemas } from '../../testing/postgres-schemas.js';
 import { createPostgresStore } from './store.js';
 
 const url = await serviceUrl(POSTGRES, 'the Postgres batch store conformance suite');

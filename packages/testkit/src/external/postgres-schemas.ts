@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /**
- * Scratch schemas for tests on a shared server: each test file (and store) gets its own
- * `svc_t_<hex>` schema, and `drop()` removes every one handed out.
+ * Scratch schemas for tests on a shared PostgreSQL server (test files run in parallel): `next()`
+ * hands out a new `<stem>_<12 hex>` schema, and `drop()` removes every one handed out so far.
  */
-export function scratchSchemas(url: string): { next(): string; drop(): Promise<void> } {
+export function scratchSchemas(url: string, stem = 'svc_t'): { next(): string; drop(): Promise<void> } {
   const made: string[] = [];
   return {
     next() {
-      const schema = `svc_t_${randomBytes(6).toString('hex')}`;
+      const schema = `${stem}_${randomBytes(6).toString('hex')}`;
       made.push(schema);
       return schema;
     },
