@@ -1,6 +1,7 @@
 import { createNodeDnsResolver, createVerifier } from '@svc/email-verifier';
 import { type FakeDnsServer, startDnsServer } from '@svc/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fetchJson } from './testing/fetch-json.js';
 import { createTestServer, type TestServer } from './testing/test-server.js';
 
 // A resolver that lies and then recovers, seen through real HTTP on 127.0.0.1: the server
@@ -18,19 +19,6 @@ afterEach(async () => {
   server = undefined;
   dns = undefined;
 });
-
-async function call(base: string, method: string, path: string, key: string | null, json?: unknown) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...(key ? { 'x-api-key': key } : {}),
-      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: the test reads the bodies field by field
-  return { status: response.status, body: (await response.json()) as any };
-}
 
 describe('a resolver that fails its canaries, then recovers (svc serve over HTTP)', () => {
   it('503 dns_unavailable answers, unbilled, a degraded health; then normal answers, billed, health ok', async () => {
@@ -51,13 +39,13 @@ describe('a resolver that fails its canaries, then recovers (svc serve over HTTP
     const key = liveKey.secret;
 
     // Lying: no verdict, no bill.
-    const single = await call(base, 'POST', '/v2/verify/email', key, { email: 'a@good.test' });
+    const single = await fetchJson(base, 'POST', '/v2/verify/email', key, { email: 'a@good.test' });
     expect(single.status).toBe(503);
     expect(single.body.error.code).toBe('upstream_timeout');
     expect(single.body.error.message).toContain(
       `No verdict on good.test: the DNS resolver ${dns.address} denies names that exist (NXDOMAIN for canary.test)`,
     );
-    const bulk = await call(base, 'POST', '/v2/verify/email/bulk', key, {
+    const bulk = await fetchJson(base, 'POST', '/v2/verify/email/bulk', key, {
       emails: ['a@good.test', 'b@good.test'],
     });
     expect(bulk.status).toBe(200);
@@ -68,17 +56,17 @@ describe('a resolver that fails its canaries, then recovers (svc serve over HTTP
       ['unknown', ['dns_unavailable']],
     ]);
     expect(await server.store.usedUnits(account.id, MONTH)).toBe(0);
-    const degraded = await call(base, 'GET', '/v2/health', null);
+    const degraded = await fetchJson(base, 'GET', '/v2/health', null);
     expect(degraded).toMatchObject({ status: 200, body: { status: 'degraded', failing: ['dns_resolver'] } });
 
     // The resolver sees the internet again; the next check is due after the 2 min interval.
     dns.setZone('canary.test', { A: ['192.0.2.1'] });
     dns.setZone('good.test', MAIL);
     verifierNow += 120_000;
-    const recovered = await call(base, 'POST', '/v2/verify/email', key, { email: 'a@good.test' });
+    const recovered = await fetchJson(base, 'POST', '/v2/verify/email', key, { email: 'a@good.test' });
     expect(recovered.status).toBe(200);
     expect(recovered.body).toMatchObject({ state: 'deliverable', reasons: ['mailbox_not_probed'] });
-    const bulkAgain = await call(base, 'POST', '/v2/verify/email/bulk', key, {
+    const bulkAgain = await fetchJson(base, 'POST', '/v2/verify/email/bulk', key, {
       emails: ['a@good.test', 'b@good.test'],
     });
     expect(bulkAgain.body.results.map((result: { state: string }) => result.state)).toEqual([
@@ -87,7 +75,7 @@ describe('a resolver that fails its canaries, then recovers (svc serve over HTTP
     ]);
     // Billed now: one unit for the single verify, one per bulk address.
     expect(await server.store.usedUnits(account.id, MONTH)).toBe(3);
-    const healthy = await call(base, 'GET', '/v2/health', null);
+    const healthy = await fetchJson(base, 'GET', '/v2/health', null);
     expect(healthy).toMatchObject({ status: 200, body: { status: 'ok', failing: [] } });
     expect(healthy.body.checks).toContainEqual(expect.objectContaining({ id: 'dns_resolver', status: 'ok' }));
   });

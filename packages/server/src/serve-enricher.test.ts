@@ -1,30 +1,25 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PAID_PROVIDERS } from '@svc/enricher';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { loadServerConfig } from './config.js';
-import { type RunningServer, serve } from './serve.js';
+import type { RunningServer } from './serve.js';
 import { ENRICH_CACHE_DB_FILE, openServeEnricher } from './serve-enricher.js';
-import { GEO_FIXTURES } from './testing/test-server.js';
+import { printedTestKey, serveForTest } from './testing/serve-for-test.js';
+import { tempDirPerTest } from './testing/temp-dir.js';
 
-let dir: string;
+const dir = tempDirPerTest('svc-serve-enrich-');
 const running: RunningServer[] = [];
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svc-serve-enrich-'));
-});
 afterEach(async () => {
   for (const server of running.splice(0)) await server.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('openServeEnricher', () => {
   it('keyless adapters always, a paid provider only with its key in the environment, in priority order', async () => {
-    const keyless = await openServeEnricher({ dataDir: dir, env: {} });
+    const keyless = await openServeEnricher({ dataDir: dir(), env: {} });
     expect(Object.keys(keyless.enricher.circuits())).toEqual(['website', 'website_people', 'dns']);
     await keyless.close();
-    const keyed = await openServeEnricher({ dataDir: dir, env: { SVC_HUNTER_API_KEY: 'h-key' } });
+    const keyed = await openServeEnricher({ dataDir: dir(), env: { SVC_HUNTER_API_KEY: 'h-key' } });
     expect(Object.keys(keyed.enricher.circuits())).toEqual([
       'website',
       'website_people',
@@ -33,7 +28,7 @@ describe('openServeEnricher', () => {
       'hunter_company',
     ]);
     await keyed.close();
-    expect(existsSync(join(dir, ENRICH_CACHE_DB_FILE))).toBe(true);
+    expect(existsSync(join(dir(), ENRICH_CACHE_DB_FILE))).toBe(true);
   });
 
   it("every paid provider's key is used by the enricher, and svc serve's configuration does not call it ignored", async () => {
@@ -43,7 +38,7 @@ describe('openServeEnricher', () => {
       'SVC_HUNTER_API_KEY',
       'SVC_APOLLO_API_KEY',
     ]);
-    const keyed = await openServeEnricher({ dataDir: dir, env });
+    const keyed = await openServeEnricher({ dataDir: dir(), env });
     expect(Object.keys(keyed.enricher.circuits())).toEqual([
       'website',
       'website_people',
@@ -52,7 +47,7 @@ describe('openServeEnricher', () => {
     ]);
     await keyed.close();
     // It warned that SVC_HUNTER_API_KEY and the others "are ignored" while it used them.
-    const loaded = await loadServerConfig({ env: { ...env, SVC_PROT: '1' }, cwd: dir });
+    const loaded = await loadServerConfig({ env: { ...env, SVC_PROT: '1' }, cwd: dir() });
     expect(loaded.warnings).toEqual(['SVC_PROT is not a setting svc serve knows; it is ignored']);
   });
 });
@@ -60,23 +55,9 @@ describe('openServeEnricher', () => {
 describe('svc serve enrichment', () => {
   it('test keys: /v2/enrich answers from the sandbox, and enrich_company batch jobs run through it', async () => {
     // The first start's keys are printed on stderr (never on stdout, the log's stream).
-    let err = '';
-    const server = await serve({
-      options: {
-        port: 0,
-        dataDir: join(dir, 'data'),
-        logLevel: 'silent',
-        geo: { databases: [`${GEO_FIXTURES}GeoIP2-City-Test.mmdb`] },
-      },
-      env: {},
-      cwd: dir,
-      stdout: { write: () => true },
-      stderr: { write: (text: string) => (err += text) },
-      handleSignals: false,
-      batchStopTimeoutMs: 200,
-    });
+    const { server, err } = await serveForTest(dir(), {}, { batchStopTimeoutMs: 200 });
     running.push(server);
-    const key = /test key \(sandbox, never billed\): +(sk_test_\w+)/.exec(err)?.[1] as string;
+    const key = printedTestKey(err()) as string;
     const call = (method: string, path: string, body?: unknown) =>
       fetch(`${server.url}${path}`, {
         method,
@@ -107,6 +88,6 @@ describe('svc serve enrichment', () => {
       { ok: true, result: { company: { domain: 'match.io', name: 'Sandbox Company' } } },
       { ok: true, result: { company: null } },
     ]);
-    expect(existsSync(join(dir, 'data', ENRICH_CACHE_DB_FILE))).toBe(true);
+    expect(existsSync(join(dir(), 'data', ENRICH_CACHE_DB_FILE))).toBe(true);
   });
 });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type StaticSite, startStaticSite } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, serve } from './serve.js';
+import type { RunningServer } from './serve.js';
+import { printedLiveKey, serveForTest } from './testing/serve-for-test.js';
 import { GEO_FIXTURES } from './testing/test-server.js';
 
 // svc serve with geo.geofeeds: a file and a URL (through the SSRF guard, loopback allowed for the
@@ -30,26 +31,20 @@ afterAll(async () => {
 
 describe('svc serve with geo.geofeeds', () => {
   it('answers GET /v2/geo from the feeds, lists them in health, and keeps them through a bad reload', async () => {
-    let err = '';
-    server = await serve({
-      options: {
-        port: 0,
-        dataDir: join(dir, 'data'),
-        logLevel: 'silent',
+    const started = await serveForTest(
+      dir,
+      {
         geo: {
           databases: [`${GEO_FIXTURES}GeoIP2-City-Test.mmdb`],
           geofeeds: [join(dir, 'feed.csv'), `${site.url}/feed.csv`],
         },
         verifyCache: { store: 'off' },
       },
-      env: {},
-      cwd: dir,
-      stdout: { write: () => true },
-      stderr: { write: (text: string) => (err += text) },
-      handleSignals: false,
-      geofeedAllowedAddress: () => true,
-    });
-    const live = /live key: +(sk_live_\w+)/.exec(err)?.[1] as string;
+      { geofeedAllowedAddress: () => true },
+    );
+    server = started.server;
+    const { err } = started;
+    const live = printedLiveKey(err()) as string;
     const geo = async (ip: string) => {
       const response = await fetch(`${server?.url}/v2/geo/${ip}`, { headers: { 'x-api-key': live } });
       expect(response.status).toBe(200);
@@ -64,7 +59,7 @@ describe('svc serve with geo.geofeeds', () => {
     });
     expect(manchester.sources).toMatchObject({ city: 'geofeed', country: 'geofeed' });
     expect(await geo('81.2.69.170')).toMatchObject({ city: 'Liverpool', region_code: 'GB-LIV' });
-    expect(err).toContain(`geofeed ${join(dir, 'feed.csv')}:3: "bad" is not an IP prefix`);
+    expect(err()).toContain(`geofeed ${join(dir, 'feed.csv')}:3: "bad" is not an IP prefix`);
 
     const health = (await (await fetch(`${server.url}/v2/health`)).json()) as {
       geo: { databases: Array<{ id: string; type: string; version?: string }> };

@@ -10,8 +10,8 @@ import {
   startSocks5Proxy,
 } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, serve } from './serve.js';
-import { GEO_FIXTURES } from './testing/test-server.js';
+import type { RunningServer } from './serve.js';
+import { printedLiveKey, serveForTest } from './testing/serve-for-test.js';
 
 // svc serve with smtp.proxies: probes through a pool of testkit SOCKS5 proxies, one failing,
 // the pool's changes on stderr without credentials.
@@ -51,35 +51,24 @@ afterAll(async () => {
 
 describe('svc serve with smtp.proxies', () => {
   it('probes through the pool past a failing proxy, names the proxy in the result and logs the outage without the password', async () => {
-    let out = '';
-    let err = '';
-    server = await serve({
-      options: {
-        port: 0,
-        dataDir: join(dir, 'data'),
-        logLevel: 'silent',
-        geo: { databases: [`${GEO_FIXTURES}GeoIP2-City-Test.mmdb`] },
-        dns: dns.address,
-        dnsCanaries: ['canary.test'],
-        smtp: {
-          port: fleet.port,
-          allowPrivateMx: true,
-          heloName: 'serve.test',
-          proxies: [
-            { url: `socks5://probe:${PASSWORD}@127.0.0.1:${broken.port}`, label: 'broken-1' },
-            { url: `socks5://probe:${PASSWORD}@127.0.0.1:${good.port}` },
-          ],
-          proxySelection: 'round-robin',
-        },
-        verifyCache: { store: 'off' },
+    const started = await serveForTest(dir, {
+      dns: dns.address,
+      dnsCanaries: ['canary.test'],
+      smtp: {
+        port: fleet.port,
+        allowPrivateMx: true,
+        heloName: 'serve.test',
+        proxies: [
+          { url: `socks5://probe:${PASSWORD}@127.0.0.1:${broken.port}`, label: 'broken-1' },
+          { url: `socks5://probe:${PASSWORD}@127.0.0.1:${good.port}` },
+        ],
+        proxySelection: 'round-robin',
       },
-      env: {},
-      cwd: dir,
-      stdout: { write: (text: string) => (out += text) },
-      stderr: { write: (text: string) => (err += text) },
-      handleSignals: false,
+      verifyCache: { store: 'off' },
     });
-    const live = /live key: +(sk_live_\w+)/.exec(err)?.[1] as string;
+    server = started.server;
+    const { out, err } = started;
+    const live = printedLiveKey(err()) as string;
     const response = await fetch(`${server.url}/v2/verify/email`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': live },
@@ -92,9 +81,9 @@ describe('svc serve with smtp.proxies', () => {
       smtp: { host: 'mx.good.test', proxy: `127.0.0.1:${good.port}` },
     });
     expect(broken.connections).toHaveLength(1);
-    expect(err).toMatch(
+    expect(err()).toMatch(
       /svc serve: SOCKS5 proxy broken-1 is out until \S+ \(1 failure\(s\) in a row\): SOCKS5 proxy 127\.0\.0\.1:\d+: connection not allowed by ruleset \(reply 2\)/,
     );
-    expect(JSON.stringify(body) + err + out).not.toContain(PASSWORD);
+    expect(JSON.stringify(body) + err() + out()).not.toContain(PASSWORD);
   });
 });

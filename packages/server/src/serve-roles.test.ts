@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { POSTGRES, REDIS, serviceUrl, startDnsServer } from '@svc/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, type ServeOptions, serve } from './serve.js';
-import { GEO_FIXTURES } from './testing/test-server.js';
+import { fetchJson } from './testing/fetch-json.js';
+import { printedLiveKey, serveForTest } from './testing/serve-for-test.js';
 
 // svc serve --role api|worker|all on PostgreSQL and Redis (docs/deployment.md). Each test file
 // gets a database of its own (serve picks its schemas itself) and a Redis prefix of its own.
@@ -83,47 +84,21 @@ async function start(
   database = databaseUrl,
   extra: Pick<ServeOptions, 'batchFallbackPollMs'> = {},
 ) {
-  let out = '';
-  let err = '';
-  const server = await serve({
-    options: {
-      port: 0,
+  const started = await serveForTest(
+    dir,
+    {
       dataDir: join(dir, name),
-      logLevel: 'silent',
-      geo: { databases: [`${GEO_FIXTURES}GeoIP2-City-Test.mmdb`] },
       databaseUrl: database,
       ...(redisUrl ? { redisUrl, redisPrefix } : {}),
       ...options,
     },
-    env: { SVC_SECRET_KEY: secretKey, ...env },
-    cwd: dir,
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    handleSignals: false,
-    batchStopTimeoutMs: 500,
-    ...extra,
-  });
-  running.push(server);
-  return { server, out: () => out, err: () => err };
+    { env: { SVC_SECRET_KEY: secretKey, ...env }, batchStopTimeoutMs: 500, ...extra },
+  );
+  running.push(started.server);
+  return started;
 }
 
-async function call(
-  base: string,
-  method: string,
-  path: string,
-  key: string | null,
-  body?: unknown,
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...(key ? { 'x-api-key': key } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const call = fetchJson<Record<string, unknown>>;
 
 const records = ['81.2.69.142', '2.125.160.216', '10.0.0.1', '175.16.199.1', '89.160.20.112'];
 
@@ -156,7 +131,7 @@ describe.skipIf(!postgresUrl || !redisUrl)('first start of several processes at 
       expect(owners).toHaveLength(1);
       expect(both.filter(({ out }) => out().includes('first start'))).toHaveLength(1);
       // The keys one printed work on the other: one account, one database.
-      const live = /live key: +(sk_live_\w+)/.exec((owners[0] as (typeof both)[0]).err())?.[1] as string;
+      const live = printedLiveKey((owners[0] as (typeof both)[0]).err()) as string;
       for (const { server } of both) {
         expect((await call(server.url, 'GET', '/v2/usage', live)).status).toBe(200);
       }
@@ -170,7 +145,7 @@ describe.skipIf(!postgresUrl || !redisUrl)('first start of several processes at 
 describe.skipIf(!postgresUrl || !redisUrl)('roles on PostgreSQL + Redis', () => {
   it('an api process submits but never runs a job; a worker process runs it; both see one state', async () => {
     const api = await start('api', { role: 'api' });
-    const live = /live key: +(sk_live_\w+)/.exec(api.err())?.[1] as string;
+    const live = printedLiveKey(api.err()) as string;
     expect(live).toMatch(/^sk_live_/);
     expect(api.out()).toContain(`svc serve: listening on ${api.server.url} (role api; state in postgres://`);
 

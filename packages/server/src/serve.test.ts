@@ -1,50 +1,28 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { commandOnPath, skipWithout, startDnsServer } from '@svc/testkit';
 import BetterSqlite3 from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { authenticate } from './control-plane/accounts.js';
-import { BATCH_DB_FILE, type RunningServer, type ServeOptions, serve } from './serve.js';
-import { GEO_FIXTURES } from './testing/test-server.js';
+import { BATCH_DB_FILE, type RunningServer, type ServeOptions } from './serve.js';
+import { printedLiveKey, printedTestKey, serveForTest } from './testing/serve-for-test.js';
+import { tempDirPerTest } from './testing/temp-dir.js';
 
-let dir: string;
+const dir = tempDirPerTest('svc-serve-');
 const running: RunningServer[] = [];
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svc-serve-'));
-});
 afterEach(async () => {
   for (const server of running.splice(0)) await server.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
-/** serve() on an ephemeral loopback port over the fixture geo data, its output collected. */
+/** serveForTest() in this test's directory, closed after the test. */
 async function start(options: Record<string, unknown> = {}, extra: Pick<ServeOptions, 'now'> = {}) {
-  let out = '';
-  let err = '';
-  const server = await serve({
-    options: {
-      port: 0,
-      dataDir: join(dir, 'data'),
-      logLevel: 'silent',
-      geo: { databases: [`${GEO_FIXTURES}GeoIP2-City-Test.mmdb`] },
-      ...options,
-    },
-    env: {},
-    cwd: dir,
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    handleSignals: false,
-    batchStopTimeoutMs: 200,
-    ...extra,
-  });
-  running.push(server);
-  return { server, out: () => out, err: () => err };
+  const started = await serveForTest(dir(), options, { batchStopTimeoutMs: 200, ...extra });
+  running.push(started.server);
+  return started;
 }
 
 describe('serve', () => {
@@ -52,15 +30,15 @@ describe('serve', () => {
     const first = await start({ logLevel: 'info' });
     const printed = first.err();
     expect(printed).toMatch(/first start: created the account acct_\w+ \("owner", plan self_hosted\)/);
-    const live = /live key: +(sk_live_\w+)/.exec(printed)?.[1];
-    const test = /test key \(sandbox, never billed\): +(sk_test_\w+)/.exec(printed)?.[1];
+    const live = printedLiveKey(printed);
+    const test = printedTestKey(printed);
     expect(live).toBeDefined();
     expect(test).toBeDefined();
     expect(printed).toMatch(/webhook signing secret: +whsec_[A-Za-z0-9+/]{32}\n/);
     // stdout (the start line and the JSON request log, what a log shipper collects) holds no secret.
     await fetch(`${first.server.url}/v2/account`, { headers: { 'x-api-key': live as string } });
     expect(first.out()).toContain(
-      `svc serve: listening on ${first.server.url} (data in ${join(dir, 'data')})`,
+      `svc serve: listening on ${first.server.url} (data in ${join(dir(), 'data')})`,
     );
     expect(first.out()).toMatch(
       /first start: created the owner account acct_\w+; its keys .* printed once on stderr/,
@@ -71,7 +49,7 @@ describe('serve', () => {
       expect(first.out()).not.toContain(secret);
     }
     expect(first.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir(), 'data')).mode & 0o777).toBe(0o700);
     // The printed keys authenticate as the owner account.
     const deps = { controlPlane: (first.server.app as FastifyInstance).svc.controlPlane, now: Date.now };
     for (const secret of [live, test])
@@ -86,8 +64,8 @@ describe('serve', () => {
     await first.server.close();
     running.pop();
     // Stored as hashes only: the database files never hold the key.
-    for (const file of readdirSync(join(dir, 'data')).filter((name) => name.startsWith('control-plane.db')))
-      expect(readFileSync(join(dir, 'data', file)).includes(live as string)).toBe(false);
+    for (const file of readdirSync(join(dir(), 'data')).filter((name) => name.startsWith('control-plane.db')))
+      expect(readFileSync(join(dir(), 'data', file)).includes(live as string)).toBe(false);
 
     // A restart on the same data dir finds the owner and prints no keys.
     const second = await start();
@@ -104,8 +82,8 @@ describe('serve', () => {
 
   it('refuses a TLS file it cannot read before opening anything', async () => {
     await expect(
-      start({ tls: { certFile: join(dir, 'missing.pem'), keyFile: join(dir, 'missing-key.pem') } }),
-    ).rejects.toThrow(`cannot use tls.certFile ${join(dir, 'missing.pem')}: no such file`);
+      start({ tls: { certFile: join(dir(), 'missing.pem'), keyFile: join(dir(), 'missing-key.pem') } }),
+    ).rejects.toThrow(`cannot use tls.certFile ${join(dir(), 'missing.pem')}: no such file`);
   });
 
   it('results_url is absolute on one address, the path alone when bound to every interface', async () => {
@@ -113,8 +91,8 @@ describe('serve', () => {
       ['127.0.0.1', /^http:\/\/127\.0\.0\.1:\d+\/v2\/batch\/batch_\w+\/results$/],
       ['0.0.0.0', /^\/v2\/batch\/batch_\w+\/results$/],
     ] as const) {
-      const { server, err } = await start({ host, dataDir: join(dir, host) });
-      const live = /live key: +(sk_live_\w+)/.exec(err())?.[1] as string;
+      const { server, err } = await start({ host, dataDir: join(dir(), host) });
+      const live = printedLiveKey(err()) as string;
       const url = `http://127.0.0.1:${new URL(server.url).port}`;
       const submitted = await fetch(`${url}/v2/batch`, {
         method: 'POST',
@@ -146,7 +124,7 @@ describe('serve with its clock moved by the test', () => {
   it('a token minted with the minimum TTL (60 s) serves until then and is refused from then on', async () => {
     const clock = { now: Date.UTC(2026, 10, 23, 12) };
     const { server, err } = await start({}, { now: () => clock.now });
-    const live = /live key: +(sk_live_\w+)/.exec(err())?.[1] as string;
+    const live = printedLiveKey(err()) as string;
     const minted = await fetch(`${server.url}/v2/tokens`, {
       method: 'POST',
       headers: { 'x-api-key': live, 'content-type': 'application/json' },
@@ -182,7 +160,7 @@ describe('serve with a DNS server that answers slowly', () => {
         dnsTimeoutMs: 200,
         dnsCanaries: ['canary.test'],
       });
-      const live = /live key: +(sk_live_\w+)/.exec(err())?.[1] as string;
+      const live = printedLiveKey(err()) as string;
       const response = await fetch(`${server.url}/v2/verify/email`, {
         method: 'POST',
         headers: { 'x-api-key': live, 'content-type': 'application/json' },
@@ -214,7 +192,7 @@ describe('serve with a batch job in progress', () => {
     try {
       const options = { dns: dns.address, dnsCanaries: ['canary.test'] };
       const first = await start(options);
-      const live = /live key: +(sk_live_\w+)/.exec(first.err())?.[1] as string;
+      const live = printedLiveKey(first.err()) as string;
       const submitted = await fetch(`${first.server.url}/v2/batch`, {
         method: 'POST',
         headers: { 'x-api-key': live, 'content-type': 'application/json' },
@@ -230,7 +208,7 @@ describe('serve with a batch job in progress', () => {
       await first.server.close();
       // It did not wait for the chunk (its MX answers after 3 s, within the 10 s stop timeout, so
       // waiting would have finished the job), and no chunk is held: read from the data dir's store.
-      const stored = new BetterSqlite3(join(dir, 'data', BATCH_DB_FILE), { readonly: true });
+      const stored = new BetterSqlite3(join(dir(), 'data', BATCH_DB_FILE), { readonly: true });
       try {
         expect(stored.prepare('SELECT status FROM jobs WHERE id = ?').get(id)).not.toEqual({
           status: 'completed',
@@ -271,8 +249,8 @@ const noOpenssl = skipWithout({
 
 describe.skipIf(noOpenssl)('serve with TLS', () => {
   it('serves HTTPS only, with the given certificate', async () => {
-    const cert = join(dir, 'cert.pem');
-    const key = join(dir, 'key.pem');
+    const cert = join(dir(), 'cert.pem');
+    const key = join(dir(), 'key.pem');
     execFileSync(
       'openssl',
       [
