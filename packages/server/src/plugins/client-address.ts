@@ -15,6 +15,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The client's address, from the client-address plugin (worked out on first read). */
     clientAddress: ClientAddress;
+    /** @internal `clientAddress` once worked out (null before its first read). */
+    svcClientAddress?: ClientAddress | null;
   }
 }
 
@@ -72,8 +74,6 @@ export interface ClientAddressPluginOptions {
   trustedProxies?: string[];
 }
 
-const ADDRESS = Symbol('svc.clientAddress');
-
 /**
  * Gives every request `request.clientAddress` (used by /geo/me and the per-client limit on failed
  * authentications) from the peer and, behind configured trusted proxies only, `X-Forwarded-For`.
@@ -83,11 +83,12 @@ export const clientAddressPlugin = globalPlugin(
   'svc-client-address',
   async (app, options: ClientAddressPluginOptions) => {
     const isTrusted = trustedProxyMatcher(options.trustedProxies ?? app.svc.options.trustedProxies);
+    // Declared, so every request has the property from the start (one shape for all of them).
+    app.decorateRequest('svcClientAddress', null);
     app.decorateRequest('clientAddress', {
       getter(this: FastifyRequest) {
-        const own = this as unknown as { [ADDRESS]?: ClientAddress };
-        own[ADDRESS] ??= clientAddressOf(this, isTrusted);
-        return own[ADDRESS];
+        this.svcClientAddress ??= clientAddressOf(this, isTrusted);
+        return this.svcClientAddress;
       },
     });
   },

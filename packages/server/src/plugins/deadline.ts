@@ -12,17 +12,17 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Aborted when the request's deadline passes (or the client goes away): pass it to slow work. */
     deadlineSignal: AbortSignal;
+    /** @internal The request's deadline state: null until the plugin's hook or a first use makes it. */
+    svcDeadline?: RequestDeadline | null;
   }
 }
-
-const DEADLINE = Symbol('svc.deadline');
 
 // Node's timers are kept in one list per duration already, so a timer per request is cheap.
 // setTimeout takes at most 2^31 - 1 ms (about 24.8 days); a longer one would fire after 1 ms.
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /** A request's deadline: its timer runs until the request is answered or ends. */
-class RequestDeadline {
+export class RequestDeadline {
   /** The duration of the deadline it is waiting on (for the 503's message). */
   ms = 0;
   timer: NodeJS.Timeout | undefined = undefined;
@@ -70,18 +70,10 @@ class RequestDeadline {
 
 const expire = (deadline: RequestDeadline) => deadline.expired();
 
-/** The request's deadline slot (null until the plugin's hook or a first use fills it). */
-const slot = (request: FastifyRequest) => request as unknown as { [DEADLINE]?: RequestDeadline | null };
-
 /** The request's deadline state, made on first use. */
 function deadlineOf(request: FastifyRequest): RequestDeadline {
-  const own = slot(request);
-  let deadline = own[DEADLINE];
-  if (!deadline) {
-    deadline = new RequestDeadline(undefined);
-    own[DEADLINE] = deadline;
-  }
-  return deadline;
+  request.svcDeadline ??= new RequestDeadline(undefined);
+  return request.svcDeadline;
 }
 
 /** Why a request whose client went away ended. */
@@ -153,16 +145,16 @@ export const deadlinePlugin = globalPlugin('svc-deadline', async (app) => {
     },
   });
   // Declared, so every request has the property from the start (one shape for all of them).
-  app.decorateRequest(DEADLINE, null);
+  app.decorateRequest('svcDeadline', null);
   app.addHook('onRequest', (request, reply, done) => {
     const deadline = new RequestDeadline(reply);
-    slot(request)[DEADLINE] = deadline;
+    request.svcDeadline = deadline;
     deadline.start(routeConfigOf(request)?.probes ? limits.probeRequestTimeoutMs : limits.requestTimeoutMs);
     done();
   });
   // A request with a body is "receiving" from the start of its parsing until its body ended.
   app.addHook('preParsing', (request, _reply, payload, done) => {
-    const deadline = slot(request)[DEADLINE];
+    const deadline = request.svcDeadline;
     const headers = request.headers;
     const hasBody =
       headers['transfer-encoding'] !== undefined ||
@@ -176,7 +168,7 @@ export const deadlinePlugin = globalPlugin('svc-deadline', async (app) => {
     done(null, payload);
   });
   app.addHook('onSend', (request, _reply, payload, done) => {
-    slot(request)[DEADLINE]?.stop();
+    request.svcDeadline?.stop();
     done(null, payload);
   });
 });

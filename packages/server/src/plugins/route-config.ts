@@ -1,6 +1,11 @@
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 
-const CONFIG = Symbol('svc.routeConfig');
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** @internal The route's `config`, kept by `routeConfigOf` on its first read (null: none). */
+    svcRouteConfig?: FastifyContextConfig | null;
+  }
+}
 
 /**
  * The `config` its route declared for a request (endpoint id, `probes`). Fastify's
@@ -8,11 +13,6 @@ const CONFIG = Symbol('svc.routeConfig');
  * constraints; the hooks need the config five times a request, so it is read once and kept.
  */
 export function routeConfigOf(request: FastifyRequest): FastifyContextConfig | undefined {
-  const own = request as unknown as { [CONFIG]?: FastifyContextConfig | null };
-  let config = own[CONFIG];
-  if (config === undefined) {
-    config = request.routeOptions.config ?? null;
-    own[CONFIG] = config;
-  }
-  return config ?? undefined;
+  request.svcRouteConfig ??= request.routeOptions.config ?? null;
+  return request.svcRouteConfig ?? undefined;
 }
