@@ -304,7 +304,8 @@ describe('single flight, concurrency, budget', () => {
     );
     const { instance } = enricher([paid]);
     const pending = Array.from({ length: 5 }, () => instance.enrichContact({ email: 'jane@acme.com' }));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // One turn of the event loop: every call has reached the adapter (or the lookup in flight).
+    await new Promise(setImmediate);
     release();
     const results = await Promise.all(pending);
     expect(paid.calls).toHaveLength(1);
@@ -317,7 +318,8 @@ describe('single flight, concurrency, budget', () => {
       'person',
       'slow',
       async (query) => {
-        await new Promise((resolve) => setTimeout(resolve, 15));
+        // Held over a turn of the event loop, so the lookups overlap unless the limit holds them back.
+        await new Promise(setImmediate);
         return query.by === 'email' ? hit({ ...JANE, email: query.email }) : miss;
       },
       { concurrency: 2 },

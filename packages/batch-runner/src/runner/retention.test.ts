@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Store } from '../store.js';
 import { createMemoryStore } from '../stores/memory.js';
 import type { Processor } from './processor.js';
@@ -72,16 +72,26 @@ describe('retention sweeper', () => {
       now: () => clock,
       retention: { liveMs: 30 * DAY, sandboxMs: DAY, intervalMs: 10 },
     });
-    runner.start();
-    // Sweeping already (each sweep asks once per kind), and nothing is old enough yet.
-    await expect.poll(() => sweeps, { timeout: 2000 }).toBeGreaterThanOrEqual(4);
-    expect(await store.getJob(ids.sandbox[0] as string)).not.toBeNull();
-    clock = t0 + DAY + 1;
-    await expect.poll(() => store.getJob(ids.sandbox[0] as string), { timeout: 2000 }).toBeNull();
-    expect(await store.getJob(ids.live[0] as string)).not.toBeNull();
-    await runner.close();
-    const after = sweeps;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(sweeps).toBe(after);
+    // The sweeps' timers run on vitest's fake clock: time passes when told to.
+    vi.useFakeTimers();
+    try {
+      runner.start();
+      // The first sweep at once, the next after the 10 ms interval (each sweep asks once per kind),
+      // and nothing is old enough yet.
+      await vi.advanceTimersByTimeAsync(10);
+      expect(sweeps).toBeGreaterThanOrEqual(4);
+      expect(await store.getJob(ids.sandbox[0] as string)).not.toBeNull();
+      clock = t0 + DAY + 1;
+      await vi.advanceTimersByTimeAsync(10);
+      expect(await store.getJob(ids.sandbox[0] as string)).toBeNull();
+      expect(await store.getJob(ids.live[0] as string)).not.toBeNull();
+      await runner.close();
+      const after = sweeps;
+      // Closed: a minute of intervals passes without a sweep.
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(sweeps).toBe(after);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
