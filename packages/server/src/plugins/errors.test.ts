@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { ServiceError } from '@svc/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 import { setRequestDeadline } from './deadline.js';
 
@@ -98,9 +98,20 @@ describe('errors and request ids', () => {
   let server: TestServer;
   const lines: string[] = [];
   afterEach(async () => {
+    vi.useRealTimers();
     await server?.app.close();
     lines.length = 0;
   });
+  /**
+   * Answers `url` on vitest's fake clock: the deadlines and the handlers' waits are timers, and
+   * `ms` of them pass before the answer is read (no real time is waited).
+   */
+  const injectAfter = async (app: TestServer['app'], url: string, ms: number) => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const answer = app.inject({ method: 'GET', url });
+    await vi.advanceTimersByTimeAsync(ms);
+    return answer;
+  };
   const start = async (limits = {}) => {
     server = await createTestServer({
       routes: [echo],
@@ -227,7 +238,8 @@ describe('errors and request ids', () => {
 
   it('a request past its deadline is 503 upstream_timeout and its work is told to stop', async () => {
     const app = await start({ requestTimeoutMs: 50 });
-    const response = await app.inject({ method: 'GET', url: '/v2/slow' });
+    // The handler takes 400 ms; the deadline passes at 50.
+    const response = await injectAfter(app, '/v2/slow', 50);
     expect(expectSpecError(response, 503, 'upstream_timeout')).toBe(
       'the request did not finish within 50 ms',
     );
@@ -236,14 +248,13 @@ describe('errors and request ids', () => {
   it('a signal first read after the deadline is already aborted with the upstream_timeout reason', async () => {
     lateSignals.length = 0;
     const app = await start({ requestTimeoutMs: 50 });
-    const response = await app.inject({ method: 'GET', url: '/v2/late-signal' });
+    const response = await injectAfter(app, '/v2/late-signal', 50);
     expect(expectSpecError(response, 503, 'upstream_timeout')).toBe(
       'the request did not finish within 50 ms',
     );
-    // The handler goes on after the 503; wait for it (generously, for a loaded machine).
-    for (let waited = 0; lateSignals.length === 0 && waited < 5000; waited += 20) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    // The handler goes on after the 503 and reads the signal at 150 ms.
+    expect(lateSignals).toEqual([]);
+    await vi.advanceTimersByTimeAsync(100);
     const signal = lateSignals.at(-1);
     expect(signal?.aborted).toBe(true);
     expect(ServiceError.is(signal?.reason) && signal.reason.code).toBe('upstream_timeout');
@@ -280,10 +291,11 @@ describe('errors and request ids', () => {
 
   it('a probing route gets the longer deadline; setRequestDeadline replaces the deadline', async () => {
     const app = await start({ requestTimeoutMs: 50, probeRequestTimeoutMs: 1000 });
-    const probing = await app.inject({ method: 'GET', url: '/v2/probing' });
+    // Both handlers answer at 150 ms, past the 50 ms deadline of other routes.
+    const probing = await injectAfter(app, '/v2/probing', 150);
     expect(probing.statusCode).toBe(200);
     expect(probing.json()).toEqual({ aborted: false });
-    const extended = await app.inject({ method: 'GET', url: '/v2/extended' });
+    const extended = await injectAfter(app, '/v2/extended', 150);
     expect(extended.statusCode).toBe(200);
     expect(extended.json()).toEqual({ aborted: false });
   });
