@@ -66,14 +66,14 @@ async function queueCounts(queueName = 'svc-batch'): Promise<Record<string, numb
 const records = (count: number) => Array.from({ length: count }, (_, index) => `r${index}@x.test`);
 
 describe.skipIf(!redisUrl)('createBullMqDispatcher (real Redis)', () => {
-  it('wakes an idle worker at once: the first chunk starts within milliseconds, not the 10 s poll', async () => {
+  it('wakes an idle worker through the queue, not its 10 s store poll', async () => {
     newPrefix();
     const store = createMemoryStore();
-    const started: number[] = [];
+    let chunks = 0;
     const processor: Processor = {
       type: 'verify_email',
       async process(batch) {
-        started.push(Date.now());
+        chunks++;
         return batch.map(({ index }) => ({ index, ok: true, result: {}, countKey: 'deliverable' }));
       },
     };
@@ -86,17 +86,16 @@ describe.skipIf(!redisUrl)('createBullMqDispatcher (real Redis)', () => {
     });
     const api = runner(store, { dispatcher: dispatcher(store), processors: [processor], chunkSize: 2 });
     worker.start();
-    // Let the worker's first store poll pass and its workers block on the queue.
+    // Real time, on purpose: the worker's first store poll must pass and its BullMQ workers block
+    // on the real Redis queue before the job exists, or the store poll would find it.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const submittedAt = Date.now();
     const job = await api.submit({ type: 'verify_email', records: records(6) });
+    // Done within 5 s while the worker's next store poll is 10 s away: the queue woke it. (How
+    // fast it wakes is a benchmark's question, not a test's.)
     await expect
       .poll(async () => (await worker.get(job.id)).status, { timeout: 5_000, interval: 20 })
       .toBe('completed');
-    const latency = (started[0] as number) - submittedAt;
-    console.log(`bullmq dispatcher: submit → first chunk started in ${latency} ms (fallback poll 10,000 ms)`);
-    expect(latency).toBeLessThan(1_000);
-    expect(started).toHaveLength(3);
+    expect(chunks).toBe(3);
     // Every message was acknowledged by a commit: nothing left waiting, delayed or active.
     expect(await queueCounts()).toMatchObject({ wait: 0, active: 0, delayed: 0, failed: 0 });
   });
@@ -222,7 +221,8 @@ describe.skipIf(!redisUrl)('createBullMqDispatcher (real Redis)', () => {
     });
     first.start();
     second.start();
-    // Both past their first look at the store, blocked on the queue.
+    // Real time, on purpose: both past their first look at the store, blocked on the real Redis
+    // queue, before the job exists.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const job = await first.submit({ type: 'verify_email', records: records(2) });
     await expect.poll(async () => (await first.get(job.id)).status, { timeout: 6_000 }).toBe('completed');
