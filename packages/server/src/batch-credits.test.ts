@@ -16,57 +16,37 @@ import { batchMissCredits, sweepBatchMissCredits } from './batch-credits.js';
 import { createSqliteControlPlaneStore } from './control-plane/stores/sqlite.js';
 import { batchResultsPath } from './routes/batch.js';
 import { createSandboxEnricher } from './sandbox-enricher.js';
+import { oneHit, testAdapter } from './testing/test-adapter.js';
 import { createTestServer, type TestServer } from './testing/test-server.js';
 
 // A real enricher (validation, waterfall, result shape) over in-memory adapters that know two
 // companies and one person: the billing of batch jobs is under test here, not the adapters.
 const KNOWN = new Set(['acme.com', 'globex.com']);
-const companies: EnrichmentAdapter<'company'> = {
+const companies = testAdapter<'company'>({
   id: 'companies',
   kind: 'company',
   accepts: ['domain'],
   provides: ['name', 'domain'],
-  cost: 0,
-  billsMisses: false,
-  ttl: { hitSeconds: 60, missSeconds: 60 },
-  concurrency: 4,
   async lookup(query: CompanyQuery) {
     // A source that cannot be reached for these: nothing looked at, no verdict.
     if (query.domain.startsWith('down-'))
       return { type: 'error', error: { kind: 'upstream', message: 'source down' }, cost: 0 };
     if (!KNOWN.has(query.domain)) return { type: 'miss', cost: 0 };
-    return {
-      type: 'hit',
-      cost: 0,
-      candidates: [{ confidence: 0.9, fields: { name: query.domain.split('.')[0], domain: query.domain } }],
-    };
+    return oneHit({ name: query.domain.split('.')[0], domain: query.domain });
   },
-};
-const people: EnrichmentAdapter<'person'> = {
+});
+const people = testAdapter<'person'>({
   id: 'people',
   kind: 'person',
   accepts: ['email'],
   provides: ['full_name', 'email', 'company_domain'],
-  cost: 0,
-  billsMisses: false,
-  ttl: { hitSeconds: 60, missSeconds: 60 },
-  concurrency: 4,
   async lookup(query: PersonQuery) {
     if (query.by === 'email' && query.email.endsWith('@down-1.com'))
       return { type: 'error', error: { kind: 'timeout', message: 'source down' }, cost: 0 };
     if (query.by !== 'email' || query.email !== 'dana@acme.com') return { type: 'miss', cost: 0 };
-    return {
-      type: 'hit',
-      cost: 0,
-      candidates: [
-        {
-          confidence: 0.9,
-          fields: { full_name: 'Dana Whitfield', email: query.email, company_domain: 'acme.com' },
-        },
-      ],
-    };
+    return oneHit({ full_name: 'Dana Whitfield', email: query.email, company_domain: 'acme.com' });
   },
-};
+});
 
 // A resolver that cannot see the internet: NXDOMAIN for every name, the verifier's canaries too.
 const nxdomain = (type: 'MX' | 'A' | 'AAAA') => async (name: string) => {

@@ -32,8 +32,7 @@ describe('limits plugin', () => {
     });
     return server;
   };
-  const get = (url: string, key: string) =>
-    server.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+  const get = (url: string, key: string) => server.call('GET', url, key);
 
   it('the Free plan: 10 at once, then 429 rate_limited with Retry-After; headers on every response', async () => {
     await start();

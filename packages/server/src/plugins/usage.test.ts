@@ -10,8 +10,7 @@ describe('usage plugin', () => {
   afterEach(async () => {
     await server?.app.close();
   });
-  const get = (url: string, key: string) =>
-    server.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+  const get = (url: string, key: string) => server.call('GET', url, key);
 
   // The write-behind store answers through recordUsageSync, the others through recordUsage.
   const stores: [string, () => ControlPlaneStore][] = [

@@ -7,19 +7,12 @@ describe('GET /v2/account, POST /v2/account/webhook-secret/rotate', () => {
   afterEach(async () => {
     await server?.app.close();
   });
-  const call = (method: 'GET' | 'POST', url: string, key: string, body?: unknown) =>
-    server.app.inject({
-      method,
-      url,
-      headers: { 'x-api-key': key },
-      ...(body === undefined ? {} : { payload: body as object }),
-    });
 
   it("shows the caller's account: plan and limits, the month's use and allowance left, secret prefixes", async () => {
     server = await createTestServer();
     const { account, testKey, liveKey, webhookSecret } = await server.account('free', 'Acme');
     await server.store.recordUsage(account.id, 'geo_ip', '2026-11', 40);
-    const response = await call('GET', '/v2/account', testKey.secret);
+    const response = await server.call('GET', '/v2/account', testKey.secret);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       id: account.id,
@@ -47,9 +40,9 @@ describe('GET /v2/account, POST /v2/account/webhook-secret/rotate', () => {
     });
     expect(response.body).not.toContain(webhookSecret.secret);
     expect(response.body).not.toContain(webhookSecret.record.sealed);
-    expect((await call('GET', '/v2/account', liveKey.secret)).json().environment).toBe('live');
+    expect((await server.call('GET', '/v2/account', liveKey.secret)).json().environment).toBe('live');
     const unlimited = await server.account('self_hosted');
-    expect((await call('GET', '/v2/account', unlimited.liveKey.secret)).json().usage).toEqual({
+    expect((await server.call('GET', '/v2/account', unlimited.liveKey.secret)).json().usage).toEqual({
       month: '2026-11',
       units: 0,
       remaining: null,
@@ -59,11 +52,11 @@ describe('GET /v2/account, POST /v2/account/webhook-secret/rotate', () => {
   it('rotates the webhook secret: the new one in the 201 only, both sign until the grace period ends', async () => {
     server = await createTestServer();
     const { account, testKey, liveKey, webhookSecret } = await server.account();
-    const byTest = await call('POST', '/v2/account/webhook-secret/rotate', testKey.secret, {});
+    const byTest = await server.call('POST', '/v2/account/webhook-secret/rotate', testKey.secret, {});
     expect(byTest.statusCode).toBe(401);
     server.clock.now += 1000; // newest first is by creation time
 
-    const response = await call('POST', '/v2/account/webhook-secret/rotate', liveKey.secret, {
+    const response = await server.call('POST', '/v2/account/webhook-secret/rotate', liveKey.secret, {
       grace_seconds: 3600,
     });
     expect(response.statusCode).toBe(201);
@@ -78,17 +71,17 @@ describe('GET /v2/account, POST /v2/account/webhook-secret/rotate', () => {
     });
     const deps = { controlPlane: server.store, secrets: server.app.svc.secrets, now: () => server.clock.now };
     expect(await webhookSigningSecrets(deps, account.id)).toEqual([rotated.secret, webhookSecret.secret]);
-    const shown = (await call('GET', '/v2/account', liveKey.secret)).json().webhook_secrets;
+    const shown = (await server.call('GET', '/v2/account', liveKey.secret)).json().webhook_secrets;
     expect(shown.map((secret: { id: string }) => secret.id)).toEqual([rotated.id, webhookSecret.record.id]);
     expect(shown[1].expires_at).toBe('2026-11-23T13:00:01.000Z');
 
     server.clock.now += 3_600_000;
     expect(await webhookSigningSecrets(deps, account.id)).toEqual([rotated.secret]);
     // No body: the default grace period of a day.
-    const again = await call('POST', '/v2/account/webhook-secret/rotate', liveKey.secret);
+    const again = await server.call('POST', '/v2/account/webhook-secret/rotate', liveKey.secret);
     expect(again.statusCode).toBe(201);
     expect(again.json().previous_expires_at).toBe('2026-11-24T13:00:01.000Z');
-    const bad = await call('POST', '/v2/account/webhook-secret/rotate', liveKey.secret, {
+    const bad = await server.call('POST', '/v2/account/webhook-secret/rotate', liveKey.secret, {
       grace_seconds: -1,
     });
     expect(bad.statusCode).toBe(400);

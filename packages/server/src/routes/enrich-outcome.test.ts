@@ -8,7 +8,9 @@ import {
   type EnrichmentAdapter,
 } from '@svc/enricher';
 import { closedPort, type StaticSite, startStaticSite } from '@svc/testkit';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { testAdapter } from '../testing/test-adapter.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 
 // The real website adapters behind the real orchestrator, reading real sockets: `live.com` is a
@@ -30,19 +32,15 @@ const guarded = createGuardedFetch({
 });
 
 /** A company source of another kind that answers a miss for everything (a reached source). */
-const registry: EnrichmentAdapter<'company'> = {
+const registry = testAdapter<'company'>({
   id: 'registry',
   kind: 'company',
   accepts: ['domain'],
   provides: ['name', 'founded'],
-  cost: 0,
-  billsMisses: false,
-  ttl: { hitSeconds: 60, missSeconds: 60 },
-  concurrency: 4,
   async lookup(_query: CompanyQuery) {
     return { type: 'miss', cost: 0 };
   },
-};
+});
 
 let server: TestServer;
 let lines: string[];
@@ -70,15 +68,16 @@ async function start() {
   return server.account();
 }
 
-const post = (key: string, url: string, body: object) =>
-  server.app.inject({ method: 'POST', url, headers: { 'x-api-key': key }, payload: body });
+const post = (key: string, url: string, body: object) => server.call('POST', url, key, body);
+
+/** A 204 whose `X-Enrichment-Outcome` says why nothing was found. */
+function expectNoContent(response: LightMyRequestResponse, outcome: string) {
+  expect(response.statusCode).toBe(204);
+  expect(response.headers['x-enrichment-outcome']).toBe(outcome);
+}
 
 async function usage(key: string) {
-  const response = await server.app.inject({
-    method: 'GET',
-    url: '/v2/usage',
-    headers: { 'x-api-key': key },
-  });
+  const response = await server.call('GET', '/v2/usage', key);
   return (response.json() as { lines: Array<{ endpoint: string; units: number }> }).lines;
 }
 
@@ -95,8 +94,7 @@ describe('misses that explain themselves', () => {
   it('a site read without the person: 204 not_found_on_site, billed; the log line says how each adapter answered', async () => {
     const { liveKey } = await start();
     const response = await post(liveKey.secret, '/v2/enrich/contact', { email: 'jane@live.com' });
-    expect(response.statusCode).toBe(204);
-    expect(response.headers['x-enrichment-outcome']).toBe('not_found_on_site');
+    expectNoContent(response, 'not_found_on_site');
     await expect.poll(() => lines.length).toBeGreaterThan(0);
     expect(logLine(response.headers['x-request-id'] as string)).toMatchObject({
       status: 204,
@@ -131,23 +129,19 @@ describe('misses that explain themselves', () => {
   it('no web server for a company, another source answered: 204 site_unreachable; a site read: not_found_on_site', async () => {
     const { liveKey } = await start();
     const gone = await post(liveKey.secret, '/v2/enrich/company', { domain: 'gone.com' });
-    expect(gone.statusCode).toBe(204);
-    expect(gone.headers['x-enrichment-outcome']).toBe('site_unreachable');
+    expectNoContent(gone, 'site_unreachable');
     // A site with nothing the adapter can read: reached, and no company found on it.
     const live = await post(liveKey.secret, '/v2/enrich/company', { domain: 'live.com' });
-    expect(live.statusCode).toBe(204);
-    expect(live.headers['x-enrichment-outcome']).toBe('not_found_on_site');
+    expectNoContent(live, 'not_found_on_site');
   });
 
   it('an erased subject: 204 suppressed; test keys explain their misses too', async () => {
     const { liveKey, testKey } = await start();
     await server.app.svc.enricher?.erase({ email: 'jane@live.com' });
     const erased = await post(liveKey.secret, '/v2/enrich/contact', { email: 'jane@live.com' });
-    expect(erased.statusCode).toBe(204);
-    expect(erased.headers['x-enrichment-outcome']).toBe('suppressed');
+    expectNoContent(erased, 'suppressed');
     const sandbox = await post(testKey.secret, '/v2/enrich/contact', { email: 'nobody@acme.com' });
-    expect(sandbox.statusCode).toBe(204);
-    expect(sandbox.headers['x-enrichment-outcome']).toBe('no_match');
+    expectNoContent(sandbox, 'no_match');
   });
 
   it('the OpenAPI document names the header and its values on both 204s', async () => {

@@ -1,65 +1,40 @@
 import { type CompanyQuery, createEnricher, type EnrichmentAdapter, type PersonQuery } from '@svc/enricher';
 import { afterEach, describe, expect, it } from 'vitest';
+import { oneHit, testAdapter } from '../testing/test-adapter.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 
 // A real enricher (query validation, waterfall, identity gate, result shape) over one in-memory
 // "dataset" of each kind: the routes are under test here, not the adapters.
 const lookups: string[] = [];
-const people: EnrichmentAdapter<'person'> = {
+const people = testAdapter<'person'>({
   id: 'people',
   kind: 'person',
   accepts: ['email', 'domain_name', 'profile_url'],
   provides: ['full_name', 'title', 'email', 'company_name', 'company_domain', 'company_employee_count'],
-  cost: 0,
-  billsMisses: false,
-  ttl: { hitSeconds: 60, missSeconds: 60 },
-  concurrency: 4,
   async lookup(query: PersonQuery) {
     lookups.push(JSON.stringify(query));
     if (query.by !== 'email' || query.email !== 'dana@acme.com') return { type: 'miss', cost: 0 };
-    return {
-      type: 'hit',
-      cost: 0,
-      candidates: [
-        {
-          confidence: 0.9,
-          fields: {
-            full_name: 'Dana Whitfield',
-            title: 'VP of Engineering',
-            email: 'dana@acme.com',
-            company_name: 'Acme',
-            company_domain: 'acme.com',
-            company_employee_count: 312,
-          },
-        },
-      ],
-    };
+    return oneHit({
+      full_name: 'Dana Whitfield',
+      title: 'VP of Engineering',
+      email: 'dana@acme.com',
+      company_name: 'Acme',
+      company_domain: 'acme.com',
+      company_employee_count: 312,
+    });
   },
-};
-const companies: EnrichmentAdapter<'company'> = {
+});
+const companies = testAdapter<'company'>({
   id: 'companies',
   kind: 'company',
   accepts: ['domain'],
   provides: ['name', 'domain', 'founded', 'technologies'],
-  cost: 0,
-  billsMisses: false,
-  ttl: { hitSeconds: 60, missSeconds: 60 },
-  concurrency: 4,
   async lookup(query: CompanyQuery) {
     lookups.push(JSON.stringify(query));
     if (query.domain !== 'acme.com') return { type: 'miss', cost: 0 };
-    return {
-      type: 'hit',
-      cost: 0,
-      candidates: [
-        {
-          confidence: 0.9,
-          fields: { name: 'Acme', domain: 'acme.com', founded: 2010, technologies: ['HubSpot'] },
-        },
-      ],
-    };
+    return oneHit({ name: 'Acme', domain: 'acme.com', founded: 2010, technologies: ['HubSpot'] });
   },
-};
+});
 
 let server: TestServer;
 afterEach(async () => {
@@ -83,15 +58,10 @@ async function start(withEnricher = true, planId = 'free') {
   return server.account(planId);
 }
 
-const post = (url: string, key: string, body: unknown) =>
-  server.app.inject({ method: 'POST', url, headers: { 'x-api-key': key }, payload: body as object });
+const post = (url: string, key: string, body: unknown) => server.call('POST', url, key, body);
 
 async function usage(key: string) {
-  const response = await server.app.inject({
-    method: 'GET',
-    url: '/v2/usage',
-    headers: { 'x-api-key': key },
-  });
+  const response = await server.call('GET', '/v2/usage', key);
   return response.json() as { lines: Array<{ endpoint: string; calls: number; units: number }> };
 }
 

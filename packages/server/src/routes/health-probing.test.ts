@@ -62,11 +62,7 @@ describe('GET /v2/health: the probing self-check for the owner', () => {
     for (let i = 0; i < 4; i++)
       expect((await health(`sk_live_${String(i).repeat(40)}`)).statusCode).toBe(200);
     // The address's failure bucket is empty (the API would answer its guesses 429)...
-    const guess = await server.app.inject({
-      method: 'GET',
-      url: '/v2/account',
-      headers: { 'x-api-key': `sk_live_${'9'.repeat(40)}` },
-    });
+    const guess = await server.call('GET', '/v2/account', `sk_live_${'9'.repeat(40)}`);
     expect(guess.statusCode).toBe(429);
     // ...and the owner's key, never verified here, still gets the probing section.
     expect((await health(owner.liveKey.secret)).json()).toHaveProperty('probing');
@@ -244,11 +240,7 @@ describe('probing settings', () => {
     const server = await createTestServer({ options: { probing: { intervalSeconds: 0 } } });
     try {
       const owner = await server.account('self_hosted', 'owner');
-      const response = await server.app.inject({
-        method: 'GET',
-        url: '/v2/health',
-        headers: { 'x-api-key': owner.liveKey.secret },
-      });
+      const response = await server.call('GET', '/v2/health', owner.liveKey.secret);
       expect(response.statusCode).toBe(200);
       expect(response.json()).not.toHaveProperty('probing');
     } finally {

@@ -7,25 +7,19 @@ describe('key routes: GET/POST /v2/keys, POST /v2/keys/{id}/rotate, DELETE /v2/k
   afterEach(async () => {
     await server?.app.close();
   });
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, key: string, body?: unknown) =>
-    server.app.inject({
-      method,
-      url,
-      headers: { 'x-api-key': key },
-      ...(body === undefined ? {} : { payload: body as object }),
-    });
   /** 200 when the secret authenticates (GET /v2/account answers any working key). */
-  const works = async (secret: string) => (await call('GET', '/v2/account', secret)).statusCode === 200;
+  const works = async (secret: string) =>
+    (await server.call('GET', '/v2/account', secret)).statusCode === 200;
 
   it("lists the account's keys newest first, by prefix and last four characters, never a secret or hash", async () => {
     server = await createTestServer();
     const { liveKey, testKey } = await server.account();
     server.clock.now += 1000;
     const created = (
-      await call('POST', '/v2/keys', liveKey.secret, { environment: 'live', name: 'ci' })
+      await server.call('POST', '/v2/keys', liveKey.secret, { environment: 'live', name: 'ci' })
     ).json();
     const other = await server.account(); // another account's keys never appear
-    const response = await call('GET', '/v2/keys', liveKey.secret);
+    const response = await server.call('GET', '/v2/keys', liveKey.secret);
     expect(response.statusCode).toBe(200);
     const { data } = response.json();
     expect(data).toHaveLength(3);
@@ -54,7 +48,7 @@ describe('key routes: GET/POST /v2/keys, POST /v2/keys/{id}/rotate, DELETE /v2/k
   it('only live keys manage keys: a test key or a token gets 401', async () => {
     server = await createTestServer();
     const { liveKey, testKey } = await server.account();
-    const byTest = await call('GET', '/v2/keys', testKey.secret);
+    const byTest = await server.call('GET', '/v2/keys', testKey.secret);
     expect(byTest.statusCode).toBe(401);
     expect(byTest.json().error.message).toMatch(/needs a live key/);
     const deps = { controlPlane: server.store, now: () => server.clock.now };
@@ -65,7 +59,7 @@ describe('key routes: GET/POST /v2/keys, POST /v2/keys/{id}/rotate, DELETE /v2/k
       ['POST', `/v2/keys/${liveKey.key.id}/rotate`],
       ['DELETE', `/v2/keys/${liveKey.key.id}`],
     ] as const) {
-      const response = await call(
+      const response = await server.call(
         method,
         url,
         token,
@@ -79,26 +73,26 @@ describe('key routes: GET/POST /v2/keys, POST /v2/keys/{id}/rotate, DELETE /v2/k
   it('creates a key whose secret is in the 201 only, and that works at once', async () => {
     server = await createTestServer();
     const { liveKey } = await server.account();
-    const response = await call('POST', '/v2/keys', liveKey.secret, { environment: 'test' });
+    const response = await server.call('POST', '/v2/keys', liveKey.secret, { environment: 'test' });
     expect(response.statusCode).toBe(201);
     const key = response.json();
     expect(key).toMatchObject({ environment: 'test', name: null, prefix: 'sk_test_', status: 'active' });
     expect(key.secret).toMatch(/^sk_test_[0-9a-z]{40}$/);
     expect(key.last4).toBe(key.secret.slice(-4));
-    expect((await call('GET', '/v2/account', key.secret)).json().environment).toBe('test');
-    const listed = (await call('GET', '/v2/keys', liveKey.secret)).json().data;
+    expect((await server.call('GET', '/v2/account', key.secret)).json().environment).toBe('test');
+    const listed = (await server.call('GET', '/v2/keys', liveKey.secret)).json().data;
     expect(listed.find((k: { id: string }) => k.id === key.id)).not.toHaveProperty('secret');
 
-    const missing = await call('POST', '/v2/keys', liveKey.secret, { name: 'x' });
+    const missing = await server.call('POST', '/v2/keys', liveKey.secret, { name: 'x' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().error).toMatchObject({
       code: 'invalid_request',
       message: expect.stringMatching(/environment/),
     });
-    const wrong = await call('POST', '/v2/keys', liveKey.secret, { environment: 'prod' });
+    const wrong = await server.call('POST', '/v2/keys', liveKey.secret, { environment: 'prod' });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.message).toMatch(/environment/);
-    const extra = await call('POST', '/v2/keys', liveKey.secret, { environment: 'live', admin: true });
+    const extra = await server.call('POST', '/v2/keys', liveKey.secret, { environment: 'live', admin: true });
     expect(extra.statusCode).toBe(400);
     expect(extra.json().error.message).toMatch(/admin/);
   });
@@ -106,7 +100,7 @@ describe('key routes: GET/POST /v2/keys, POST /v2/keys/{id}/rotate, DELETE /v2/k
   it('rotates: a new key now, the old one until grace_seconds pass (default a day)', async () => {
     server = await createTestServer();
     const { liveKey, testKey } = await server.account();
-    const response = await call('POST', `/v2/keys/${testKey.key.id}/rotate`, liveKey.secret, {
+    const response = await server.call('POST', `/v2/keys/${testKey.key.id}/rotate`, liveKey.secret, {
       grace_seconds: 60,
     });
     expect(response.statusCode).toBe(201);
@@ -122,25 +116,25 @@ describe('key routes: GET/POST /v2/keys, POST /v2/keys/{id}/rotate, DELETE /v2/k
     server.clock.now += 60_000;
     expect(await works(testKey.secret)).toBe(false);
     expect(await works(rotated.secret)).toBe(true);
-    const listed = (await call('GET', '/v2/keys', liveKey.secret)).json().data;
+    const listed = (await server.call('GET', '/v2/keys', liveKey.secret)).json().data;
     expect(listed.find((k: { id: string }) => k.id === testKey.key.id).status).toBe('expired');
 
     // No body: the default grace period. A key can rotate itself.
-    const self = await call('POST', `/v2/keys/${liveKey.key.id}/rotate`, liveKey.secret);
+    const self = await server.call('POST', `/v2/keys/${liveKey.key.id}/rotate`, liveKey.secret);
     expect(self.statusCode).toBe(201);
     expect(self.json().previous.expires_at).toBe(new Date(server.clock.now + 86_400_000).toISOString());
     const newLive = self.json().secret;
 
-    const ended = await call('POST', `/v2/keys/${testKey.key.id}/rotate`, newLive, {});
+    const ended = await server.call('POST', `/v2/keys/${testKey.key.id}/rotate`, newLive, {});
     expect(ended.statusCode).toBe(400);
     expect(ended.json().error.message).toMatch(/is expired; create a new key instead/);
-    const tooLong = await call('POST', `/v2/keys/${rotated.id}/rotate`, newLive, {
+    const tooLong = await server.call('POST', `/v2/keys/${rotated.id}/rotate`, newLive, {
       grace_seconds: 31 * 86_400,
     });
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.json().error.message).toMatch(/grace_seconds/);
     const other = await server.account();
-    const foreign = await call('POST', `/v2/keys/${other.liveKey.key.id}/rotate`, newLive, {});
+    const foreign = await server.call('POST', `/v2/keys/${other.liveKey.key.id}/rotate`, newLive, {});
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().error.code).toBe('not_found');
     expect(await works(other.liveKey.secret)).toBe(true);
@@ -153,7 +147,7 @@ describe('key routes: GET/POST /v2/keys, POST /v2/keys/{id}/rotate, DELETE /v2/k
     const { secret: token } = await mintToken(deps, (await authenticate(deps, testKey.secret))!);
     expect(await works(token)).toBe(true);
 
-    const response = await call('DELETE', `/v2/keys/${testKey.key.id}`, liveKey.secret);
+    const response = await server.call('DELETE', `/v2/keys/${testKey.key.id}`, liveKey.secret);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
       id: testKey.key.id,
@@ -163,7 +157,7 @@ describe('key routes: GET/POST /v2/keys, POST /v2/keys/{id}/rotate, DELETE /v2/k
     expect(await works(testKey.secret)).toBe(false);
     expect(await works(token)).toBe(false);
 
-    const last = await call('DELETE', `/v2/keys/${liveKey.key.id}`, liveKey.secret);
+    const last = await server.call('DELETE', `/v2/keys/${liveKey.key.id}`, liveKey.secret);
     expect(last.statusCode).toBe(400);
     expect(last.json().error.message).toMatch(
       /would leave the account no live key without an end date.*create another live key/,
@@ -175,13 +169,13 @@ describe('key routes: GET/POST /v2/keys, POST /v2/keys/{id}/rotate, DELETE /v2/k
       environment: 'live',
       now: server.clock.now,
     });
-    const revoked = await call('DELETE', `/v2/keys/${liveKey.key.id}`, second.secret);
+    const revoked = await server.call('DELETE', `/v2/keys/${liveKey.key.id}`, second.secret);
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json().also_revoked).toEqual([]);
     expect(await works(liveKey.secret)).toBe(false);
 
     const other = await server.account();
-    const foreign = await call('DELETE', `/v2/keys/${other.testKey.key.id}`, second.secret);
+    const foreign = await server.call('DELETE', `/v2/keys/${other.testKey.key.id}`, second.secret);
     expect(foreign.statusCode).toBe(404);
     expect(await works(other.testKey.secret)).toBe(true);
   });

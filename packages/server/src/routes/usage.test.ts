@@ -7,8 +7,7 @@ describe('GET /v2/usage', () => {
   afterEach(async () => {
     await server?.app.close();
   });
-  const get = (url: string, key: string) =>
-    server.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+  const get = (url: string, key: string) => server.call('GET', url, key);
 
   it("is the month's invoice: a line per endpoint billed on live keys, and the total", async () => {
     server = await createTestServer({ routes: [probeRoutes] });

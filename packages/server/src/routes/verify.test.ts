@@ -41,14 +41,7 @@ async function start(options: { smtp?: VerifierOptions['smtp']; limits?: Record<
 
 type Keys = Awaited<ReturnType<typeof start>>;
 
-function post(path: string, key: string, payload: unknown) {
-  return server.app.inject({
-    method: 'POST',
-    url: path,
-    headers: { 'x-api-key': key },
-    payload: payload as object,
-  });
-}
+const post = (path: string, key: string, payload: unknown) => server.call('POST', path, key, payload);
 
 beforeAll(async () => {
   dns = await startDnsServer({ zones: ZONES });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createVerifier } from '@svc/email-verifier';
 import { createGeoResolver, type GeoResolver, openMmdbBackend } from '@svc/geo-resolver';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createAccount } from '../control-plane/accounts.js';
 import { createServerSecrets } from '../control-plane/secrets.js';
 import type { ControlPlaneStore } from '../control-plane/store.js';
@@ -30,6 +30,13 @@ export interface TestServer {
   clock: { now: number };
   /** A new account on `planId` with its first keys (secrets in `liveKey.secret`, `testKey.secret`). */
   account(planId?: string, name?: string): ReturnType<typeof createAccount>;
+  /** An injected request with `key` in `X-API-Key` and, when given, `body` as its JSON payload. */
+  call(
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    key: string,
+    body?: unknown,
+  ): Promise<LightMyRequestResponse>;
 }
 
 /**
@@ -61,5 +68,12 @@ export async function createTestServer(
     store,
     clock,
     account: (planId = 'free', name = 'test account') => createAccount(deps, { name, planId }),
+    call: (method, url, key, body) =>
+      app.inject({
+        method,
+        url,
+        headers: { 'x-api-key': key },
+        ...(body === undefined ? {} : { payload: body as object }),
+      }),
   };
 }
