@@ -8,6 +8,7 @@ import type {
   Token,
   WebhookSecret,
 } from '../control-plane/store.js';
+import { DEFAULT_PLANS } from '../options.js';
 
 /** Makes a fresh, empty store; `reopen` (when given) opens a second store on the same data. */
 export interface ControlPlaneStoreFactory {
@@ -19,16 +20,8 @@ const T0 = Date.parse('2026-11-23T10:00:00Z');
 let counter = 0;
 const unique = () => String(++counter).padStart(6, '0');
 
-const plan = (overrides: Partial<Plan> = {}): Plan => ({
-  id: 'pro',
-  name: 'Pro',
-  rate_per_second: 25,
-  burst: 100,
-  monthly_allowance: 100_000,
-  endpoints: null,
-  bill_company_misses: false,
-  ...overrides,
-});
+/** The default Pro plan, changed by `overrides`. */
+const plan = (overrides: Partial<Plan> = {}): Plan => ({ ...(DEFAULT_PLANS.pro as Plan), ...overrides });
 const account = (overrides: Partial<Account> = {}): Account => ({
   id: createId('acct', T0),
   name: `Account ${unique()}`,

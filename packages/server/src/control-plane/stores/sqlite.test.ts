@@ -1,12 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLANS } from '../../options.js';
-import { authenticate, createAccount, mintToken, rotateWebhookSecret, syncPlans } from '../accounts.js';
-import { createServerSecrets } from '../secrets.js';
+import { sessionSecrets } from '../../testing/session-secrets.js';
 import type { Plan } from '../store.js';
 import { createSqliteControlPlaneStore, MIGRATIONS } from './sqlite.js';
 
@@ -31,20 +28,9 @@ describe('SQLite control-plane store', () => {
 
   it('keeps no plaintext key, token or webhook secret anywhere in its files', async () => {
     const path = fresh();
-    const deps = {
-      controlPlane: await createSqliteControlPlaneStore({ path }),
-      secrets: createServerSecrets(randomBytes(32)),
-      now: () => Date.now(),
-    };
-    await syncPlans(deps.controlPlane, DEFAULT_PLANS);
-    const { liveKey, testKey, webhookSecret, account } = await createAccount(deps, {
-      name: 'Acme',
-      planId: 'free',
-    });
-    const auth = await authenticate(deps, liveKey.secret);
-    expect(auth?.account.id).toBe(account.id);
-    const { secret: token } = await mintToken(deps, auth as NonNullable<typeof auth>);
-    const rotated = await rotateWebhookSecret(deps, { accountId: account.id, graceSeconds: 60 });
+    const { deps, account, liveKey, secrets } = await sessionSecrets(
+      await createSqliteControlPlaneStore({ path }),
+    );
     const bytes = [path, `${path}-wal`]
       .filter((file) => existsSync(file))
       .map((file) => readFileSync(file).toString('latin1'))
@@ -52,7 +38,7 @@ describe('SQLite control-plane store', () => {
     // The data is there (the test would be empty otherwise): the account id and key hashes.
     expect(bytes).toContain(account.id);
     expect(bytes).toContain(liveKey.key.hash);
-    for (const secret of [liveKey.secret, testKey.secret, token, webhookSecret.secret, rotated.secret]) {
+    for (const secret of secrets) {
       expect(bytes).not.toContain(secret);
       expect(bytes).not.toContain(secret.slice(-24));
     }
