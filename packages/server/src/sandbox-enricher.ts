@@ -1,8 +1,10 @@
 import {
+  type AdapterKind,
   type CompanyQuery,
   createEnricher,
   type Enricher,
   type EnrichmentAdapter,
+  type FieldsOf,
   type LookupOutcome,
   type PersonQuery,
 } from '@svc/enricher';
@@ -21,6 +23,11 @@ function isMagicPerson(query: PersonQuery): boolean {
   if (query.by === 'email') return query.email.split('@')[0] === 'match';
   if (query.by === 'profile_url') return /\/in\/match$/.test(query.profile_url);
   return query.full_name.toLowerCase() === 'match';
+}
+
+/** The sandbox's answer to a magic input: one candidate, free, at confidence 0.99. */
+function found<K extends AdapterKind>(fields: Partial<FieldsOf<K>>): LookupOutcome<K> {
+  return { type: 'hit', cost: 0, candidates: [{ confidence: 0.99, fields }] };
 }
 
 const sandboxPeople: EnrichmentAdapter<'person'> = {
@@ -46,27 +53,18 @@ const sandboxPeople: EnrichmentAdapter<'person'> = {
   async lookup(query): Promise<LookupOutcome<'person'>> {
     if (!isMagicPerson(query)) return { type: 'miss', cost: 0 };
     const domain = query.by === 'profile_url' ? 'sandbox-company.com' : query.domain;
-    return {
-      type: 'hit',
-      cost: 0,
-      candidates: [
-        {
-          confidence: 0.99,
-          fields: {
-            full_name: SANDBOX_PERSON_NAME,
-            first_name: 'Sandbox',
-            last_name: 'Match',
-            title: 'Vice President of Sales',
-            ...(query.by === 'email' ? { email: query.email } : {}),
-            company_name: 'Sandbox Company',
-            company_domain: domain,
-            company_employee_count: 120,
-            company_founded: 2015,
-            company_technologies: ['Google Workspace'],
-          },
-        },
-      ],
-    };
+    return found({
+      full_name: SANDBOX_PERSON_NAME,
+      first_name: 'Sandbox',
+      last_name: 'Match',
+      title: 'Vice President of Sales',
+      ...(query.by === 'email' ? { email: query.email } : {}),
+      company_name: 'Sandbox Company',
+      company_domain: domain,
+      company_employee_count: 120,
+      company_founded: 2015,
+      company_technologies: ['Google Workspace'],
+    });
   },
 };
 
@@ -92,27 +90,18 @@ const sandboxCompanies: EnrichmentAdapter<'company'> = {
   concurrency: 64,
   async lookup(query: CompanyQuery): Promise<LookupOutcome<'company'>> {
     if (query.domain.split('.')[0] !== 'match') return { type: 'miss', cost: 0 };
-    return {
-      type: 'hit',
-      cost: 0,
-      candidates: [
-        {
-          confidence: 0.99,
-          fields: {
-            name: 'Sandbox Company',
-            domain: query.domain,
-            description: 'A company the sandbox always finds.',
-            employee_count: 120,
-            founded: 2015,
-            industry: 'Software',
-            location: 'Berlin, Germany',
-            technologies: ['Google Workspace'],
-            social: { linkedin: 'https://www.linkedin.com/company/sandbox' },
-            language: 'en',
-          },
-        },
-      ],
-    };
+    return found({
+      name: 'Sandbox Company',
+      domain: query.domain,
+      description: 'A company the sandbox always finds.',
+      employee_count: 120,
+      founded: 2015,
+      industry: 'Software',
+      location: 'Berlin, Germany',
+      technologies: ['Google Workspace'],
+      social: { linkedin: 'https://www.linkedin.com/company/sandbox' },
+      language: 'en',
+    });
   },
 };
 
