@@ -16,40 +16,39 @@
  * - Apollo gives no match score, so confidence comes from how we asked: an email or a profile URL
  *   is a strong key, a name at a domain a weaker one.
  */
-import type {
-  AdapterContext,
-  AdapterError,
-  Candidate,
-  CompanyFields,
-  CompanyQuery,
-  EnrichmentAdapter,
-  LookupOutcome,
-  PersonFields,
-  PersonQuery,
-} from '../adapter.js';
+import type { Candidate, CompanyFields, PersonFields, PersonQuery } from '../adapter.js';
+import {
+  COMPANY_PROFILE_FIELDS,
+  EMPLOYER_FACT_FIELDS,
+  EMPLOYER_FIELDS,
+  PERSON_IDENTITY_FIELDS,
+} from './fields.js';
+import { createProviderAdapters, type ProviderAdapters, type ProviderSpec } from './provider-adapters.js';
 import {
   compact,
   count,
   domainOf,
   email,
-  failure,
   httpsUrl,
   isRecord,
   linkedinProfile,
   type ProviderOptions,
-  type ProviderResponse,
-  providerAdapterBasics,
-  providerMessage,
-  providerRequest,
-  resolveProviderOptions,
-  type StatusMeaning,
+  recordAt,
   text,
   year,
 } from './provider-http.js';
 
-const ID = 'apollo';
-const DEFAULT_BASE_URL = 'https://api.apollo.io';
-const MEANING: StatusMeaning = { auth: [401, 403], quota: [402], rateLimited: [429] };
+const APOLLO: ProviderSpec = {
+  id: 'apollo',
+  defaultBaseUrl: 'https://api.apollo.io',
+  meaning: {
+    auth: [401, 403],
+    quota: [402],
+    quotaWhen: { status: 422, message: /credit/i },
+    rateLimited: [429],
+  },
+  // An empty 200 or one without the object is Apollo's documented "no match": the default.
+};
 const STRONG_KEY_CONFIDENCE = 0.85;
 const NAME_AT_DOMAIN_CONFIDENCE = 0.7;
 const COMPANY_CONFIDENCE = 0.85;
@@ -57,109 +56,39 @@ const COMPANY_CONFIDENCE = 0.85;
 export type ApolloOptions = ProviderOptions;
 
 /** The person (`apollo`) and company (`apollo_company`) adapters for one key. */
-export function createApolloAdapters(options: ApolloOptions): {
-  person: EnrichmentAdapter<'person'>;
-  company: EnrichmentAdapter<'company'>;
-} {
-  const resolved = resolveProviderOptions(ID, options, DEFAULT_BASE_URL);
-  const headers = { 'x-api-key': resolved.apiKey };
-  const common = providerAdapterBasics(ID, resolved);
-
-  const person: EnrichmentAdapter<'person'> = {
-    ...common,
-    kind: 'person',
-    accepts: ['email', 'domain_name', 'profile_url'],
-    provides: [
-      'full_name',
-      'first_name',
-      'last_name',
-      'title',
-      'email',
-      'profile_url',
-      'location',
-      'company_name',
-      'company_domain',
-      'company_employee_count',
-      'company_founded',
-    ],
-    async lookup(query: PersonQuery, context: AdapterContext): Promise<LookupOutcome<'person'>> {
-      const body: Record<string, unknown> = { reveal_personal_emails: false, reveal_phone_number: false };
-      if (query.by === 'email') body.email = query.email;
-      else if (query.by === 'profile_url') body.linkedin_url = query.profile_url;
-      else {
-        body.name = query.full_name;
-        body.domain = query.domain;
-      }
-      const result = await providerRequest(
-        ID,
-        context,
-        `${resolved.baseUrl}/api/v1/people/match`,
-        {
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        },
-        resolved.timeoutMs,
-      );
-      const now = context.now();
-      return outcome(result, resolved.cost, now, 'person', (record) => personCandidate(record, query, now));
+export function createApolloAdapters(options: ApolloOptions): ProviderAdapters {
+  return createProviderAdapters(APOLLO, options, (client) => ({
+    person: {
+      provides: [...PERSON_IDENTITY_FIELDS, 'location', ...EMPLOYER_FIELDS, ...EMPLOYER_FACT_FIELDS],
+      lookup(query, context) {
+        const body: Record<string, unknown> = { reveal_personal_emails: false, reveal_phone_number: false };
+        if (query.by === 'email') body.email = query.email;
+        else if (query.by === 'profile_url') body.linkedin_url = query.profile_url;
+        else {
+          body.name = query.full_name;
+          body.domain = query.domain;
+        }
+        return client.post('/api/v1/people/match', body, context, (answer, now) => {
+          const record = recordAt(answer, 'person');
+          return record && personCandidate(record, query, now);
+        });
+      },
     },
-  };
-
-  const company: EnrichmentAdapter<'company'> = {
-    ...common,
-    // Ids are unique within an enricher: the person adapter has the provider's name.
-    id: `${ID}_company`,
-    kind: 'company',
-    accepts: ['domain'],
-    provides: [
-      'name',
-      'domain',
-      'description',
-      'employee_count',
-      'founded',
-      'industry',
-      'location',
-      'technologies',
-      'social',
-      'logo',
-    ],
-    async lookup(query: CompanyQuery, context: AdapterContext): Promise<LookupOutcome<'company'>> {
-      const result = await providerRequest(
-        ID,
-        context,
-        `${resolved.baseUrl}/api/v1/organizations/enrich?${new URLSearchParams({ domain: query.domain })}`,
-        { method: 'GET', headers },
-        resolved.timeoutMs,
-      );
-      const now = context.now();
-      return outcome(result, resolved.cost, now, 'organization', (record) => companyCandidate(record, now));
+    company: {
+      provides: [...COMPANY_PROFILE_FIELDS, 'technologies', 'social', 'logo'],
+      lookup(query, context) {
+        return client.get(
+          '/api/v1/organizations/enrich',
+          { domain: query.domain },
+          context,
+          (answer, now) => {
+            const record = recordAt(answer, 'organization');
+            return record && companyCandidate(record, now);
+          },
+        );
+      },
     },
-  };
-
-  return { person, company };
-}
-
-function outcome<K extends 'person' | 'company'>(
-  result: { response: ProviderResponse } | { error: AdapterError },
-  cost: number,
-  now: number,
-  key: 'person' | 'organization',
-  candidate: (record: Record<string, unknown>) => Candidate<K>,
-): LookupOutcome<K> {
-  if ('error' in result) return { type: 'error', error: result.error, cost: 0 };
-  const { response } = result;
-  if (response.status === 422 && /credit/i.test(providerMessage(response.body) ?? '')) {
-    const message = `${ID}: HTTP 422: ${providerMessage(response.body)}`;
-    return { type: 'error', error: { kind: 'quota', message }, cost: 0 };
-  }
-  if (response.status !== 200) return { type: 'error', error: failure(ID, response, MEANING, now), cost: 0 };
-  // An empty 200 or one without the object is Apollo's documented "no match".
-  const record = isRecord(response.body) ? response.body[key] : undefined;
-  if (!isRecord(record)) return { type: 'miss', cost: 0 };
-  const found = candidate(record);
-  if (Object.keys(found.fields).length === 0) return { type: 'miss', cost: 0 };
-  return { type: 'hit', candidates: [found], cost };
+  }));
 }
 
 /** Apollo's locked-address placeholder is not an address. */

@@ -14,40 +14,39 @@
  *   (a quota, not a rate limit). Hunter sends no Retry-After on 403; the limit is per second.
  * - Failed lookups are free: a miss is not billed (`billsMisses: false`).
  */
-import type {
-  AdapterContext,
-  AdapterError,
-  Candidate,
-  CompanyFields,
-  CompanyQuery,
-  EnrichmentAdapter,
-  LookupOutcome,
-  PersonFields,
-  PersonQuery,
-} from '../adapter.js';
+import type { Candidate, CompanyFields, PersonFields, PersonQuery } from '../adapter.js';
+import { COMPANY_PROFILE_FIELDS, EMPLOYER_FIELDS, PERSON_IDENTITY_FIELDS } from './fields.js';
+import { createProviderAdapters, type ProviderAdapters, type ProviderSpec } from './provider-adapters.js';
 import {
   compact,
   count,
   domainOf,
   email,
-  failure,
   httpsUrl,
   isRecord,
   linkedinProfile,
   linkedinSlug,
   type ProviderOptions,
-  type ProviderResponse,
-  providerAdapterBasics,
-  providerRequest,
-  resolveProviderOptions,
-  type StatusMeaning,
+  recordAt,
   text,
   year,
 } from './provider-http.js';
 
-const ID = 'hunter';
-const DEFAULT_BASE_URL = 'https://api.hunter.io';
-const MEANING: StatusMeaning = { auth: [401], quota: [429], rateLimited: [403] };
+const HUNTER: ProviderSpec = {
+  id: 'hunter',
+  defaultBaseUrl: 'https://api.hunter.io',
+  meaning: { auth: [401], quota: [429], rateLimited: [403] },
+  missStatuses: [404, 451],
+  // A 200 whose `data` found nobody is a miss; one without a `data` object is Hunter's fault.
+  unusable: (body) =>
+    recordAt(body, 'data')
+      ? { type: 'miss', cost: 0 }
+      : {
+          type: 'error',
+          error: { kind: 'upstream', message: 'hunter: a 200 without a data object', status: 200 },
+          cost: 0,
+        },
+};
 /** Email Enrichment gives no score: an exact match on the address is strong, a `fuzzy` one less so. */
 const EXACT_CONFIDENCE = 0.9;
 const FUZZY_CONFIDENCE = 0.6;
@@ -55,109 +54,41 @@ const FUZZY_CONFIDENCE = 0.6;
 export type HunterOptions = ProviderOptions;
 
 /** The person (`hunter`) and company (`hunter_company`) adapters for one key. */
-export function createHunterAdapters(options: HunterOptions): {
-  person: EnrichmentAdapter<'person'>;
-  company: EnrichmentAdapter<'company'>;
-} {
-  const resolved = resolveProviderOptions(ID, options, DEFAULT_BASE_URL);
-  const headers = { 'x-api-key': resolved.apiKey };
-  const common = providerAdapterBasics(ID, resolved);
-  const get = (path: string, params: Record<string, string>, context: AdapterContext) =>
-    providerRequest(
-      ID,
-      context,
-      `${resolved.baseUrl}${path}?${new URLSearchParams(params)}`,
-      { method: 'GET', headers },
-      resolved.timeoutMs,
-    );
-
-  const person: EnrichmentAdapter<'person'> = {
-    ...common,
-    kind: 'person',
-    accepts: ['email', 'domain_name', 'profile_url'],
-    provides: [
-      'full_name',
-      'first_name',
-      'last_name',
-      'title',
-      'email',
-      'profile_url',
-      'location',
-      'company_name',
-      'company_domain',
-    ],
-    async lookup(query: PersonQuery, context: AdapterContext): Promise<LookupOutcome<'person'>> {
-      const now = context.now();
-      if (query.by === 'domain_name') {
-        const result = await get(
-          '/v2/email-finder',
-          { domain: query.domain, full_name: query.full_name },
-          context,
-        );
-        return outcome(result, resolved.cost, now, (data) => finderCandidate(data, query.domain));
-      }
-      const params: Record<string, string> = {};
-      if (query.by === 'email') params.email = query.email;
-      else {
-        const slug = linkedinSlug(query.profile_url);
-        if (!slug) return { type: 'miss', cost: 0 }; // not a LinkedIn profile: Hunter only knows those
-        params.linkedin_handle = slug;
-      }
-      const result = await get('/v2/people/find', params, context);
-      return outcome(result, resolved.cost, now, (data) => enrichmentCandidate(data, query));
+export function createHunterAdapters(options: HunterOptions): ProviderAdapters {
+  return createProviderAdapters(HUNTER, options, (client) => ({
+    person: {
+      provides: [...PERSON_IDENTITY_FIELDS, 'location', ...EMPLOYER_FIELDS],
+      async lookup(query, context) {
+        if (query.by === 'domain_name') {
+          const params = { domain: query.domain, full_name: query.full_name };
+          return client.get('/v2/email-finder', params, context, (body) => {
+            const data = recordAt(body, 'data');
+            return data && finderCandidate(data, query.domain);
+          });
+        }
+        const params: Record<string, string> = {};
+        if (query.by === 'email') params.email = query.email;
+        else {
+          const slug = linkedinSlug(query.profile_url);
+          if (!slug) return { type: 'miss', cost: 0 }; // not a LinkedIn profile: Hunter only knows those
+          params.linkedin_handle = slug;
+        }
+        return client.get('/v2/people/find', params, context, (body) => {
+          const data = recordAt(body, 'data');
+          return data && enrichmentCandidate(data, query);
+        });
+      },
     },
-  };
-
-  const company: EnrichmentAdapter<'company'> = {
-    ...common,
-    // Ids are unique within an enricher: the person adapter has the provider's name.
-    id: `${ID}_company`,
-    kind: 'company',
-    accepts: ['domain'],
-    provides: [
-      'name',
-      'domain',
-      'description',
-      'employee_count',
-      'founded',
-      'industry',
-      'location',
-      'technologies',
-      'social',
-      'logo',
-    ],
-    async lookup(query: CompanyQuery, context: AdapterContext): Promise<LookupOutcome<'company'>> {
-      const now = context.now();
-      const result = await get('/v2/companies/find', { domain: query.domain }, context);
-      return outcome(result, resolved.cost, now, (data) => companyCandidate(data, now));
+    company: {
+      provides: [...COMPANY_PROFILE_FIELDS, 'technologies', 'social', 'logo'],
+      lookup(query, context) {
+        return client.get('/v2/companies/find', { domain: query.domain }, context, (body, now) => {
+          const data = recordAt(body, 'data');
+          return data && companyCandidate(data, now);
+        });
+      },
     },
-  };
-
-  return { person, company };
-}
-
-/** Hunter's answer → hit, miss or typed error. `candidate` returns null for a 200 that found nobody. */
-function outcome<K extends 'person' | 'company'>(
-  result: { response: ProviderResponse } | { error: AdapterError },
-  cost: number,
-  now: number,
-  candidate: (data: Record<string, unknown>) => Candidate<K> | null,
-): LookupOutcome<K> {
-  if ('error' in result) return { type: 'error', error: result.error, cost: 0 };
-  const { response } = result;
-  if (response.status === 404 || response.status === 451) return { type: 'miss', cost: 0 };
-  if (response.status !== 200) return { type: 'error', error: failure(ID, response, MEANING, now), cost: 0 };
-  const data = isRecord(response.body) ? response.body.data : undefined;
-  if (!isRecord(data)) {
-    return {
-      type: 'error',
-      error: { kind: 'upstream', message: `${ID}: a 200 without a data object`, status: 200 },
-      cost: 0,
-    };
-  }
-  const found = candidate(data);
-  if (!found || Object.keys(found.fields).length === 0) return { type: 'miss', cost: 0 };
-  return { type: 'hit', candidates: [found], cost };
+  }));
 }
 
 /** Email Finder: `{ first_name, last_name, email, score, domain, position, linkedin_url, company }`. */

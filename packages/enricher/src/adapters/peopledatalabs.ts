@@ -13,38 +13,41 @@
  *   `payment_required` (credits used up), 429 `rate_limit_error` (fixed window; `x-ratelimit-reset`
  *   says when it resets), 400 `invalid_request_error`, 5xx internal.
  */
-import type {
-  AdapterContext,
-  AdapterError,
-  Candidate,
-  CompanyFields,
-  CompanyQuery,
-  EnrichmentAdapter,
-  LookupOutcome,
-  PersonFields,
-  PersonQuery,
-} from '../adapter.js';
+import type { Candidate, CompanyFields, PersonFields, PersonQuery } from '../adapter.js';
+import {
+  COMPANY_PROFILE_FIELDS,
+  EMPLOYER_FACT_FIELDS,
+  EMPLOYER_FIELDS,
+  PERSON_IDENTITY_FIELDS,
+} from './fields.js';
+import { createProviderAdapters, type ProviderAdapters, type ProviderSpec } from './provider-adapters.js';
 import {
   compact,
   count,
   domainOf,
   email,
-  failure,
   httpsUrl,
   isRecord,
   linkedinProfile,
   type ProviderOptions,
-  type ProviderResponse,
-  providerAdapterBasics,
-  providerRequest,
-  resolveProviderOptions,
-  type StatusMeaning,
+  recordAt,
   text,
   year,
 } from './provider-http.js';
 
 const ID = 'peopledatalabs';
-const DEFAULT_BASE_URL = 'https://api.peopledatalabs.com';
+const PEOPLE_DATA_LABS: ProviderSpec = {
+  id: ID,
+  defaultBaseUrl: 'https://api.peopledatalabs.com',
+  meaning: { auth: [401, 403], quota: [402], rateLimited: [429], resetHeader: 'x-ratelimit-reset' },
+  missStatuses: [404],
+  // A 200 we cannot read is PDL's fault, not a miss we may cache; it was billed all the same.
+  unusable: (_body, cost) => ({
+    type: 'error',
+    error: { kind: 'upstream', message: `${ID}: a 200 without a usable record`, status: 200 },
+    cost,
+  }),
+};
 
 export interface PeopleDataLabsOptions extends ProviderOptions {
   /** PDL's `min_likelihood` (1..10): weaker matches come back as no match, unbilled. @default 6 */
@@ -52,127 +55,51 @@ export interface PeopleDataLabsOptions extends ProviderOptions {
 }
 
 /** The person (`peopledatalabs`) and company (`peopledatalabs_company`) adapters for one key. */
-export function createPeopleDataLabsAdapters(options: PeopleDataLabsOptions): {
-  person: EnrichmentAdapter<'person'>;
-  company: EnrichmentAdapter<'company'>;
-} {
-  const resolved = resolveProviderOptions(ID, options, DEFAULT_BASE_URL);
-  const minLikelihood = options.minLikelihood ?? 6;
-  if (!Number.isInteger(minLikelihood) || minLikelihood < 1 || minLikelihood > 10) {
-    throw new TypeError(`${ID}: minLikelihood must be an integer 1..10`);
-  }
-  const headers = { 'x-api-key': resolved.apiKey };
-  const common = providerAdapterBasics(ID, resolved);
-
-  async function call(path: string, params: URLSearchParams, context: AdapterContext) {
-    params.set('min_likelihood', String(minLikelihood));
-    params.set('titlecase', 'true'); // PDL stores names lower-cased; ask for display case
-    return providerRequest(
-      ID,
-      context,
-      `${resolved.baseUrl}${path}?${params}`,
-      { method: 'GET', headers },
-      resolved.timeoutMs,
-    );
-  }
-
-  const person: EnrichmentAdapter<'person'> = {
-    ...common,
-    kind: 'person',
-    accepts: ['email', 'domain_name', 'profile_url'],
-    provides: [
-      'full_name',
-      'first_name',
-      'last_name',
-      'title',
-      'email',
-      'profile_url',
-      'location',
-      'company_name',
-      'company_domain',
-      'company_employee_count',
-      'company_founded',
-    ],
-    async lookup(query: PersonQuery, context: AdapterContext): Promise<LookupOutcome<'person'>> {
-      const params = new URLSearchParams();
-      if (query.by === 'email') params.set('email', query.email);
-      else if (query.by === 'profile_url') params.set('profile', query.profile_url);
-      else {
-        params.set('name', query.full_name);
-        params.set('company', query.domain);
-      }
-      const response = await call('/v5/person/enrich', params, context);
-      return outcome(response, resolved.cost, context.now(), (body) => {
-        if (!isRecord(body.data)) return null;
-        return personCandidate(body.data, likelihood(body), query);
-      });
-    },
-  };
-
-  const company: EnrichmentAdapter<'company'> = {
-    ...common,
-    // Ids are unique within an enricher: the person adapter has the provider's name.
-    id: `${ID}_company`,
-    kind: 'company',
-    accepts: ['domain'],
-    provides: [
-      'name',
-      'domain',
-      'description',
-      'employee_count',
-      'founded',
-      'industry',
-      'location',
-      'social',
-    ],
-    async lookup(query: CompanyQuery, context: AdapterContext): Promise<LookupOutcome<'company'>> {
-      const response = await call(
-        '/v5/company/enrich',
-        new URLSearchParams({ website: query.domain }),
-        context,
-      );
-      const now = context.now();
-      // Unlike the person API, the company record is not wrapped in `data`.
-      return outcome(response, resolved.cost, now, (body) => companyCandidate(body, likelihood(body), now));
-    },
-  };
-
-  return { person, company };
-}
-
-const MEANING: StatusMeaning = {
-  auth: [401, 403],
-  quota: [402],
-  rateLimited: [429],
-  resetHeader: 'x-ratelimit-reset',
-};
-
-/** PDL's answer → hit, miss or typed error, the same way for both APIs. */
-function outcome<K extends 'person' | 'company'>(
-  result: { response: ProviderResponse } | { error: AdapterError },
-  cost: number,
-  now: number,
-  candidate: (body: Record<string, unknown>) => Candidate<K> | null,
-): LookupOutcome<K> {
-  if ('error' in result) return { type: 'error', error: result.error, cost: 0 };
-  const { response } = result;
-  if (response.status === 404) return { type: 'miss', cost: 0 };
-  if (response.status !== 200) return { type: 'error', error: failure(ID, response, MEANING, now), cost: 0 };
-  const found = isRecord(response.body) ? candidate(response.body) : null;
-  if (!found || Object.keys(found.fields).length === 0) {
-    // A 200 we cannot read is PDL's fault, not a miss we may cache; it was billed all the same.
-    return {
-      type: 'error',
-      error: { kind: 'upstream', message: `${ID}: a 200 without a usable record`, status: 200 },
-      cost,
+export function createPeopleDataLabsAdapters(options: PeopleDataLabsOptions): ProviderAdapters {
+  return createProviderAdapters(PEOPLE_DATA_LABS, options, (client) => {
+    const minLikelihood = options.minLikelihood ?? 6;
+    if (!Number.isInteger(minLikelihood) || minLikelihood < 1 || minLikelihood > 10) {
+      throw new TypeError(`${ID}: minLikelihood must be an integer 1..10`);
+    }
+    const call: typeof client.get = (path, params, context, read) => {
+      const query = new URLSearchParams(params);
+      query.set('min_likelihood', String(minLikelihood));
+      query.set('titlecase', 'true'); // PDL stores names lower-cased; ask for display case
+      return client.get(path, query, context, read);
     };
-  }
-  return { type: 'hit', candidates: [found], cost };
+    return {
+      person: {
+        provides: [...PERSON_IDENTITY_FIELDS, 'location', ...EMPLOYER_FIELDS, ...EMPLOYER_FACT_FIELDS],
+        lookup(query, context) {
+          const params = new URLSearchParams();
+          if (query.by === 'email') params.set('email', query.email);
+          else if (query.by === 'profile_url') params.set('profile', query.profile_url);
+          else {
+            params.set('name', query.full_name);
+            params.set('company', query.domain);
+          }
+          return call('/v5/person/enrich', params, context, (body) => {
+            const data = recordAt(body, 'data');
+            return data && personCandidate(data, likelihood(body), query);
+          });
+        },
+      },
+      company: {
+        provides: [...COMPANY_PROFILE_FIELDS, 'social'],
+        lookup(query, context) {
+          // Unlike the person API, the company record is not wrapped in `data`.
+          return call('/v5/company/enrich', { website: query.domain }, context, (body, now) =>
+            isRecord(body) ? companyCandidate(body, likelihood(body), now) : null,
+          );
+        },
+      },
+    };
+  });
 }
 
 /** likelihood 1..10 → confidence 0.1..1. */
-function likelihood(body: Record<string, unknown>): number {
-  const value = typeof body.likelihood === 'number' ? body.likelihood : 5;
+function likelihood(body: unknown): number {
+  const value = isRecord(body) && typeof body.likelihood === 'number' ? body.likelihood : 5;
   return Math.min(1, Math.max(0.1, value / 10));
 }
 

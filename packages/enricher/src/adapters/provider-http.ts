@@ -85,27 +85,15 @@ export function resolveProviderOptions(
   return { apiKey: options.apiKey, baseUrl: baseUrl.replace(/\/+$/, ''), timeoutMs, concurrency, cost, ttl };
 }
 
-/**
- * What the person and company adapters of one paid provider share: the id, and cost, cache TTLs
- * and concurrency from the options. Misses are unbilled: People Data Labs, Hunter and Apollo all
- * charge per match only.
- */
-export function providerAdapterBasics(id: string, resolved: ResolvedProviderOptions) {
-  return {
-    id,
-    cost: resolved.cost,
-    billsMisses: false,
-    ttl: resolved.ttl,
-    concurrency: resolved.concurrency,
-  };
-}
-
 /** A provider's HTTP answer with its body parsed (null when empty or not JSON). */
 export interface ProviderResponse {
   status: number;
   headers: Headers;
   body: unknown;
 }
+
+/** A request's outcome: the provider's answer, or why no usable answer came. */
+export type ProviderResult = { response: ProviderResponse } | { error: AdapterError };
 
 /**
  * One request. Resolves with the response, or with an AdapterError when no usable response came
@@ -117,7 +105,7 @@ export async function providerRequest(
   url: string,
   init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
   timeoutMs: number,
-): Promise<{ response: ProviderResponse } | { error: AdapterError }> {
+): Promise<ProviderResult> {
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([context.signal, timeout]);
   try {
@@ -226,6 +214,8 @@ export interface StatusMeaning {
   auth: readonly number[];
   quota: readonly number[];
   rateLimited: readonly number[];
+  /** A status that is a used-up quota when the provider's message matches (Apollo's 422 about credits). */
+  quotaWhen?: { status: number; message: RegExp };
   /** A header holding when a rate-limit window resets, read when there is no Retry-After. */
   resetHeader?: string;
 }
@@ -241,7 +231,13 @@ export function failure(
   const detail = providerMessage(response.body);
   const message = `${provider}: HTTP ${status}${detail ? `: ${detail}` : ''}`;
   if (meaning.auth.includes(status)) return { kind: 'auth', message };
-  if (meaning.quota.includes(status)) return { kind: 'quota', message };
+  const quotaWhen = meaning.quotaWhen;
+  if (
+    meaning.quota.includes(status) ||
+    (quotaWhen?.status === status && detail !== null && quotaWhen.message.test(detail))
+  ) {
+    return { kind: 'quota', message };
+  }
   if (meaning.rateLimited.includes(status)) {
     return {
       kind: 'rate_limited',
@@ -254,6 +250,12 @@ export function failure(
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The object under `key` of a parsed answer (`{ person: {…} }`, `{ data: {…} }`), else null. */
+export function recordAt(body: unknown, key: string): Record<string, unknown> | null {
+  const value = isRecord(body) ? body[key] : undefined;
+  return isRecord(value) ? value : null;
 }
 
 /** A non-empty trimmed string, else undefined (providers send null, '' and `true` for unknowns). */
