@@ -1,4 +1,10 @@
-import type { EnrichmentAdapter } from '../../adapter.js';
+import type { AdapterKind, Candidate, EnrichmentAdapter, QueryOf } from '../../adapter.js';
+import {
+  COMPANY_PROFILE_FIELDS,
+  EMPLOYER_FACT_FIELDS,
+  EMPLOYER_FIELDS,
+  PERSON_IDENTITY_FIELDS,
+} from '../fields.js';
 import type { DatasetIndex } from './dataset-index.js';
 
 /** Options of the dataset adapters. */
@@ -30,85 +36,59 @@ export function createDatasetAdapters(
     if (!(value > 0 && value <= 1)) throw new TypeError(`${name} must be in (0, 1], got ${String(value)}`);
   }
   // A re-import should show soon; reads are cheap, so cache briefly.
-  const ttl = { hitSeconds: 3600, missSeconds: 300 };
+  const local = { cost: 0, billsMisses: false, ttl: { hitSeconds: 3600, missSeconds: 300 }, concurrency: 64 };
   return {
     person: {
+      ...local,
       id: 'dataset',
       kind: 'person',
       accepts: ['email', 'domain_name', 'profile_url'],
       provides: [
-        'full_name',
-        'first_name',
-        'last_name',
-        'title',
-        'email',
-        'profile_url',
+        ...PERSON_IDENTITY_FIELDS,
         'location',
-        'company_name',
-        'company_domain',
-        'company_employee_count',
-        'company_founded',
+        ...EMPLOYER_FIELDS,
+        ...EMPLOYER_FACT_FIELDS,
         'company_technologies',
       ],
-      cost: 0,
-      billsMisses: false,
-      ttl,
-      concurrency: 64,
-      async lookup(query, context) {
-        if (context.signal.aborted) return aborted();
-        try {
-          const people = index.findPeople(query);
-          if (people.length === 0) return { type: 'miss', cost: 0 };
-          const confidence = query.by === 'domain_name' ? byName : exact;
-          return { type: 'hit', cost: 0, candidates: people.map((fields) => ({ fields, confidence })) };
-        } catch (error) {
-          return failed(error);
-        }
-      },
+      lookup: indexRead((query) => {
+        const confidence = query.by === 'domain_name' ? byName : exact;
+        return index.findPeople(query).map((fields) => ({ fields, confidence }));
+      }),
     },
     company: {
+      ...local,
       id: 'dataset_company',
       kind: 'company',
       accepts: ['domain'],
-      provides: [
-        'name',
-        'domain',
-        'description',
-        'employee_count',
-        'founded',
-        'industry',
-        'location',
-        'technologies',
-        'social',
-        'logo',
-      ],
-      cost: 0,
-      billsMisses: false,
-      ttl,
-      concurrency: 64,
-      async lookup(query, context) {
-        if (context.signal.aborted) return aborted();
-        try {
-          const fields = index.findCompany(query.domain);
-          if (!fields) return { type: 'miss', cost: 0 };
-          return { type: 'hit', cost: 0, candidates: [{ fields, confidence: exact }] };
-        } catch (error) {
-          return failed(error);
-        }
-      },
+      provides: [...COMPANY_PROFILE_FIELDS, 'technologies', 'social', 'logo'],
+      lookup: indexRead((query) => {
+        const fields = index.findCompany(query.domain);
+        return fields ? [{ fields, confidence: exact }] : [];
+      }),
     },
   };
 }
 
-function aborted() {
-  return { type: 'error', error: { kind: 'timeout', message: 'the lookup was aborted' }, cost: 0 } as const;
-}
-
-// A closed or corrupt index is the adapter's failure, reported, not thrown.
-function failed(error: unknown) {
-  return {
-    type: 'error',
-    error: { kind: 'upstream', message: `dataset index: ${(error as Error).message}` },
-    cost: 0,
-  } as const;
+/**
+ * A lookup that reads the index: its candidates are a free hit, none a miss; an aborted lookup
+ * and a closed or corrupt index are the adapter's errors, reported, not thrown.
+ */
+function indexRead<K extends AdapterKind>(
+  read: (query: QueryOf<K>) => Candidate<K>[],
+): EnrichmentAdapter<K>['lookup'] {
+  return async (query, context) => {
+    if (context.signal.aborted) {
+      return { type: 'error', error: { kind: 'timeout', message: 'the lookup was aborted' }, cost: 0 };
+    }
+    try {
+      const candidates = read(query);
+      return candidates.length === 0 ? { type: 'miss', cost: 0 } : { type: 'hit', cost: 0, candidates };
+    } catch (error) {
+      return {
+        type: 'error',
+        error: { kind: 'upstream', message: `dataset index: ${(error as Error).message}` },
+        cost: 0,
+      };
+    }
+  };
 }

@@ -1,21 +1,12 @@
 import type { Candidate, EnrichmentAdapter, PersonFields, PersonQuery } from '../../adapter.js';
+import { EMPLOYER_FIELDS, PERSON_IDENTITY_FIELDS } from '../fields.js';
 import type { SiteCrawl } from './company.js';
-import { crawlerFor, positiveInteger, thrownOutcome } from './crawler.js';
 import { type LdPerson, readJsonLd } from './jsonld.js';
 import { personProfile } from './social.js';
 import type { TeamCard } from './team-cards.js';
-import type { WebsiteAdapterOptions } from './website.js';
+import { createSiteAdapter, type WebsiteAdapterOptions } from './website.js';
 
-const PROVIDES: readonly (keyof PersonFields)[] = [
-  'full_name',
-  'first_name',
-  'last_name',
-  'title',
-  'email',
-  'profile_url',
-  'company_name',
-  'company_domain',
-];
+const PROVIDES: readonly (keyof PersonFields)[] = [...PERSON_IDENTITY_FIELDS, ...EMPLOYER_FIELDS];
 
 /**
  * "Dr. José  García-López" → "jose garcia-lopez": names compared without case, accents or
@@ -145,29 +136,11 @@ export function cardCandidate(crawl: SiteCrawl, query: PersonQuery): Candidate<'
  * name or by the exact email. Pass the company adapter's `crawler` to share robots.txt and limits.
  */
 export function createWebsitePersonAdapter(options: WebsiteAdapterOptions = {}): EnrichmentAdapter<'person'> {
-  const crawler = crawlerFor('website person adapter', options);
-  const concurrency = Math.max(1, positiveInteger('concurrency', options.concurrency, 8));
-  return {
-    id: 'website_people',
-    kind: 'person',
-    readsCompanySite: true,
-    accepts: ['domain_name', 'email'],
-    provides: PROVIDES,
-    cost: 0,
-    billsMisses: false,
-    ttl: options.ttl ?? { hitSeconds: 7 * 86_400, missSeconds: 86_400 },
-    concurrency,
-    async lookup(query, context) {
-      if (query.by === 'profile_url') return { type: 'miss', cost: 0 };
-      try {
-        const crawl = await crawler.crawl(query.domain, context);
-        if ('type' in crawl) return crawl;
-        // The site's own structured data first; cards of plain HTML only when it has none for them.
-        const candidate = personCandidate(crawl, query) ?? cardCandidate(crawl, query);
-        return candidate ? { type: 'hit', candidates: [candidate], cost: 0 } : { type: 'miss', cost: 0 };
-      } catch (error) {
-        return thrownOutcome(error, context);
-      }
-    },
-  };
+  return createSiteAdapter(
+    'website person adapter',
+    options,
+    { id: 'website_people', kind: 'person', accepts: ['domain_name', 'email'], provides: PROVIDES },
+    // The site's own structured data first; cards of plain HTML only when it has none for them.
+    (crawl, query) => personCandidate(crawl, query) ?? cardCandidate(crawl, query),
+  );
 }

@@ -1,5 +1,6 @@
-import type { CompanyFields, EnrichmentAdapter } from '../../adapter.js';
-import { companyCandidate } from './company.js';
+import type { AdapterKind, Candidate, CompanyFields, EnrichmentAdapter, QueryOf } from '../../adapter.js';
+import { COMPANY_PROFILE_FIELDS } from '../fields.js';
+import { companyCandidate, type SiteCrawl } from './company.js';
 import {
   crawlerFor,
   positiveInteger,
@@ -26,13 +27,7 @@ export interface WebsiteAdapterOptions extends WebsiteCrawlerOptions {
 }
 
 const PROVIDES: readonly (keyof CompanyFields)[] = [
-  'name',
-  'domain',
-  'description',
-  'employee_count',
-  'founded',
-  'industry',
-  'location',
+  ...COMPANY_PROFILE_FIELDS,
   'technologies',
   'social',
   'logo',
@@ -45,26 +40,42 @@ const PROVIDES: readonly (keyof CompanyFields)[] = [
  * technologies the built-in fingerprint set recognises.
  */
 export function createWebsiteAdapter(options: WebsiteAdapterOptions = {}): EnrichmentAdapter<'company'> {
-  const crawler = crawlerFor('website adapter', options);
-  const concurrency = Math.max(1, positiveInteger('concurrency', options.concurrency, 8));
+  return createSiteAdapter(
+    'website adapter',
+    options,
+    { id: 'website', kind: 'company', accepts: ['domain'], provides: PROVIDES },
+    companyCandidate,
+  );
+}
+
+/**
+ * An adapter that reads the company's own site (company or person): free, `readsCompanySite`, its
+ * crawler from `options` (`crawlerFor`). A lookup crawls the query's domain (a query without one
+ * is a miss) and `read`s a candidate from the crawl; a crawl that fails is the outcome, and only
+ * the caller's abort is thrown here (the fetcher answers every site failure as a value).
+ */
+export function createSiteAdapter<K extends AdapterKind>(
+  name: string,
+  options: WebsiteAdapterOptions,
+  declared: Pick<EnrichmentAdapter<K>, 'id' | 'kind' | 'accepts' | 'provides'>,
+  read: (crawl: SiteCrawl, query: QueryOf<K>) => Candidate<K> | null,
+): EnrichmentAdapter<K> {
+  const crawler = crawlerFor(name, options);
   return {
-    id: 'website',
-    kind: 'company',
+    ...declared,
     readsCompanySite: true,
-    accepts: ['domain'],
-    provides: PROVIDES,
     cost: 0,
     billsMisses: false,
     ttl: options.ttl ?? { hitSeconds: 7 * 86_400, missSeconds: 86_400 },
-    concurrency,
+    concurrency: Math.max(1, positiveInteger('concurrency', options.concurrency, 8)),
     async lookup(query, context) {
+      if (!('domain' in query)) return { type: 'miss', cost: 0 };
       try {
         const crawl = await crawler.crawl(query.domain, context);
         if ('type' in crawl) return crawl;
-        const candidate = companyCandidate(crawl);
+        const candidate = read(crawl, query);
         return candidate ? { type: 'hit', candidates: [candidate], cost: 0 } : { type: 'miss', cost: 0 };
       } catch (error) {
-        // Only the caller's abort gets here: the fetcher answers every site failure as a value.
         return thrownOutcome(error, context);
       }
     },
