@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeAdapter } from '../testing/describe-adapter.js';
 import {
+  DANA_WHITFIELD,
+  describePaidProvider,
   emailQuery,
   type FakeProvider,
   fixture,
   isRecordLike,
-  loopbackFetch,
+  paidHit,
   providerContext,
   startFakeProvider,
 } from '../testing/fake-provider.js';
@@ -41,27 +42,7 @@ afterAll(() => api.close());
 
 const adapters = (apiKey = KEY) => createApolloAdapters({ apiKey, baseUrl: api.url });
 
-describeAdapter('apollo (person)', {
-  create: () => adapters().person,
-  hits: [
-    emailQuery('dana.whitfield@example.com'),
-    { by: 'profile_url', profile_url: 'https://www.linkedin.com/in/dana-whitfield' },
-    { by: 'domain_name', domain: 'example.org', full_name: 'Lee Park' },
-  ],
-  misses: [
-    emailQuery('nobody@example.com'),
-    { by: 'domain_name', domain: 'example.com', full_name: 'Nobody Known' },
-  ],
-  context: loopbackFetch,
-  upstreamFailure: { query: emailQuery('broken@example.com'), context: loopbackFetch, kind: 'upstream' },
-});
-
-describeAdapter('apollo (company)', {
-  create: () => adapters().company,
-  hits: [{ by: 'domain', domain: 'example.com' }],
-  misses: [{ by: 'domain', domain: 'example.net' }],
-  context: loopbackFetch,
-});
+describePaidProvider('apollo', adapters, { domain: 'example.org', full_name: 'Lee Park' });
 
 describe('apollo: requests and documented answers', () => {
   it('People Enrichment: a JSON POST with the key in x-api-key, no paid reveals, the person mapped', async () => {
@@ -79,28 +60,14 @@ describe('apollo: requests and documented answers', () => {
       reveal_personal_emails: false,
       reveal_phone_number: false,
     });
-    expect(outcome).toEqual({
-      type: 'hit',
-      cost: 1,
-      candidates: [
-        {
-          confidence: 0.85,
-          fields: {
-            full_name: 'Dana Whitfield',
-            first_name: 'Dana',
-            last_name: 'Whitfield',
-            title: 'VP of Engineering',
-            email: 'dana.whitfield@example.com',
-            profile_url: 'https://www.linkedin.com/in/dana-whitfield',
-            location: 'Austin, Texas, United States',
-            company_name: 'Acme Cloud',
-            company_domain: 'example.com',
-            company_employee_count: 312,
-            company_founded: 2012,
-          },
-        },
-      ],
-    });
+    expect(outcome).toEqual(
+      paidHit(0.85, {
+        ...DANA_WHITFIELD,
+        title: 'VP of Engineering',
+        company_employee_count: 312,
+        company_founded: 2012,
+      }),
+    );
   });
 
   it('a name at a domain is asked as name + domain, weaker confidence, and the locked-email placeholder is dropped', async () => {
@@ -130,31 +97,24 @@ describe('apollo: requests and documented answers', () => {
       providerContext(),
     );
     expect(api.requests().at(-1)?.url.searchParams.get('domain')).toBe('example.com');
-    expect(outcome).toEqual({
-      type: 'hit',
-      cost: 1,
-      candidates: [
-        {
-          confidence: 0.85,
-          fields: {
-            name: 'Acme Cloud',
-            domain: 'example.com',
-            description: 'Acme Cloud runs managed Kubernetes for mid-sized software teams.',
-            employee_count: 312,
-            founded: 2012,
-            industry: 'information technology & services',
-            location: 'Austin, Texas, United States',
-            technologies: ['Cloudflare DNS', 'Google Tag Manager', 'Hubspot', 'React'],
-            social: {
-              linkedin: 'https://www.linkedin.com/company/acmecloud',
-              x: 'https://twitter.com/acmecloud',
-              facebook: 'https://www.facebook.com/acmecloud',
-            },
-            logo: 'https://zenprospect-production.s3.amazonaws.com/uploads/pictures/acmecloud/picture',
-          },
+    expect(outcome).toEqual(
+      paidHit(0.85, {
+        name: 'Acme Cloud',
+        domain: 'example.com',
+        description: 'Acme Cloud runs managed Kubernetes for mid-sized software teams.',
+        employee_count: 312,
+        founded: 2012,
+        industry: 'information technology & services',
+        location: 'Austin, Texas, United States',
+        technologies: ['Cloudflare DNS', 'Google Tag Manager', 'Hubspot', 'React'],
+        social: {
+          linkedin: 'https://www.linkedin.com/company/acmecloud',
+          x: 'https://twitter.com/acmecloud',
+          facebook: 'https://www.facebook.com/acmecloud',
         },
-      ],
-    });
+        logo: 'https://zenprospect-production.s3.amazonaws.com/uploads/pictures/acmecloud/picture',
+      }),
+    );
     expect(
       await adapters().company.lookup({ by: 'domain', domain: 'example.net' }, providerContext()),
     ).toEqual({

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeAdapter } from '../testing/describe-adapter.js';
 import {
+  DANA_WHITFIELD,
+  describePaidProvider,
   emailQuery,
   type FakeProvider,
   fixture,
-  loopbackFetch,
+  paidHit,
   providerContext,
   startFakeProvider,
 } from '../testing/fake-provider.js';
@@ -43,27 +44,7 @@ afterAll(() => api.close());
 
 const adapters = (apiKey = KEY) => createHunterAdapters({ apiKey, baseUrl: api.url });
 
-describeAdapter('hunter (person)', {
-  create: () => adapters().person,
-  hits: [
-    emailQuery('dana.whitfield@example.com'),
-    { by: 'profile_url', profile_url: 'https://www.linkedin.com/in/dana-whitfield' },
-    { by: 'domain_name', domain: 'example.com', full_name: 'Dana Whitfield' },
-  ],
-  misses: [
-    emailQuery('nobody@example.com'),
-    { by: 'domain_name', domain: 'example.com', full_name: 'Nobody Known' },
-  ],
-  context: loopbackFetch,
-  upstreamFailure: { query: emailQuery('broken@example.com'), context: loopbackFetch, kind: 'upstream' },
-});
-
-describeAdapter('hunter (company)', {
-  create: () => adapters().company,
-  hits: [{ by: 'domain', domain: 'example.com' }],
-  misses: [{ by: 'domain', domain: 'example.net' }],
-  context: loopbackFetch,
-});
+describePaidProvider('hunter', adapters, { domain: 'example.com', full_name: 'Dana Whitfield' });
 
 describe('hunter: requests and documented answers', () => {
   it('Email Enrichment by address: the key in X-API-KEY, the person mapped', async () => {
@@ -77,26 +58,12 @@ describe('hunter: requests and documented answers', () => {
     expect(request?.url.searchParams.get('email')).toBe('dana.whitfield@example.com');
     expect(request?.url.searchParams.has('api_key')).toBe(false);
     expect(request?.headers['x-api-key']).toBe(KEY);
-    expect(outcome).toEqual({
-      type: 'hit',
-      cost: 1,
-      candidates: [
-        {
-          confidence: 0.9,
-          fields: {
-            full_name: 'Dana Whitfield',
-            first_name: 'Dana',
-            last_name: 'Whitfield',
-            title: 'Vice President of Engineering',
-            email: 'dana.whitfield@example.com',
-            profile_url: 'https://www.linkedin.com/in/dana-whitfield',
-            location: 'Austin, Texas, United States',
-            company_name: 'Acme Cloud',
-            company_domain: 'example.com',
-          },
-        },
-      ],
-    });
+    expect(outcome).toEqual(
+      paidHit(0.9, {
+        ...DANA_WHITFIELD,
+        title: 'Vice President of Engineering',
+      }),
+    );
   });
 
   it('a profile URL is asked as its LinkedIn handle', async () => {
@@ -143,30 +110,23 @@ describe('hunter: requests and documented answers', () => {
       { by: 'domain', domain: 'example.com' },
       providerContext(),
     );
-    expect(outcome).toEqual({
-      type: 'hit',
-      cost: 1,
-      candidates: [
-        {
-          confidence: 0.9,
-          fields: {
-            name: 'Acme Cloud',
-            domain: 'example.com',
-            description: 'Acme Cloud runs managed Kubernetes for mid-sized software teams.',
-            founded: 2012,
-            industry: 'Internet Software & Services',
-            location: 'Austin, Texas, United States',
-            technologies: ['cloudflare', 'google-tag-manager', 'hubspot', 'react'],
-            social: {
-              linkedin: 'https://www.linkedin.com/company/acmecloud',
-              x: 'https://x.com/acmecloud',
-              facebook: 'https://www.facebook.com/acmecloud',
-            },
-            logo: 'https://logos.hunter.io/example.com',
-          },
+    expect(outcome).toEqual(
+      paidHit(0.9, {
+        name: 'Acme Cloud',
+        domain: 'example.com',
+        description: 'Acme Cloud runs managed Kubernetes for mid-sized software teams.',
+        founded: 2012,
+        industry: 'Internet Software & Services',
+        location: 'Austin, Texas, United States',
+        technologies: ['cloudflare', 'google-tag-manager', 'hubspot', 'react'],
+        social: {
+          linkedin: 'https://www.linkedin.com/company/acmecloud',
+          x: 'https://x.com/acmecloud',
+          facebook: 'https://www.facebook.com/acmecloud',
         },
-      ],
-    });
+        logo: 'https://logos.hunter.io/example.com',
+      }),
+    );
   });
 
   it('451 claimed_email is a miss (the owner asked to stop processing): nothing kept, nothing billed', async () => {

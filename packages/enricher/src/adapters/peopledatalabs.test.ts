@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeAdapter } from '../testing/describe-adapter.js';
 import {
+  DANA_WHITFIELD,
+  describePaidProvider,
   type FakeProvider,
   fixture,
   loopbackFetch,
   PROVIDER_TEST_NOW,
+  paidHit,
   providerContext,
   startFakeProvider,
 } from '../testing/fake-provider.js';
@@ -48,31 +50,7 @@ const loopback = () => ({ ...loopbackFetch(), now: () => PROVIDER_TEST_NOW });
 const adapters = (options: { timeoutMs?: number; apiKey?: string } = {}) =>
   createPeopleDataLabsAdapters({ apiKey: KEY, baseUrl: api.url, ...options });
 
-describeAdapter('peopledatalabs (person)', {
-  create: () => adapters().person,
-  hits: [
-    { by: 'email', email: 'dana.whitfield@example.com', domain: 'example.com' },
-    { by: 'profile_url', profile_url: 'https://www.linkedin.com/in/dana-whitfield' },
-    { by: 'domain_name', domain: 'example.org', full_name: 'Lee Park' },
-  ],
-  misses: [
-    { by: 'email', email: 'nobody@example.com', domain: 'example.com' },
-    { by: 'domain_name', domain: 'example.com', full_name: 'Nobody Known' },
-  ],
-  context: loopback,
-  upstreamFailure: {
-    query: { by: 'email', email: 'broken@example.com', domain: 'example.com' },
-    context: loopback,
-    kind: 'upstream',
-  },
-});
-
-describeAdapter('peopledatalabs (company)', {
-  create: () => adapters().company,
-  hits: [{ by: 'domain', domain: 'example.com' }],
-  misses: [{ by: 'domain', domain: 'example.net' }],
-  context: loopback,
-});
+describePaidProvider('peopledatalabs', adapters, { domain: 'example.org', full_name: 'Lee Park' }, loopback);
 
 describe('people data labs: requests and documented answers', () => {
   it('sends the documented query with the key in X-Api-Key (never in the URL) and maps the record', async () => {
@@ -89,28 +67,15 @@ describe('people data labs: requests and documented answers', () => {
     expect(request?.url.searchParams.get('titlecase')).toBe('true');
     expect(request?.url.search).not.toContain(KEY);
     expect(request?.headers['x-api-key']).toBe(KEY);
-    expect(outcome).toEqual({
-      type: 'hit',
-      cost: 1,
-      candidates: [
-        {
-          confidence: 0.9, // likelihood 9 of 10
-          fields: {
-            full_name: 'Dana Whitfield',
-            first_name: 'Dana',
-            last_name: 'Whitfield',
-            title: 'Vice President of Engineering',
-            email: 'dana.whitfield@example.com',
-            profile_url: 'https://www.linkedin.com/in/dana-whitfield',
-            location: 'Austin, Texas, United States',
-            company_name: 'Acme Cloud',
-            company_domain: 'example.com',
-            company_employee_count: 312,
-            company_founded: 2012,
-          },
-        },
-      ],
-    });
+    expect(outcome).toEqual(
+      // likelihood 9 of 10
+      paidHit(0.9, {
+        ...DANA_WHITFIELD,
+        title: 'Vice President of Engineering',
+        company_employee_count: 312,
+        company_founded: 2012,
+      }),
+    );
   });
 
   it('asks by name and company domain, and drops contact fields the plan answers with `true`', async () => {
@@ -138,29 +103,22 @@ describe('people data labs: requests and documented answers', () => {
       providerContext(),
     );
     expect(api.requests().at(-1)?.url.searchParams.get('website')).toBe('example.com');
-    expect(outcome).toEqual({
-      type: 'hit',
-      cost: 1,
-      candidates: [
-        {
-          confidence: 0.8,
-          fields: {
-            name: 'Acme Cloud',
-            domain: 'example.com',
-            description: 'Acme Cloud runs managed Kubernetes for mid-sized software teams.',
-            employee_count: 312,
-            founded: 2012,
-            industry: 'computer software',
-            location: 'austin, texas, united states',
-            social: {
-              linkedin: 'https://linkedin.com/company/acmecloud',
-              x: 'https://twitter.com/acmecloud',
-              facebook: 'https://facebook.com/acmecloud',
-            },
-          },
+    expect(outcome).toEqual(
+      paidHit(0.8, {
+        name: 'Acme Cloud',
+        domain: 'example.com',
+        description: 'Acme Cloud runs managed Kubernetes for mid-sized software teams.',
+        employee_count: 312,
+        founded: 2012,
+        industry: 'computer software',
+        location: 'austin, texas, united states',
+        social: {
+          linkedin: 'https://linkedin.com/company/acmecloud',
+          x: 'https://twitter.com/acmecloud',
+          facebook: 'https://facebook.com/acmecloud',
         },
-      ],
-    });
+      }),
+    );
   });
 
   it('a 404 is an unbilled miss', async () => {

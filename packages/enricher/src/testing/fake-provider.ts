@@ -13,8 +13,17 @@ import {
   type WebhookReceiver,
   type WebhookRequest,
 } from '@svc/testkit';
-import type { AdapterContext, PersonQuery } from '../adapter.js';
+import type {
+  AdapterContext,
+  AdapterKind,
+  EnrichmentAdapter,
+  FieldsOf,
+  LookupOutcome,
+  PersonFields,
+  PersonQuery,
+} from '../adapter.js';
 import { createGuardedFetch } from '../fetch/guarded-fetch.js';
+import { type ContextParts, describeAdapter } from './describe-adapter.js';
 
 const FIXTURES = fileURLToPath(new URL('../../test-data/providers/', import.meta.url));
 
@@ -115,4 +124,62 @@ export function providerContext(): AdapterContext {
 /** The person query of an address. */
 export function emailQuery(address: string): Extract<PersonQuery, { by: 'email' }> {
   return { by: 'email', email: address, domain: address.split('@')[1] ?? '' };
+}
+
+/** A paid lookup's hit of one candidate, as the adapters answer it (one credit by default). */
+export function paidHit<K extends AdapterKind>(
+  confidence: number,
+  fields: Partial<FieldsOf<K>>,
+  cost = 1,
+): LookupOutcome<K> {
+  return { type: 'hit', cost, candidates: [{ confidence, fields }] };
+}
+
+/**
+ * Dana Whitfield of Acme Cloud, the person every provider's fixtures describe, as the adapters
+ * map her (each provider adds its own title and what it knows of the employer).
+ */
+export const DANA_WHITFIELD = {
+  full_name: 'Dana Whitfield',
+  first_name: 'Dana',
+  last_name: 'Whitfield',
+  email: 'dana.whitfield@example.com',
+  profile_url: 'https://www.linkedin.com/in/dana-whitfield',
+  location: 'Austin, Texas, United States',
+  company_name: 'Acme Cloud',
+  company_domain: 'example.com',
+} as const satisfies Partial<PersonFields>;
+
+/**
+ * The conformance suite for a paid provider's person and company adapters, on the inputs every
+ * fake provider answers alike: Dana Whitfield by address and by profile, and `nameHit` (a name at
+ * a domain its fixtures know), are found; nobody@example.com and "Nobody Known" at example.com are
+ * not; broken@example.com fails upstream. The company example.com is found, example.net is not.
+ */
+export function describePaidProvider(
+  name: string,
+  create: () => { person: EnrichmentAdapter<'person'>; company: EnrichmentAdapter<'company'> },
+  nameHit: { domain: string; full_name: string },
+  context: () => ContextParts = loopbackFetch,
+): void {
+  describeAdapter(`${name} (person)`, {
+    create: () => create().person,
+    hits: [
+      emailQuery(DANA_WHITFIELD.email),
+      { by: 'profile_url', profile_url: DANA_WHITFIELD.profile_url },
+      { by: 'domain_name', ...nameHit },
+    ],
+    misses: [
+      emailQuery('nobody@example.com'),
+      { by: 'domain_name', domain: 'example.com', full_name: 'Nobody Known' },
+    ],
+    context,
+    upstreamFailure: { query: emailQuery('broken@example.com'), context, kind: 'upstream' },
+  });
+  describeAdapter(`${name} (company)`, {
+    create: () => create().company,
+    hits: [{ by: 'domain', domain: 'example.com' }],
+    misses: [{ by: 'domain', domain: 'example.net' }],
+    context,
+  });
 }
