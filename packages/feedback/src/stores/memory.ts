@@ -1,14 +1,7 @@
 import { domainOf, type FeedbackKind } from '../event.js';
 import { type AddressSummary, addressOutcome, foldEvent, type RecordedFeedbackEvent } from '../summary.js';
 import { countPatterns } from './count-patterns.js';
-import {
-  bounceRate,
-  checkRecordSize,
-  type FeedbackScope,
-  type FeedbackStats,
-  type FeedbackStore,
-  providerCounts,
-} from './store.js';
+import { checkRecordSize, type FeedbackScope, type FeedbackStore, feedbackStats } from './store.js';
 
 /** Options of createMemoryFeedbackStore. */
 export interface MemoryFeedbackStoreOptions {
@@ -95,19 +88,11 @@ export function createMemoryFeedbackStore(options: MemoryFeedbackStoreOptions = 
       if (changes.length > maxEvents) changes.shift();
     },
     async stats(account, since, limit = 20) {
-      const stats: FeedbackStats = {
-        since,
-        events: 0,
-        providers: [],
-        domains: [],
-        verdicts: { upgraded: 0, downgraded: 0 },
-      };
       const kinds: { provider: string; kind: FeedbackKind; n: number }[] = [];
       for (const { account: owner, event } of events.values()) {
         if (owner === account && event.at >= since)
           kinds.push({ provider: event.provider, kind: event.kind, n: 1 });
       }
-      Object.assign(stats, providerCounts(kinds));
       const domains = new Map<string, { delivered: number; bounced: number }>();
       for (const summary of summariesAt({ account }, null, () => true).values()) {
         if (summary.lastEventAt < since) continue;
@@ -118,16 +103,16 @@ export function createMemoryFeedbackStore(options: MemoryFeedbackStoreOptions = 
         count[outcome] += 1;
         domains.set(domain, count);
       }
-      stats.domains = [...domains]
-        .map(([domain, c]) => ({ domain, ...c, bounce_rate: bounceRate(c.delivered, c.bounced) }))
+      const ranked = [...domains]
+        .map(([domain, c]) => ({ domain, ...c }))
         .sort(
           (a, b) => b.delivered + b.bounced - (a.delivered + a.bounced) || a.domain.localeCompare(b.domain),
         )
         .slice(0, limit);
-      for (const change of changes) {
-        if (change.account === account && change.at >= since) stats.verdicts[change.change] += 1;
-      }
-      return stats;
+      const verdicts = changes
+        .filter((change) => change.account === account && change.at >= since)
+        .map(({ change }) => ({ change, n: 1 }));
+      return feedbackStats(since, kinds, ranked, verdicts);
     },
     async setProvider(account, provider, sealed, at) {
       credentials.set(providerKey(account, provider), { sealed, at });

@@ -5,7 +5,7 @@ import {
   type PostgresPoolOptions,
 } from '@svc/core/postgres';
 import type { Pool, PoolClient } from 'pg';
-import { domainOf } from '../event.js';
+import { domainOf, type FeedbackKind } from '../event.js';
 import { localPartPattern, type PatternCount } from '../pattern.js';
 import {
   type AddressSummary,
@@ -17,14 +17,7 @@ import {
 } from '../summary.js';
 import { countPatterns } from './count-patterns.js';
 import { type EventRow, fromEventRow, toEventRow } from './sql-rows.js';
-import {
-  bounceRate,
-  checkRecordSize,
-  type emptyKindCounts,
-  type FeedbackStats,
-  type FeedbackStore,
-  providerCounts,
-} from './store.js';
+import { checkRecordSize, type FeedbackStore, feedbackStats } from './store.js';
 
 /** Options of createPostgresFeedbackStore (the pool options are `@svc/core/postgres`'s). */
 export interface PostgresFeedbackStoreOptions extends PostgresPoolOptions {
@@ -223,23 +216,11 @@ export async function createPostgresFeedbackStore(
       );
     },
     async stats(account, since, limit = 20) {
-      const stats: FeedbackStats = {
-        since,
-        events: 0,
-        providers: [],
-        domains: [],
-        verdicts: { upgraded: 0, downgraded: 0 },
-      };
-      const kinds = await db.query<{
-        provider: string;
-        kind: keyof ReturnType<typeof emptyKindCounts>;
-        n: number;
-      }>(
+      const kinds = await db.query<{ provider: string; kind: FeedbackKind; n: number }>(
         `SELECT provider, kind, COUNT(*)::int AS n FROM ${t('feedback_events')}
          WHERE account = $1 AND at >= $2 GROUP BY provider, kind`,
         [account, since],
       );
-      Object.assign(stats, providerCounts(kinds.rows));
       const domains = await db.query<{ domain: string; delivered: number; bounced: number }>(
         `SELECT domain, COUNT(*) FILTER (WHERE outcome = 'delivered')::int AS delivered,
                 COUNT(*) FILTER (WHERE outcome = 'bounced')::int AS bounced
@@ -247,16 +228,11 @@ export async function createPostgresFeedbackStore(
          GROUP BY domain ORDER BY COUNT(*) DESC, domain COLLATE "C" LIMIT $3`,
         [account, since, limit],
       );
-      stats.domains = domains.rows.map((row) => ({
-        ...row,
-        bounce_rate: bounceRate(row.delivered, row.bounced),
-      }));
       const changes = await db.query<{ change: 'upgraded' | 'downgraded'; n: number }>(
         `SELECT change, COUNT(*)::int AS n FROM ${t('feedback_verdict_changes')} WHERE account = $1 AND at >= $2 GROUP BY change`,
         [account, since],
       );
-      for (const row of changes.rows) stats.verdicts[row.change] = row.n;
-      return stats;
+      return feedbackStats(since, kinds.rows, domains.rows, changes.rows);
     },
     async setProvider(account, provider, sealed, at) {
       await db.query(

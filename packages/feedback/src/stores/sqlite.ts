@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { SqliteDriver } from '@svc/core';
 import { createPrivateDatabaseFile, importOptionalPeer } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
-import { domainOf } from '../event.js';
+import { domainOf, type FeedbackKind } from '../event.js';
 import { localPartPattern, type PatternCount } from '../pattern.js';
 import {
   type AddressSummary,
@@ -16,15 +16,7 @@ import {
 } from '../summary.js';
 import { countPatterns } from './count-patterns.js';
 import { type EventRow, fromEventRow, toEventRow } from './sql-rows.js';
-import {
-  bounceRate,
-  checkRecordSize,
-  type emptyKindCounts,
-  type FeedbackScope,
-  type FeedbackStats,
-  type FeedbackStore,
-  providerCounts,
-} from './store.js';
+import { checkRecordSize, type FeedbackScope, type FeedbackStore, feedbackStats } from './store.js';
 
 /** Options of createSqliteFeedbackStore. */
 export interface SqliteFeedbackStoreOptions {
@@ -195,23 +187,11 @@ export async function createSqliteFeedbackStore(options: SqliteFeedbackStoreOpti
       );
     },
     async stats(account, since, limit = 20) {
-      const stats: FeedbackStats = {
-        since,
-        events: 0,
-        providers: [],
-        domains: [],
-        verdicts: { upgraded: 0, downgraded: 0 },
-      };
       const kinds = db
         .prepare(
           'SELECT provider, kind, COUNT(*) AS n FROM feedback_events WHERE account = ? AND at >= ? GROUP BY provider, kind',
         )
-        .all(account, since) as {
-        provider: string;
-        kind: keyof ReturnType<typeof emptyKindCounts>;
-        n: number;
-      }[];
-      Object.assign(stats, providerCounts(kinds));
+        .all(account, since) as { provider: string; kind: FeedbackKind; n: number }[];
       const domains = db
         .prepare(
           `SELECT domain, SUM(outcome = 'delivered') AS delivered, SUM(outcome = 'bounced') AS bounced
@@ -219,19 +199,12 @@ export async function createSqliteFeedbackStore(options: SqliteFeedbackStoreOpti
            GROUP BY domain ORDER BY COUNT(*) DESC, domain LIMIT ?`,
         )
         .all(account, since, limit) as { domain: string; delivered: number; bounced: number }[];
-      stats.domains = domains.map((row) => ({
-        domain: row.domain,
-        delivered: Number(row.delivered),
-        bounced: Number(row.bounced),
-        bounce_rate: bounceRate(Number(row.delivered), Number(row.bounced)),
-      }));
       const changes = db
         .prepare(
           'SELECT change, COUNT(*) AS n FROM feedback_verdict_changes WHERE account = ? AND at >= ? GROUP BY change',
         )
         .all(account, since) as { change: 'upgraded' | 'downgraded'; n: number }[];
-      for (const row of changes) stats.verdicts[row.change] = Number(row.n);
-      return stats;
+      return feedbackStats(since, kinds, domains, changes);
     },
     async setProvider(account, provider, sealed, at) {
       db.prepare(

@@ -94,14 +94,20 @@ export function bounceRate(delivered: number, bounced: number): number | null {
   return total === 0 ? null : Math.round((bounced / total) * 1000) / 1000;
 }
 
-/** Event counts by provider and kind, as the statistics list them (providers in name order). */
-export function providerCounts(rows: Iterable<{ provider: string; kind: FeedbackKind; n: number }>): {
-  events: number;
-  providers: ProviderEventCounts[];
-} {
+/**
+ * The statistics from what a backend counted since `since`: events by provider and kind (providers
+ * listed in name order), decided addresses by domain (already ranked, most first, and cut to the
+ * limit), and verdict changes. SQL drivers may hand counts over as strings or bigints.
+ */
+export function feedbackStats(
+  since: string,
+  kinds: Iterable<{ provider: string; kind: FeedbackKind; n: number }>,
+  domains: Iterable<{ domain: string; delivered: number; bounced: number }>,
+  verdicts: Iterable<{ change: 'upgraded' | 'downgraded'; n: number }>,
+): FeedbackStats {
   const byProvider = new Map<string, Record<FeedbackKind, number>>();
   let events = 0;
-  for (const { provider, kind, n } of rows) {
+  for (const { provider, kind, n } of kinds) {
     const counts = byProvider.get(provider) ?? emptyKindCounts();
     counts[kind] += Number(n);
     events += Number(n);
@@ -110,5 +116,23 @@ export function providerCounts(rows: Iterable<{ provider: string; kind: Feedback
   const providers = [...byProvider]
     .map(([provider, counts]) => ({ provider, counts }))
     .sort((a, b) => a.provider.localeCompare(b.provider));
-  return { events, providers };
+  const stats: FeedbackStats = {
+    since,
+    events,
+    providers,
+    domains: [],
+    verdicts: { upgraded: 0, downgraded: 0 },
+  };
+  for (const row of domains) {
+    const delivered = Number(row.delivered);
+    const bounced = Number(row.bounced);
+    stats.domains.push({
+      domain: row.domain,
+      delivered,
+      bounced,
+      bounce_rate: bounceRate(delivered, bounced),
+    });
+  }
+  for (const { change, n } of verdicts) stats.verdicts[change] += Number(n);
+  return stats;
 }
