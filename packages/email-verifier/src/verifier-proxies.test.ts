@@ -1,5 +1,6 @@
 import {
   type FakeDnsServer,
+  fleetProbeOptions,
   type SmtpFleet,
   type Socks5Proxy,
   startDnsServer,
@@ -74,16 +75,7 @@ function verifierWith(smtp: SmtpProbeOptions, extra: VerifierOptions = {}) {
     dnsCache: false,
     resolverHealth: { canaries: ['canary.test'] },
     ...extra,
-    smtp: {
-      port: fleet.port,
-      allowPrivateAddresses: true,
-      heloName: 'verifier.test',
-      connectTimeoutMs: 400,
-      commandTimeoutMs: 2000,
-      timeoutMs: 4000,
-      catchAllCacheMs: 0,
-      ...smtp,
-    },
+    smtp: { ...fleetProbeOptions(fleet), connectTimeoutMs: 400, timeoutMs: 4000, ...smtp },
   });
 }
 

@@ -1,5 +1,11 @@
 import { ServiceError } from '@svc/core';
-import { type FakeDnsServer, type SmtpFleet, startDnsServer, startSmtpFleet } from '@svc/testkit';
+import {
+  type FakeDnsServer,
+  fleetProbeOptions,
+  type SmtpFleet,
+  startDnsServer,
+  startSmtpFleet,
+} from '@svc/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeDnsResolver } from './dns/backends/node-dns.js';
 import {
@@ -93,16 +99,7 @@ const base = (): VerifierOptions => ({
   dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 500, tries: 1 }),
   resolverHealth: { canaries: ['canary.test'] },
   dnsCache: false,
-  smtp: {
-    port: fleet.port,
-    allowPrivateAddresses: true,
-    heloName: 'verifier.test',
-    connectTimeoutMs: 500,
-    commandTimeoutMs: 2000,
-    timeoutMs: 3000,
-    // Each test sees the whole dialogue, catch-all question included; the cache has its own tests.
-    catchAllCacheMs: 0,
-  },
+  smtp: fleetProbeOptions(fleet),
   // Each test probes what it verifies; the result cache has its own tests (result-cache/).
   resultCache: false,
 });

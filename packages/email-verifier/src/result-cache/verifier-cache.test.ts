@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type FakeDnsServer, type SmtpFleet, startDnsServer, startSmtpFleet } from '@svc/testkit';
+import {
+  type FakeDnsServer,
+  fleetProbeOptions,
+  type SmtpFleet,
+  startDnsServer,
+  startSmtpFleet,
+} from '@svc/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeDnsResolver } from '../dns/backends/node-dns.js';
 import { createVerifier } from '../verifier.js';
@@ -60,15 +66,7 @@ const verifierWith = (options: Pick<VerifierOptions, 'resultCache'> = {}) =>
     dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 500, tries: 1 }),
     resolverHealth: { canaries: ['canary.test'] },
     clock,
-    smtp: {
-      port: fleet.port,
-      allowPrivateAddresses: true,
-      heloName: 'verifier.test',
-      connectTimeoutMs: 500,
-      commandTimeoutMs: 2000,
-      timeoutMs: 3000,
-      catchAllCacheMs: 0,
-    },
+    smtp: fleetProbeOptions(fleet),
     ...options,
   });
 

@@ -1,5 +1,5 @@
 import { createNodeDnsResolver, type VerifierOptions } from '@svc/email-verifier';
-import type { FakeDnsServer, SmtpFleet } from '@svc/testkit';
+import { type FakeDnsServer, fleetProbeOptions, type SmtpFleet } from '@svc/testkit';
 
 /**
  * Options of a verifier that really probes: DNS from the testkit's fake server, SMTP to its fleet
@@ -15,15 +15,6 @@ export function fleetVerifierOptions(
     dns: createNodeDnsResolver({ servers: [dns.address], timeoutMs: 300, tries: 1 }),
     resolverHealth: { canaries: ['canary.test'] },
     ...overrides,
-    smtp: {
-      port: fleet.port,
-      allowPrivateAddresses: true,
-      heloName: 'verifier.test',
-      connectTimeoutMs: 500,
-      commandTimeoutMs: 2000,
-      timeoutMs: 3000,
-      catchAllCacheMs: 0,
-      ...overrides.smtp,
-    },
+    smtp: { ...fleetProbeOptions(fleet), ...overrides.smtp },
   };
 }

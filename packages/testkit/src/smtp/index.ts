@@ -8,6 +8,7 @@ export {
   startSmtpFleet,
   startSmtpServer,
 } from './fleet.js';
+export { fleetProbeOptions } from './probe-options.js';
 export type { SmtpSessionEnd, SmtpSessionRecord, SmtpTranscriptEntry } from './recording.js';
 export type { SmtpReply } from './reply.js';
 export type {
