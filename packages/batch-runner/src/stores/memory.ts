@@ -1,15 +1,5 @@
 import { createId } from '@svc/core';
-import type {
-  Delivery,
-  DeliveryAttempt,
-  DeliveryState,
-  EventView,
-  JobRecord,
-  JobScope,
-  NewJob,
-  RecordResult,
-  Store,
-} from '../store.js';
+import type { Delivery, EventView, JobRecord, JobScope, NewJob, RecordResult, Store } from '../store.js';
 import { beginInLog, completeInLog } from './attempt-log.js';
 import { checkJobQuota } from './quota.js';
 import { abandonedJobError, addCounts, tallyChunk } from './tally.js';
@@ -24,18 +14,12 @@ interface Chunk {
   attempts: number;
 }
 
-interface OutboxEntry {
-  eventId: string;
-  jobId: string;
-  type: Delivery['type'];
-  url: string;
-  created: number;
-  state: DeliveryState;
+/** An event as the outbox holds it: what `events()` shows, with the schedule and the lease. */
+interface OutboxEntry extends Omit<EventView, 'nextAttemptAt'> {
   nextAttemptAt: number;
   firstAttemptAt: number | null;
   owner: string | null;
   leaseUntil: number;
-  attempts: DeliveryAttempt[];
 }
 
 interface Entry {

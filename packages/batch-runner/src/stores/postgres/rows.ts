@@ -62,13 +62,20 @@ export interface OutboxRow {
   account_id: string | null;
 }
 
-export function toDelivery(row: OutboxRow, owner: string): Delivery {
+/** The event's own fields, read the same way into a delivery and into a view. */
+function eventOf(row: OutboxRow): Pick<EventView, 'eventId' | 'jobId' | 'type' | 'url' | 'created'> {
   return {
     eventId: row.event_id,
     jobId: row.job_id,
     type: row.type,
     url: row.url,
     created: Number(row.created),
+  };
+}
+
+export function toDelivery(row: OutboxRow, owner: string): Delivery {
+  return {
+    ...eventOf(row),
     firstAttemptAt: row.first_attempt_at === null ? null : Number(row.first_attempt_at),
     attempts: row.attempt_count,
     owner,
@@ -93,11 +100,7 @@ export type EventRow = OutboxRow & { attempts: AttemptJson[] };
 
 export function toView(row: EventRow): EventView {
   return {
-    eventId: row.event_id,
-    jobId: row.job_id,
-    type: row.type,
-    url: row.url,
-    created: Number(row.created),
+    ...eventOf(row),
     state: row.state,
     nextAttemptAt: row.state === 'pending' ? Number(row.next_attempt_at) : null,
     // The trigger and the in-progress mark only when set, as the other stores keep them.
