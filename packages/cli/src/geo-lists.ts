@@ -1,12 +1,11 @@
 import { ServiceError } from '@svc/core';
-import { createGuardedFetch } from '@svc/enricher';
 import {
   defaultGeoCacheDir,
-  type ListDownload,
   NETWORK_LIST_DATASETS,
   type NetworkListsUpdate,
   updateNetworkLists,
 } from '@svc/geo-resolver';
+import { guardedDownload } from './guarded-download.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './usage-error.js';
 
@@ -44,26 +43,13 @@ export async function updateLists(
   urls: Record<string, string[]>,
   allowPrivate: boolean,
 ): Promise<NetworkListsUpdate> {
-  const guarded = createGuardedFetch({
-    ...(allowPrivate ? { isAllowedAddress: () => true } : {}),
+  const download = guardedDownload({
+    allowPrivate,
     timeoutMs: 120_000,
-    maxRedirects: 5,
-    // The largest list's bound; each dataset's own bound is checked below.
+    // The largest list's bound; each dataset's own bound is checked as well.
     maxBytes: Math.max(...NETWORK_LIST_DATASETS.map((dataset) => dataset.maxBytes)),
+    onFetch: (url) => io.stderr.write(`geo update: fetching ${url}\n`),
   });
-  const download: ListDownload = async (url, maxBytes) => {
-    io.stderr.write(`geo update: fetching ${url}\n`);
-    let response: Response;
-    try {
-      response = await guarded(url);
-    } catch (error) {
-      throw new Error(`${url}: ${(error as Error).message}`);
-    }
-    if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-    const body = Buffer.from(await response.arrayBuffer());
-    if (body.length > maxBytes) throw new Error(`${url}: larger than ${maxBytes} bytes`);
-    return body;
-  };
   try {
     return await updateNetworkLists({
       cacheDir: defaultGeoCacheDir(io.env),

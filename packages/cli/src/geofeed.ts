@@ -1,11 +1,6 @@
 import { resolve } from 'node:path';
-import { createGuardedFetch } from '@svc/enricher';
-import {
-  type GeoBackend,
-  type GeofeedProblem,
-  type ListDownload,
-  openGeofeedBackend,
-} from '@svc/geo-resolver';
+import { type GeoBackend, type GeofeedProblem, openGeofeedBackend } from '@svc/geo-resolver';
+import { guardedDownload } from './guarded-download.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './usage-error.js';
 
@@ -34,32 +29,10 @@ export async function openCliGeofeed(
   });
   return openGeofeedBackend({
     feeds: resolved,
-    download: guardedDownload(allowPrivate),
+    download: guardedDownload({ allowPrivate, timeoutMs: 60_000, maxBytes: MAX_FEED_BYTES }),
     maxBytes: MAX_FEED_BYTES,
     onProblems: (feed, problems) => printProblems(io, feed, problems),
   });
-}
-
-/** A download through the SSRF guard, with the feed's size bound. */
-export function guardedDownload(allowPrivate: boolean): ListDownload {
-  const guarded = createGuardedFetch({
-    ...(allowPrivate ? { isAllowedAddress: () => true } : {}),
-    timeoutMs: 60_000,
-    maxRedirects: 5,
-    maxBytes: MAX_FEED_BYTES,
-  });
-  return async (url, maxBytes) => {
-    let response: Response;
-    try {
-      response = await guarded(url);
-    } catch (error) {
-      throw new Error(`${url}: ${(error as Error).message}`);
-    }
-    if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-    const body = Buffer.from(await response.arrayBuffer());
-    if (body.length > maxBytes) throw new Error(`${url}: larger than ${maxBytes} bytes`);
-    return body;
-  };
 }
 
 function printProblems(io: CliIo, feed: string, problems: readonly GeofeedProblem[]): void {

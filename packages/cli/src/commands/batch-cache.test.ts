@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import { main } from '../main.js';
 import { captureIo } from '../testing/capture-io.js';
+import { fleetFlags } from '../testing/fleet-flags.js';
 
 // svc batch run --probe keeps probed results in its --db file: a second run of the list on the
 // same file does not probe again, unless --fresh.
@@ -48,9 +49,7 @@ async function run(...extra: string[]): Promise<Array<string | null>> {
     '--db',
     join(dir, 'jobs.db'),
   ];
-  argv.push('--out', out, '--probe', '--dns', dns.address, '--dns-canary', 'canary.test');
-  argv.push('--smtp-port', String(fleet.port));
-  argv.push('--helo', 'cli.test', '--allow-private-mx', ...extra);
+  argv.push('--out', out, '--probe', ...fleetFlags(dns, fleet), ...extra);
   expect(await main(argv, io), io.err()).toBe(EXIT.ok);
   const lines = (await readFile(out, 'utf8')).trim().split('\n');
   return lines.map((line) => JSON.parse(line).result.cached_at ?? null);

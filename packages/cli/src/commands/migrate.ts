@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { printJson } from '../output.js';
+import { checkedPostgresUrl } from '../postgres-url.js';
 import { UsageError } from '../usage-error.js';
 
 /** What one store's migration did, as printed. */
@@ -47,15 +48,7 @@ the version before and after. A schema written by a newer svc is refused: exit 1
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const url = (values['database-url'] as string | undefined) ?? io.env.SVC_DATABASE_URL;
     if (!url) throw new UsageError('svc migrate needs --database-url postgres://… (or SVC_DATABASE_URL)');
-    let protocol: string | undefined;
-    try {
-      protocol = new URL(url).protocol;
-    } catch {}
-    if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
-      throw new UsageError(
-        '--database-url must be a URL such as postgres://user:password@host:5432/database',
-      );
-    }
+    checkedPostgresUrl(url, '--database-url');
     const schema = values.schema as string | undefined;
     // Loaded here: the command table must not load pg or the server for every other command.
     // The CLI's own pg goes to both stores (an optional peer of @svc/batch-runner, which opens

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import { main } from '../main.js';
 import { captureIo } from '../testing/capture-io.js';
+import { fleetFlags } from '../testing/fleet-flags.js';
 
 // svc verify --proxy: the SMTP probe through a pool of testkit SOCKS5 proxies, one of them down.
 
@@ -42,17 +43,7 @@ afterAll(async () => {
   await Promise.all([fleet?.close(), dns?.close(), good?.close(), down?.close(), pinned?.close()]);
 });
 
-const flags = () => [
-  '--dns',
-  dns.address,
-  '--dns-canary',
-  'canary.test',
-  '--smtp-port',
-  String(fleet.port),
-  '--helo',
-  'cli.test',
-  '--allow-private-mx',
-];
+const flags = () => fleetFlags(dns, fleet);
 
 describe('svc verify --proxy', () => {
   it('probes through the pool, past a failing proxy, pinning Google to its own; results name the proxy', async () => {

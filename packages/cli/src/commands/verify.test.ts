@@ -6,21 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import { main } from '../main.js';
 import { captureIo } from '../testing/capture-io.js';
+import { fleetFlags } from '../testing/fleet-flags.js';
 
 let dns: FakeDnsServer;
 let fleet: SmtpFleet;
 let dir: string;
-const flags = () => [
-  '--dns',
-  dns.address,
-  '--dns-canary',
-  'canary.test',
-  '--smtp-port',
-  String(fleet.port),
-  '--helo',
-  'cli.test',
-  '--allow-private-mx',
-];
+const flags = () => fleetFlags(dns, fleet);
 
 beforeAll(async () => {
   dns = await startDnsServer({

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { dataDir } from '../../data-dir.js';
 import type { CliIo } from '../../io.js';
+import { checkedPostgresUrl } from '../../postgres-url.js';
 import { UsageError } from '../../usage-error.js';
 
 /** Where `svc enrich` keeps its files: the user's dataset index and the cache + suppression list. */
@@ -27,20 +28,9 @@ export function enrichPaths(io: CliIo, values: Record<string, unknown>): EnrichP
   if (flag !== undefined && values.cache !== undefined)
     throw new UsageError('give --cache (a SQLite file) or --database-url (PostgreSQL), not both', 'enrich');
   const url = flag ?? (values.cache === undefined ? io.env.SVC_DATABASE_URL : undefined);
-  let databaseUrl: string | null = null;
-  if (url) {
-    let protocol: string | undefined;
-    try {
-      protocol = new URL(url).protocol;
-    } catch {}
-    if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
-      throw new UsageError(
-        `${flag !== undefined ? '--database-url' : 'SVC_DATABASE_URL'} must be a URL such as postgres://user:password@host:5432/database`,
-        'enrich',
-      );
-    }
-    databaseUrl = url;
-  }
+  const databaseUrl = url
+    ? checkedPostgresUrl(url, flag !== undefined ? '--database-url' : 'SVC_DATABASE_URL', 'enrich')
+    : null;
   return {
     dataset: values.dataset ? resolve(io.cwd, values.dataset as string) : join(dir, 'enrich-dataset.db'),
     cache: values.cache ? resolve(io.cwd, values.cache as string) : join(dir, 'enrich-cache.db'),
