@@ -2,7 +2,8 @@ import type { SmtpReply } from './reply.js';
 
 /** One event of a session, in the order it happened. */
 export type SmtpTranscriptEntry =
-  | { readonly type: 'command'; readonly at: number; readonly line: string }
+  /** `arrivedAt`: when the line came off the socket; `at`: when the server began to handle it. */
+  | { readonly type: 'command'; readonly at: number; readonly arrivedAt: number; readonly line: string }
   | { readonly type: 'reply'; readonly at: number; readonly code: number; readonly lines: readonly string[] }
   /** The STARTTLS handshake completed; later commands and replies went over TLS. */
   | { readonly type: 'tls'; readonly at: number };

@@ -186,7 +186,7 @@ export class SmtpSession {
     const { record } = this.#ctx;
     const shown = line ?? '<line too long>';
     record.commands.push(shown);
-    record.transcript.push({ type: 'command', at: Date.now(), line: shown });
+    record.transcript.push({ type: 'command', at: Date.now(), arrivedAt: this.#arrivedAt, line: shown });
     if (line === null) {
       await this.#send('other', R.replies.lineTooLong);
       return;
