@@ -152,7 +152,9 @@ describe.skipIf(!postgresUrl || !redisUrl)('roles on PostgreSQL + Redis', () => 
     const submitted = await call(api.server.url, 'POST', '/v2/batch', live, { type: 'geo_ip', records });
     expect(submitted.status).toBe(202);
     const id = submitted.body.id as string;
-    // No worker yet: the api process leaves the job alone.
+    // No worker yet: the api process leaves the job alone. Real time, on purpose: this is a claim
+    // that nothing happens in another process's real BullMQ and PostgreSQL, which no clock of the
+    // test can move; 1.5 s is many times what a consumer takes to claim a chunk here.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect((await call(api.server.url, 'GET', `/v2/batch/${id}`, live)).body.status).toBe('queued');
 
