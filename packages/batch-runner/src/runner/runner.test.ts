@@ -20,16 +20,24 @@ const stores: Array<[string, () => Promise<Store>]> = [
   ['SQLite', async () => createSqliteStore({ path: join(dir, `runner-${++file}.db`) })],
 ];
 
-/** Real asynchronous work; `bad` inputs fail alone, and chunks containing `flaky` throw `flakyTimes` times. */
+/**
+ * Real asynchronous work; `bad` inputs fail alone, and chunks containing `flaky` throw `flakyTimes`
+ * times. `holdUntilAborted`: each chunk is in flight until its signal is aborted.
+ */
 function testProcessor(
-  options: { flakyTimes?: number; delayMs?: number; seen?: AbortSignal[] } = {},
+  options: { flakyTimes?: number; holdUntilAborted?: boolean; seen?: AbortSignal[] } = {},
 ): Processor {
   let flaky = options.flakyTimes ?? 0;
   return {
     type: 'verify_email',
     async process(records, { signal }) {
       options.seen?.push(signal);
-      await new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 1));
+      if (options.holdUntilAborted)
+        await new Promise((resolve) => {
+          if (signal.aborted) resolve(undefined);
+          else signal.addEventListener('abort', resolve, { once: true });
+        });
+      else await new Promise(setImmediate);
       if (records.some((record) => record.input === 'flaky') && flaky-- > 0)
         throw new Error('upstream hiccup');
       return records.map(({ index, input }) =>
@@ -426,7 +434,7 @@ describe.each(stores)('batch runner on the %s store', (_name, makeStore) => {
     const cancelled: string[] = [];
     runner = createBatchRunner({
       store: await makeStore(),
-      processors: [testProcessor({ delayMs: 200, seen })],
+      processors: [testProcessor({ holdUntilAborted: true, seen })],
       chunkSize: 10,
       concurrency: 1,
       onJobFinished: (job) => {
