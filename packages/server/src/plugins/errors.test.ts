@@ -41,7 +41,8 @@ const echo: FastifyPluginAsyncTypebox = async (app) => {
     // ?read=first: the signal is asked for before the client goes; otherwise only after.
     const first = (request.query as { read?: string }).read === 'first';
     if (first) goneSignals.push(request.deadlineSignal);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Held until the test lets it go (after its client left, or not).
+    await new Promise((resolve) => hangReleases.push(resolve));
     if (!first) goneSignals.push(request.deadlineSignal);
     return {};
   });
@@ -74,6 +75,7 @@ const echo: FastifyPluginAsyncTypebox = async (app) => {
 
 const lateSignals: AbortSignal[] = [];
 const goneSignals: AbortSignal[] = [];
+const hangReleases: ((value: unknown) => void)[] = [];
 const REQ = /^req_[0-9a-z]{36}$/;
 
 /** Every error response: the spec body and nothing else, the same request id in header and body. */
@@ -264,19 +266,21 @@ describe('errors and request ids', () => {
     const app = await start({ requestTimeoutMs: 5_000 });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };
+    const connections = () =>
+      new Promise<number>((resolve, reject) =>
+        app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      );
     for (const read of ['first', 'late']) {
       goneSignals.length = 0;
-      // The request is sent, then the connection closed before the answer (300 ms later).
-      await new Promise<void>((resolve, reject) => {
-        const socket = connect(port, '127.0.0.1', () => {
-          socket.write(`GET /v2/hang?read=${read} HTTP/1.1\r\nHost: x\r\n\r\n`);
-          setTimeout(() => {
-            socket.destroy();
-            resolve();
-          }, 100);
-        });
-        socket.on('error', reject);
+      // The request reaches its handler, which holds it; then the client closes the connection.
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write(`GET /v2/hang?read=${read} HTTP/1.1\r\nHost: x\r\n\r\n`);
       });
+      await expect.poll(() => hangReleases.length, { timeout: 5_000 }).toBe(1);
+      socket.destroy();
+      // The server has seen the connection close before the handler goes on.
+      await expect.poll(connections, { timeout: 5_000 }).toBe(0);
+      hangReleases.shift()?.(undefined);
       await expect.poll(() => goneSignals.length, { timeout: 5_000 }).toBe(1);
       const signal = goneSignals[0] as AbortSignal;
       await expect.poll(() => signal.aborted, { timeout: 5_000 }).toBe(true);
@@ -284,7 +288,10 @@ describe('errors and request ids', () => {
     }
     // A client that waits for its answer leaves the signal alone.
     goneSignals.length = 0;
-    const response = await app.inject({ method: 'GET', url: '/v2/hang?read=first' });
+    const answer = app.inject({ method: 'GET', url: '/v2/hang?read=first' });
+    await expect.poll(() => hangReleases.length).toBe(1);
+    hangReleases.shift()?.(undefined);
+    const response = await answer;
     expect(response.statusCode).toBe(200);
     expect(goneSignals[0]?.aborted).toBe(false);
   });
