@@ -122,7 +122,7 @@ export interface ReplyFacts {
 
 /** One row of a precedence table: the first row whose `decide` answers gives the outcome. */
 export interface ReplyRule {
-  /** Stable id, as in the README's table and in `explainRcptReply`'s answer. */
+  /** Stable id, as in docs/email-verifier.md's reply tables and in `explainRcptReply`'s answer. */
   id: string;
   decide: (facts: ReplyFacts) => RcptOutcome | undefined;
 }
