@@ -626,7 +626,16 @@ describe('verifyMany()', () => {
         signal: controller.signal,
       },
     );
-    setTimeout(() => controller.abort(new Error('job cancelled')), 200);
+    // Cancelled once the slow MX has been asked (it answers 5 s later), not after a guessed delay.
+    await expect
+      .poll(() =>
+        fleet.sessions.some(
+          (session) =>
+            session.host === '127.0.0.5' && session.commands.some((line) => line.startsWith('RCPT')),
+        ),
+      )
+      .toBe(true);
+    controller.abort(new Error('job cancelled'));
     await expect(pending).rejects.toThrow('job cancelled');
     await fleet.waitForIdle();
     // The slow MX never got to answer: the session was closed, not left to run for 5 s (that is

@@ -506,6 +506,12 @@ describe('probeDomain against the testkit SMTP fleet', () => {
       expect(asked.length - 1 - asked.indexOf('me@one.test')).toBeGreaterThanOrEqual(15);
     });
 
+    /** Whether the fake MTA has been asked about `address` (its RCPT arrived). */
+    const askedFor = (address: string) =>
+      (fleet?.sessions ?? []).some((session) =>
+        session.commands.some((line) => line.includes(`<${address}>`)),
+      );
+
     it('lets one caller give up without disturbing the others', async () => {
       const context = await setup({ defaultRcpt: 'accept', replyDelayMs: { rcpt: 150 } });
       const { signal, ...shared } = context;
@@ -513,7 +519,9 @@ describe('probeDomain against the testkit SMTP fleet', () => {
       const impatient = new AbortController();
       const quitter = group.join(new Map([['a.test', ['x@a.test']]]), new Set(), impatient.signal);
       const stayer = group.join(new Map([['b.test', ['x@b.test', 'y@b.test']]]), new Set(), signal);
-      setTimeout(() => impatient.abort(new Error('gave up')), 20);
+      // It gives up once its recipient has been asked (the answer comes 150 ms later).
+      await expect.poll(() => askedFor('x@a.test'), { interval: 5 }).toBe(true);
+      impatient.abort(new Error('gave up'));
       const gaveUp = await quitter;
       expect(gaveUp?.results.get('x@a.test')?.outcome).toBe('timeout');
       const served = await stayer;
@@ -533,7 +541,8 @@ describe('probeDomain against the testkit SMTP fleet', () => {
       const group = createMailGroup(mx('mx1.example.test'), shared);
       const controller = new AbortController();
       const joined = group.join(new Map([['a.test', ['x@a.test']]]), new Set(), controller.signal);
-      setTimeout(() => controller.abort(new Error('cancelled')), 100);
+      await expect.poll(() => askedFor('x@a.test'), { interval: 5 }).toBe(true);
+      controller.abort(new Error('cancelled'));
       // The server would accept after 2 s: a timeout outcome says the abort ended the session.
       expect((await joined)?.results.get('x@a.test')?.outcome).toBe('timeout');
       await fleet?.waitForIdle();

@@ -76,10 +76,13 @@ describe('createGuardedFetch', () => {
     // The answer comes after 2 s: ETIMEDOUT says the 200 ms limit ended the wait (no timing asserted).
     await expect(guarded(`${web.url}/slow`)).rejects.toMatchObject({ code: 'ETIMEDOUT' });
     const controller = new AbortController();
+    const asked = web.requests.length;
     const pending = createGuardedFetch({ isAllowedAddress: onlyLoopback1 })(`${web.url}/slow`, {
       signal: controller.signal,
     });
-    setTimeout(() => controller.abort(new Error('caller gave up')), 50);
+    // The caller gives up once the site has the request (it answers 2 s later).
+    await expect.poll(() => web.requests.length).toBe(asked + 1);
+    controller.abort(new Error('caller gave up'));
     await expect(pending).rejects.toThrow('caller gave up');
   });
 });
