@@ -73,6 +73,32 @@ try {
         say(`ships ${file}, which is for the project's own tests or build`);
       }
     }
+    // An app with `skipLibCheck: false` typechecks every .d.ts it reaches: one importing a package
+    // the app may not have (an optional peer, a devDependency) fails with "Cannot find module".
+    const optional = new Set(
+      Object.entries(manifest.peerDependenciesMeta ?? {})
+        .filter(([, meta]) => meta?.optional)
+        .map(([name]) => name),
+    );
+    const installed = new Set(
+      [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})].filter(
+        (name) => !optional.has(name),
+      ),
+    );
+    for (const file of files.filter((name) => name.endsWith('.d.ts'))) {
+      const text = readFileSync(join(root, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+      for (const [, specifier] of text.matchAll(/(?:\bfrom|\bimport\(|\bimport)\s*['"]([^'"]+)['"]/g)) {
+        if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+        const name = specifier
+          .split('/')
+          .slice(0, specifier.startsWith('@') ? 2 : 1)
+          .join('/');
+        if (name === manifest.name || installed.has(name)) continue;
+        say(
+          `${file} imports ${specifier}, ${optional.has(name) ? 'an optional peer' : 'not a dependency'}: an app with skipLibCheck false and without it cannot typecheck (declare the types used locally)`,
+        );
+      }
+    }
     for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
       for (const [name, range] of Object.entries(manifest[field] ?? {})) {
         if (String(range).startsWith('workspace:')) say(`${field}.${name} is still ${range}`);

@@ -18,6 +18,7 @@ export {
   writePrivateFileAtomic,
   writePrivateFileOnce,
 } from './private-file.js';
+export type { RedisClient } from './redis-client.js';
 export * from './schemas/batch.js';
 export * from './schemas/common.js';
 export * from './schemas/email.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { importOptionalPeer, isTerminalBatchStatus } from '@svc/core';
+import { importOptionalPeer, isTerminalBatchStatus, type RedisClient } from '@svc/core';
 import type { Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ChunkDispatcher, ChunkOutcome } from '../runner/chunk-dispatcher.js';
@@ -43,7 +43,7 @@ export interface BullMqDispatcherOptions {
    * dispatcher, or an ioredis client of the caller's (left open; BullMQ duplicates it for its
    * blocking connection).
    */
-  connection: string | Redis;
+  connection: string | RedisClient;
   /** The BullMQ queue. @default 'svc-batch' */
   queueName?: string;
   /** BullMQ's key prefix: every key is `<prefix>:<queueName>:…`. @default 'bull' */
@@ -135,7 +135,7 @@ export function createBullMqDispatcher(options: BullMqDispatcherOptions): BullMq
   let nextFallbackAt = 0;
 
   async function client(kind: 'queue' | 'worker'): Promise<Redis> {
-    if (typeof options.connection !== 'string') return options.connection;
+    if (typeof options.connection !== 'string') return options.connection as Redis;
     const { Redis: IORedis } = await loadIoredis();
     // BullMQ's worker connection must retry forever (maxRetriesPerRequest null); our own timeouts
     // bound every wait on it.

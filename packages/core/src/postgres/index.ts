@@ -6,12 +6,21 @@ export {
   runPostgresMigrations,
 } from './migrate.js';
 export { openMigratedPostgres } from './open-migrated.js';
+export type {
+  PgDriver,
+  PgPool,
+  PgPoolClient,
+  PgPoolConfig,
+  PgQueryable,
+  PgQueryConfig,
+  PgQueryResult,
+  PgRow,
+} from './pg-types.js';
 export {
   checkedPostgresSchema,
   connectPostgresClient,
   type OpenedPostgresPool,
   openPostgresPool,
-  type PgDriver,
   type PostgresPoolOptions,
   type PostgresStoreNames,
   postgresConnectError,

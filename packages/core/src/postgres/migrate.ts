@@ -1,4 +1,4 @@
-import type { PoolClient } from 'pg';
+import type { PgQueryable } from './pg-types.js';
 
 /** One version of a store's schema. */
 export interface PostgresMigration {
@@ -50,7 +50,7 @@ export interface PostgresMigrationOutcome {
  * versions named; any failure rolls everything back.
  */
 export async function runPostgresMigrations(
-  client: PoolClient,
+  client: PgQueryable,
   options: RunPostgresMigrationsOptions,
 ): Promise<PostgresMigrationOutcome> {
   const { schema, migrations, table, lockKey, versionOf, packageName } = options;

@@ -78,7 +78,7 @@ describe('openPostgresPool', () => {
     );
     expect(opened.owned).toBe(true);
     expect(opened.where).toBe('postgres://svc:***@127.0.0.1:1/svc');
-    expect(opened.pool.options.max).toBe(3);
+    expect((opened.pool as pg.Pool).options.max).toBe(3);
     await opened.pool.end();
 
     const pool = new pg.Pool({ connectionString: 'postgres://127.0.0.1:1/x' });

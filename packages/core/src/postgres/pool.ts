@@ -1,12 +1,7 @@
-import type { Pool, PoolClient } from 'pg';
 import { importOptionalPeer } from '../optional-peer.js';
 import { ServiceError } from '../service-error.js';
 import { urlWithoutPassword } from '../url-without-password.js';
-
-/** The part of the `pg` module a store needs: what `await import('pg')` gives. */
-export interface PgDriver {
-  Pool: typeof Pool;
-}
+import type { PgDriver, PgPool, PgPoolClient } from './pg-types.js';
 
 /**
  * How a Postgres-backed store reaches its database: a URL (a pool is opened from it, and ended
@@ -20,7 +15,7 @@ export interface PostgresPoolOptions {
    */
   connectionString?: string;
   /** A `pg.Pool` the caller owns: used as it is and left open by `close()`. */
-  pool?: Pool;
+  pool?: PgPool;
   /** Connections of the pool opened from `connectionString` (ignored with `pool`). @default 10 */
   poolSize?: number;
   /** Milliseconds to wait for a new connection before giving up (ignored with `pool`). @default 10000 */
@@ -62,7 +57,7 @@ export interface PostgresStoreNames {
 
 /** A pool to use, whether we opened it (and so must end it), and what to call it in errors. */
 export interface OpenedPostgresPool {
-  pool: Pool;
+  pool: PgPool;
   owned: boolean;
   /** The database in messages: the URL without its password, or "the given pg.Pool". */
   where: string;
@@ -157,7 +152,7 @@ export function postgresConnectError(opened: OpenedPostgresPool, error: unknown)
 }
 
 /** A client from the pool, naming the database when connecting fails. */
-export async function connectPostgresClient(opened: OpenedPostgresPool): Promise<PoolClient> {
+export async function connectPostgresClient(opened: OpenedPostgresPool): Promise<PgPoolClient> {
   try {
     return await opened.pool.connect();
   } catch (error) {

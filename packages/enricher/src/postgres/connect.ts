@@ -1,11 +1,11 @@
 import {
   checkedPostgresSchema,
   openMigratedPostgres,
+  type PgPool,
   type PostgresMigration,
   type PostgresMigrationOutcome,
   type PostgresPoolOptions,
 } from '@svc/core/postgres';
-import type { Pool } from 'pg';
 
 /**
  * Where the PostgreSQL enrichment cache and suppression list live: a URL or a pool (see
@@ -68,7 +68,7 @@ export async function migrateEnrichPostgres(
 
 /** An open, migrated enrichment database: the pool, whether to end it, the quoted schema. */
 export interface OpenedEnrichPostgres {
-  pool: Pool;
+  pool: PgPool;
   owned: boolean;
   /** `"svc_enrich"`: quoted, ready to splice before a table name. */
   schema: string;

@@ -1,10 +1,11 @@
 import {
   checkedPostgresSchema,
   openMigratedPostgres,
+  type PgPool,
+  type PgPoolClient,
   type PostgresMigration,
   type PostgresPoolOptions,
 } from '@svc/core/postgres';
-import type { Pool, PoolClient } from 'pg';
 import { domainOf, type FeedbackKind } from '../event.js';
 import { localPartPattern, type PatternCount } from '../pattern.js';
 import {
@@ -84,7 +85,7 @@ export async function createPostgresFeedbackStore(
   const { pool: db, owned } = opened;
   const t = (name: string) => `"${schema}".${name}`;
 
-  const saveSummary = (client: PoolClient, account: string, summary: AddressSummary) =>
+  const saveSummary = (client: PgPoolClient, account: string, summary: AddressSummary) =>
     client.query(
       `INSERT INTO ${t('feedback_addresses')} (account, address, domain, pattern, outcome, last_event_at, summary)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -100,7 +101,7 @@ export async function createPostgresFeedbackStore(
         JSON.stringify(summary),
       ],
     );
-  const lockAddresses = async (client: PoolClient, account: string, addresses: Iterable<string>) => {
+  const lockAddresses = async (client: PgPoolClient, account: string, addresses: Iterable<string>) => {
     // In a fixed order, so two writers never wait on each other in a cycle.
     for (const address of [...new Set(addresses)].sort()) {
       await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 1))', [
@@ -108,7 +109,7 @@ export async function createPostgresFeedbackStore(
       ]);
     }
   };
-  const refold = async (client: PoolClient, account: string, address: string) => {
+  const refold = async (client: PgPoolClient, account: string, address: string) => {
     const { rows } = await client.query<EventRow>(
       `SELECT * FROM ${t('feedback_events')} WHERE account = $1 AND address = $2`,
       [account, address],
@@ -306,7 +307,7 @@ export async function createPostgresFeedbackStore(
   };
 }
 
-async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+async function inTransaction<T>(pool: PgPool, work: (client: PgPoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');

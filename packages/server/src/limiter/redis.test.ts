@@ -1,14 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { ServiceError } from '@svc/core';
+import { type RedisClient, ServiceError } from '@svc/core';
 import { REDIS, serviceUrl } from '@svc/testkit';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { describeRateLimiter } from '../testing/describe-rate-limiter.js';
 import type { BucketSpec } from './limiter.js';
 import { createRedisRateLimiter } from './redis.js';
 
 const url = await serviceUrl(REDIS, 'the Redis rate limiter');
+
+// @svc/core declares RedisClient so no published .d.ts imports ioredis (an optional peer); the
+// typecheck fails here the day ioredis' client stops fitting it.
+it("ioredis' Redis is assignable to @svc/core's RedisClient", () => {
+  expectTypeOf<Redis>().toExtend<RedisClient>();
+  const client: RedisClient = new Redis({ lazyConnect: true });
+  client.disconnect();
+});
 
 describe.skipIf(!url)('Redis rate limiter', () => {
   const redisUrl = url as string;

@@ -1,4 +1,4 @@
-import { importOptionalPeer, ServiceError, urlWithoutPassword } from '@svc/core';
+import { importOptionalPeer, type RedisClient, ServiceError, urlWithoutPassword } from '@svc/core';
 import type { Redis } from 'ioredis';
 import type { BucketSpec, RateDecision, RateLimiter } from './limiter.js';
 import { check, decide } from './memory.js';
@@ -8,7 +8,7 @@ export interface RedisRateLimiterOptions {
   /** `redis://[:password@]host:6379[/db]` (or `rediss://`); one of this and `client` is required. */
   url?: string;
   /** An ioredis client the caller owns: used as it is (not connected or closed by the limiter). */
-  client?: Redis;
+  client?: RedisClient;
   /** Prefix of every bucket's key, so several services (or tests) share one Redis. @default 'svc:rl:' */
   prefix?: string;
   /**
@@ -108,15 +108,15 @@ export async function createRedisRateLimiter(options: RedisRateLimiterOptions): 
   let where = 'the given ioredis client';
   let lastError: Error | undefined;
   if (options.client) {
-    client = options.client;
+    client = options.client as Redis;
   } else {
     const url = options.url;
     if (typeof url !== 'string' || url === '') {
       throw new TypeError('the Redis rate limiter needs `url` (redis://…) or `client`');
     }
     where = urlWithoutPassword(url);
-    const RedisClient = await loadIoredis();
-    client = new RedisClient(url, {
+    const IORedis = await loadIoredis();
+    client = new IORedis(url, {
       lazyConnect: true,
       // A take never waits for a reconnection, and one that failed never runs later: no offline
       // queue (a queued take would take a token after its request was already answered), no

@@ -4,10 +4,13 @@ import {
   connectPostgresClient,
   type OpenedPostgresPool,
   openPostgresPool,
+  type PgPoolClient,
+  type PgQueryable,
+  type PgQueryResult,
+  type PgRow,
   type PostgresPoolOptions,
   type PostgresStoreNames,
 } from '@svc/core/postgres';
-import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
 
 /** Options of the Postgres store: how it reaches its database, and where its tables live. */
 export interface PostgresStoreOptions extends PostgresPoolOptions {
@@ -57,7 +60,7 @@ const RETRYABLE = new Set(['40P01', '40001']);
  */
 export async function transaction<T>(
   opened: OpenedPostgresPool,
-  work: (client: PoolClient) => Promise<T>,
+  work: (client: PgPoolClient) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const client = await connectPostgresClient(opened);
@@ -89,11 +92,11 @@ export async function transaction<T>(
  */
 export function preparedQuery() {
   const names = new Map<string, string>();
-  return <R extends QueryResultRow = QueryResultRow>(
-    db: Pool | PoolClient,
+  return <R extends PgRow = PgRow>(
+    db: PgQueryable,
     text: string,
     values: unknown[],
-  ): Promise<QueryResult<R>> => {
+  ): Promise<PgQueryResult<R>> => {
     let name = names.get(text);
     if (name === undefined) {
       name = `svc_batch_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;

@@ -2,11 +2,11 @@ import { ServiceError } from '@svc/core';
 import {
   connectPostgresClient,
   type OpenedPostgresPool,
+  type PgQueryable,
   type PostgresMigration,
   type PostgresMigrationOutcome,
   runPostgresMigrations,
 } from '@svc/core/postgres';
-import type { PoolClient } from 'pg';
 import { checkedSchema, openPool, type PostgresStoreOptions } from './connect.js';
 
 /**
@@ -101,7 +101,7 @@ const TABLE = 'batch_schema_migrations';
  * Brings the schema to the newest version (see runPostgresMigrations). A schema written by a
  * newer @svc/batch-runner is refused with both versions named.
  */
-export function migrateOnClient(client: PoolClient, schema: string): Promise<PostgresStoreMigrationResult> {
+export function migrateOnClient(client: PgQueryable, schema: string): Promise<PostgresStoreMigrationResult> {
   return runPostgresMigrations(client, {
     schema,
     migrations: POSTGRES_STORE_MIGRATIONS,

@@ -1,5 +1,5 @@
 import { createId } from '@svc/core';
-import type { PoolClient } from 'pg';
+import type { PgQueryable } from '@svc/core/postgres';
 import type { ChunkLease, JobRecord, JobScope, NewJob, RecordResult, Store } from '../../store.js';
 import { ATTEMPT_IN_PROGRESS, ATTEMPT_INTERRUPTED } from '../attempt-log.js';
 import { checkJobQuota, type QuotaCounts } from '../quota.js';
@@ -52,7 +52,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const q = preparedQuery();
   const iso = (ms: number) => new Date(ms).toISOString();
 
-  const enqueue = (client: PoolClient, jobId: string, type: string, now: number) =>
+  const enqueue = (client: PgQueryable, jobId: string, type: string, now: number) =>
     q(
       client,
       `INSERT INTO ${s}.outbox (event_id, job_id, type, url, created, state, next_attempt_at)
@@ -60,7 +60,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       [createId('evt', now), type, Math.floor(now / 1000), now, jobId],
     );
 
-  const jobByKey = async (client: PoolClient, input: NewJob) => {
+  const jobByKey = async (client: PgQueryable, input: NewJob) => {
     if (!input.idempotency_key) return undefined;
     const { rows } = await q<JobRow>(
       client,

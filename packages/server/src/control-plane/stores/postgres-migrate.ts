@@ -1,5 +1,9 @@
-import { connectPostgresClient, type PostgresMigration, runPostgresMigrations } from '@svc/core/postgres';
-import type { PoolClient } from 'pg';
+import {
+  connectPostgresClient,
+  type PgQueryable,
+  type PostgresMigration,
+  runPostgresMigrations,
+} from '@svc/core/postgres';
 import { checkedSchema, openPool, type PostgresConnectionOptions } from './postgres-pool.js';
 
 /**
@@ -97,7 +101,7 @@ export interface PostgresMigrationResult {
  * Brings the schema to the newest version (see runPostgresMigrations in @svc/core/postgres). A
  * schema written by a newer @svc/server is refused with both versions named.
  */
-export async function migrateOnClient(client: PoolClient, schema: string): Promise<PostgresMigrationResult> {
+export async function migrateOnClient(client: PgQueryable, schema: string): Promise<PostgresMigrationResult> {
   const { fromVersion, toVersion } = await runPostgresMigrations(client, {
     schema,
     migrations: POSTGRES_MIGRATIONS,

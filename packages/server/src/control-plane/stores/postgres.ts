@@ -1,5 +1,4 @@
-import { connectPostgresClient } from '@svc/core/postgres';
-import type { QueryResultRow } from 'pg';
+import { connectPostgresClient, type PgRow } from '@svc/core/postgres';
 import type {
   Account,
   ApiKey,
@@ -142,16 +141,16 @@ export async function createPostgresControlPlaneStore(
 
   const s = `"${schema}"`;
   let closed = false;
-  const query = async <R extends QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> => {
+  const query = async <R extends PgRow>(text: string, values: unknown[] = []): Promise<R[]> => {
     // A caller's pool stays open after close(), so the store itself must refuse.
     if (closed) throw new Error('the control-plane store is closed');
     return (await pool.query<R>(text, values)).rows;
   };
-  const first = async <R extends QueryResultRow>(text: string, values: unknown[]): Promise<R | undefined> =>
+  const first = async <R extends PgRow>(text: string, values: unknown[]): Promise<R | undefined> =>
     (await query<R>(text, values))[0];
 
   // A patch with only the given fields: an absent field keeps its value, null is a value.
-  const update = async <R extends QueryResultRow>(
+  const update = async <R extends PgRow>(
     table: 'accounts' | 'api_keys',
     fields: Record<string, unknown>,
     where: string[],
