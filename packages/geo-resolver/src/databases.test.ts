@@ -1,7 +1,7 @@
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedTempDir } from '@svc/testkit/vitest';
+import { describe, expect, it } from 'vitest';
 import { byFamily } from './backends/by-family.js';
 import { openCidrListBackend } from './backends/cidr-list.js';
 import { openMmdbBackend } from './backends/mmdb.js';
@@ -11,17 +11,11 @@ import { NETWORK_LIST_DATASETS } from './datasets.js';
 import { createGeoResolver } from './resolver.js';
 import { testDatabase } from './testing/fixtures.js';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'geo-databases-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = sharedTempDir('geo-databases-');
 
 describe('resolver.databases()', () => {
   it('lists each database in priority order with its type, build date and source, and follows a reload', async () => {
-    const city = join(dir, 'city.mmdb');
+    const city = join(dir(), 'city.mmdb');
     await copyFile(testDatabase('GeoIP2-City-Test.mmdb'), city);
     const resolver = await createGeoResolver({
       timezoneFromCoordinates: false,
@@ -72,7 +66,7 @@ describe('resolver.databases()', () => {
   });
 
   it('describes the default data: both city files by path and the compiled ASN file with the CSVs it came from', async () => {
-    const asnCsv = [join(dir, 'asn-ipv4.csv'), join(dir, 'asn-ipv6.csv')];
+    const asnCsv = [join(dir(), 'asn-ipv4.csv'), join(dir(), 'asn-ipv6.csv')];
     await writeFile(asnCsv[0] as string, '1.0.0.0,1.0.0.255,13335,Cloudflare\n');
     await writeFile(
       asnCsv[1] as string,
@@ -82,7 +76,7 @@ describe('resolver.databases()', () => {
       cityIpv4: testDatabase('MaxMind-DB-test-ipv4-24.mmdb'),
       cityIpv6: testDatabase('MaxMind-DB-test-ipv6-24.mmdb'),
       asnCsv,
-      cacheDir: join(dir, 'cache'),
+      cacheDir: join(dir(), 'cache'),
     });
     const resolver = await createGeoResolver({ backends, timezoneFromCoordinates: false });
     try {

@@ -1,8 +1,8 @@
+import { tempDirPerTest } from '@svc/testkit/vitest';
 import { describe, expect, it } from 'vitest';
 import { type ConfigError, loadServerConfig, printableConfig } from './config.js';
 import { resolveServerOptions } from './options.js';
 import { configFile, loadError as loadConfigError } from './testing/config-load.js';
-import { tempDirPerTest } from './testing/temp-dir.js';
 
 // The SOCKS5 proxy pool of the SMTP probe (smtp.proxies): file and variable forms, checks,
 // and passwords kept out of messages and --print-config.

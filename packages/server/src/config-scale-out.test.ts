@@ -1,8 +1,8 @@
+import { tempDirPerTest } from '@svc/testkit/vitest';
 import { describe, expect, it } from 'vitest';
 import { loadServerConfig, printableConfig } from './config.js';
 import { resolveServerOptions } from './options.js';
 import { configFile, loadError } from './testing/config-load.js';
-import { tempDirPerTest } from './testing/temp-dir.js';
 
 // The scale-out settings (docs/deployment.md): databaseUrl, redisUrl, redisPrefix and role.
 

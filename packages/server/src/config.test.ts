@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { tempDirPerTest } from '@svc/testkit/vitest';
 import { describe, expect, it } from 'vitest';
 import {
   environmentVariables,
@@ -10,7 +11,6 @@ import {
 } from './config.js';
 import { resolveServerOptions } from './options.js';
 import { configFile, loadError } from './testing/config-load.js';
-import { tempDirPerTest } from './testing/temp-dir.js';
 
 const dir = tempDirPerTest('svc-config-');
 

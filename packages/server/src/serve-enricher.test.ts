@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PAID_PROVIDERS } from '@svc/enricher';
+import { tempDirPerTest } from '@svc/testkit/vitest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadServerConfig } from './config.js';
 import type { RunningServer } from './serve.js';
 import { ENRICH_CACHE_DB_FILE, openServeEnricher } from './serve-enricher.js';
 import { printedTestKey, serveForTest } from './testing/serve-for-test.js';
-import { tempDirPerTest } from './testing/temp-dir.js';
 
 const dir = tempDirPerTest('svc-serve-enrich-');
 const running: RunningServer[] = [];

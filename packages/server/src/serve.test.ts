@@ -4,13 +4,13 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { commandOnPath, skipWithout, startDnsServer } from '@svc/testkit';
+import { tempDirPerTest } from '@svc/testkit/vitest';
 import BetterSqlite3 from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authenticate } from './control-plane/accounts.js';
 import { BATCH_DB_FILE, type RunningServer, type ServeOptions } from './serve.js';
 import { printedLiveKey, printedTestKey, serveForTest } from './testing/serve-for-test.js';
-import { tempDirPerTest } from './testing/temp-dir.js';
 
 const dir = tempDirPerTest('svc-serve-');
 const running: RunningServer[] = [];

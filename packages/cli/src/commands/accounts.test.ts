@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { authenticate, CONTROL_PLANE_DB_FILE, createSqliteControlPlaneStore } from '@svc/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedTempDir } from '@svc/testkit/vitest';
+import { describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import { main } from '../main.js';
 import { expectApiJson } from '../testing/api-json.js';
@@ -26,16 +26,10 @@ async function whoIs(dataDir: string, secret: string) {
 }
 
 describe('svc accounts', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'svc-accounts-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = sharedTempDir('svc-accounts-');
 
   it('creates an account with working test and live keys and a webhook secret, shown once', async () => {
-    const dataDir = join(dir, 'create');
+    const dataDir = join(dir(), 'create');
     const run = await svc(
       'accounts',
       'create',
@@ -80,7 +74,7 @@ describe('svc accounts', () => {
   });
 
   it('lists accounts with their plan, state and keys by prefix and last four characters', async () => {
-    const dataDir = join(dir, 'list');
+    const dataDir = join(dir(), 'list');
     const first = JSON.parse(
       (await svc('accounts', 'create', '--name', 'One', '--data-dir', dataDir, '--json')).out,
     );
@@ -117,7 +111,7 @@ describe('svc accounts', () => {
   });
 
   it('changes the plan (only to one that exists) and disables and enables an account', async () => {
-    const dataDir = join(dir, 'manage');
+    const dataDir = join(dir(), 'manage');
     const created = JSON.parse(
       (await svc('accounts', 'create', '--name', 'Co', '--data-dir', dataDir, '--json')).out,
     );
@@ -151,8 +145,8 @@ describe('svc accounts', () => {
   });
 
   it('reads plans and the data dir from the server config file, and never overwrites a plan the server wrote', async () => {
-    const dataDir = join(dir, 'configured');
-    const config = join(dir, 'server.json');
+    const dataDir = join(dir(), 'configured');
+    const config = join(dir(), 'server.json');
     await writeFile(
       config,
       JSON.stringify({ dataDir, plans: { startup: { name: 'Startup', rate_per_second: 5, burst: 20 } } }),
@@ -187,20 +181,20 @@ describe('svc accounts', () => {
     expect((await after.getPlan('startup'))?.burst).toBe(20);
     await after.close();
 
-    const bad = await svc('accounts', 'list', '--config', join(dir, 'missing.json'));
+    const bad = await svc('accounts', 'list', '--config', join(dir(), 'missing.json'));
     expect(bad.code).toBe(EXIT.failure);
     expect(bad.err).toMatch(/cannot read the config file .*missing\.json: no such file/);
   });
 
   it('refuses a missing data dir, and bad command lines with exit 2', async () => {
-    const missing = await svc('accounts', 'list', '--data-dir', join(dir, 'nowhere'));
+    const missing = await svc('accounts', 'list', '--data-dir', join(dir(), 'nowhere'));
     expect(missing.code).toBe(EXIT.failure);
     expect(missing.err).toMatch(
       /no control-plane database at .*nowhere.*control-plane\.db: svc serve creates it/,
     );
-    await expect(stat(join(dir, 'nowhere'))).rejects.toThrow(); // nothing created by a reader
+    await expect(stat(join(dir(), 'nowhere'))).rejects.toThrow(); // nothing created by a reader
 
-    const noName = await svc('accounts', 'create', '--data-dir', join(dir, 'x'));
+    const noName = await svc('accounts', 'create', '--data-dir', join(dir(), 'x'));
     expect(noName.code).toBe(EXIT.usage);
     expect(noName.err).toMatch(/^svc: accounts create needs --name/);
     const unknown = await svc('accounts', 'frobnicate', '--json');

@@ -1,8 +1,8 @@
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedTempDir } from '@svc/testkit/vitest';
+import { describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import { main } from '../main.js';
 import { asAnotherUser } from '../testing/as-another-user.js';
@@ -12,13 +12,7 @@ const fixtures = fileURLToPath(new URL('../../../../fixtures/maxmind-db/test-dat
 const dbs = ['--db', `${fixtures}GeoIP2-City-Test.mmdb`, '--db', `${fixtures}GeoLite2-ASN-Test.mmdb`];
 
 describe('svc geo with MaxMind test databases (--db)', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'svc-geo-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = sharedTempDir('svc-geo-');
 
   it('prints one result as the API object with --json', async () => {
     const io = captureIo();
@@ -42,9 +36,9 @@ describe('svc geo with MaxMind test databases (--db)', () => {
   });
 
   it('reads a file and writes NDJSON and CSV with a summary on stderr', async () => {
-    const input = join(dir, 'ips.txt');
+    const input = join(dir(), 'ips.txt');
     await writeFile(input, '# test\n81.2.69.142\n1.128.0.0\n\n010.0.0.1\n');
-    const ndjson = join(dir, 'out.ndjson');
+    const ndjson = join(dir(), 'out.ndjson');
     const io = captureIo();
     expect(await main(['geo', '--file', input, '--out', ndjson, ...dbs], io)).toBe(EXIT.failure);
     const lines = (await readFile(ndjson, 'utf8'))
@@ -55,7 +49,7 @@ describe('svc geo with MaxMind test databases (--db)', () => {
     expect(lines[1]).toMatchObject({ asn: 1221, org: 'Telstra Pty Ltd' });
     expect(lines[2].error.code).toBe('invalid_ip');
     expect(io.err()).toContain('geo: 2 located, 1 invalid');
-    const csv = join(dir, 'out.csv');
+    const csv = join(dir(), 'out.csv');
     expect(await main(['geo', '--file', input, '--out', csv, ...dbs], captureIo())).toBe(EXIT.failure);
     const rows = (await readFile(csv, 'utf8')).trim().split('\n');
     expect(rows[0]?.split(',').slice(0, 5)).toEqual([
@@ -69,9 +63,9 @@ describe('svc geo with MaxMind test databases (--db)', () => {
   });
 
   it("keeps each address's error in the CSV, even when the first address fails", async () => {
-    const input = join(dir, 'bad-first.txt');
+    const input = join(dir(), 'bad-first.txt');
     await writeFile(input, '10.0.0.1\n81.2.69.142\nnot-an-ip\n');
-    const csv = join(dir, 'bad-first.csv');
+    const csv = join(dir(), 'bad-first.csv');
     expect(await main(['geo', '--file', input, '--out', csv, ...dbs], captureIo())).toBe(EXIT.failure);
     const [header, ...rows] = (await readFile(csv, 'utf8')).trim().split('\n');
     const columns = header?.split(',') ?? [];
@@ -86,7 +80,7 @@ describe('svc geo with MaxMind test databases (--db)', () => {
   });
 
   it('checks --out before any work: a missing folder or a directory fails at once with the path', async () => {
-    const input = join(dir, 'one-out.txt');
+    const input = join(dir(), 'one-out.txt');
     await writeFile(input, '8.8.8.8\n');
     const missing = captureIo();
     const started = Date.now();
@@ -96,7 +90,7 @@ describe('svc geo with MaxMind test databases (--db)', () => {
       'svc: cannot write /missing/dir/x.csv: the folder /missing/dir does not exist\n',
     );
     expect(Date.now() - started).toBeLessThan(1000);
-    const into = join(dir, 'a-dir.csv');
+    const into = join(dir(), 'a-dir.csv');
     await mkdir(into);
     const directory = captureIo();
     expect(await main(['geo', '--file', input, '--out', into, '--json', ...dbs], directory)).toBe(
@@ -109,10 +103,10 @@ describe('svc geo with MaxMind test databases (--db)', () => {
   });
 
   it('writes result files readable by the owner only, whatever the umask', async () => {
-    const input = join(dir, 'private.txt');
+    const input = join(dir(), 'private.txt');
     await writeFile(input, '81.2.69.142\n');
-    const fresh = join(dir, 'private.ndjson');
-    const existing = join(dir, 'existing.csv');
+    const fresh = join(dir(), 'private.ndjson');
+    const existing = join(dir(), 'existing.csv');
     await writeFile(existing, 'old\n', { mode: 0o644 });
     const umask = process.umask(0);
     try {
@@ -127,16 +121,16 @@ describe('svc geo with MaxMind test databases (--db)', () => {
   });
 
   it('names the real cause of a bad --db or --file: no such file, a directory, not a database', async () => {
-    const text = join(dir, 'text.mmdb');
+    const text = join(dir(), 'text.mmdb');
     await writeFile(text, 'not a MaxMind file\n');
     const cases: Array<[string[], string]> = [
       [
-        ['8.8.8.8', '--db', join(dir, 'nope.mmdb')],
-        `cannot read ${join(dir, 'nope.mmdb')}: no such file or directory (ENOENT)`,
+        ['8.8.8.8', '--db', join(dir(), 'nope.mmdb')],
+        `cannot read ${join(dir(), 'nope.mmdb')}: no such file or directory (ENOENT)`,
       ],
-      [['8.8.8.8', '--db', dir], `cannot read ${dir}: is a directory (EISDIR)`],
+      [['8.8.8.8', '--db', dir()], `cannot read ${dir()}: is a directory (EISDIR)`],
       [['8.8.8.8', '--db', text], `${text} is not a valid MaxMind DB file`],
-      [['--file', dir, ...dbs], `cannot read ${dir}: is a directory (EISDIR)`],
+      [['--file', dir(), ...dbs], `cannot read ${dir()}: is a directory (EISDIR)`],
     ];
     for (const [argv, message] of cases) {
       const io = captureIo();
@@ -146,12 +140,12 @@ describe('svc geo with MaxMind test databases (--db)', () => {
   });
 
   it('says permission denied for an unreadable --file or --db and an unwritable --out folder', async () => {
-    await chmod(dir, 0o755);
-    const secret = join(dir, 'secret.txt');
+    await chmod(dir(), 0o755);
+    const secret = join(dir(), 'secret.txt');
     await writeFile(secret, '8.8.8.8\n', { mode: 0o600 });
-    const locked = join(dir, 'locked');
+    const locked = join(dir(), 'locked');
     await mkdir(locked, { mode: 0o755 });
-    const readable = join(dir, 'readable.txt');
+    const readable = join(dir(), 'readable.txt');
     await writeFile(readable, '8.8.8.8\n', { mode: 0o644 });
     const runs = await asAnotherUser(async () => {
       const file = captureIo();
@@ -182,12 +176,12 @@ describe('svc geo with MaxMind test databases (--db)', () => {
 
   it('reports a missing input file and a bad --out extension', async () => {
     const missing = captureIo();
-    expect(await main(['geo', '--file', join(dir, 'nope.txt'), ...dbs], missing)).toBe(EXIT.failure);
+    expect(await main(['geo', '--file', join(dir(), 'nope.txt'), ...dbs], missing)).toBe(EXIT.failure);
     expect(missing.err()).toContain('no such file');
-    const input = join(dir, 'one.txt');
+    const input = join(dir(), 'one.txt');
     await writeFile(input, '8.8.8.8\n');
     const badOut = captureIo();
-    expect(await main(['geo', '--file', input, '--out', join(dir, 'x.xml'), ...dbs], badOut)).toBe(
+    expect(await main(['geo', '--file', input, '--out', join(dir(), 'x.xml'), ...dbs], badOut)).toBe(
       EXIT.usage,
     );
     expect(badOut.err()).toContain('--out must end in .ndjson, .jsonl or .csv');

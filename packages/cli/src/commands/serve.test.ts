@@ -1,27 +1,24 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PAID_PROVIDERS } from '@svc/enricher/providers';
 import { serveFlags } from '@svc/server';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDirPerTest } from '@svc/testkit/vitest';
+import { describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import { main } from '../main.js';
 import { captureIo } from '../testing/capture-io.js';
 import { serveCommand } from './serve.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svc-serve-cli-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = tempDirPerTest('svc-serve-cli-');
 
 describe('svc serve --print-config', () => {
   it('prints the effective settings (file < SVC_* < flags) with the secret key masked, and exits', async () => {
-    await writeFile(join(dir, 'svc.json'), JSON.stringify({ port: 9000, dataDir: 'data', logLevel: 'warn' }));
+    await writeFile(
+      join(dir(), 'svc.json'),
+      JSON.stringify({ port: 9000, dataDir: 'data', logLevel: 'warn' }),
+    );
     const io = captureIo();
-    io.cwd = dir;
+    io.cwd = dir();
     const secret = 'a'.repeat(64);
     io.env = { SVC_LOG_LEVEL: 'error', SVC_SECRET_KEY: secret, SVC_PROT: '1' };
     const code = await main(['serve', '--config', 'svc.json', '--host', '0.0.0.0', '--print-config'], io);
@@ -29,19 +26,19 @@ describe('svc serve --print-config', () => {
     expect(io.out()).not.toContain(secret);
     const printed = JSON.parse(io.out());
     expect(printed).toMatchObject({
-      config_file: join(dir, 'svc.json'),
+      config_file: join(dir(), 'svc.json'),
       secret_key: '******** (SVC_SECRET_KEY)',
-      options: { host: '0.0.0.0', port: 9000, dataDir: join(dir, 'data'), logLevel: 'error' },
-      sources: { host: '--host', port: join(dir, 'svc.json'), logLevel: 'SVC_LOG_LEVEL' },
+      options: { host: '0.0.0.0', port: 9000, dataDir: join(dir(), 'data'), logLevel: 'error' },
+      sources: { host: '--host', port: join(dir(), 'svc.json'), logLevel: 'SVC_LOG_LEVEL' },
     });
     expect(io.err()).toBe('svc: warning: SVC_PROT is not a setting svc serve knows; it is ignored\n');
   });
 
   it('resolves the default data dir against the working directory', async () => {
     const io = captureIo();
-    io.cwd = dir;
+    io.cwd = dir();
     expect(await main(['serve', '--print-config'], io)).toBe(EXIT.ok);
-    expect(JSON.parse(io.out()).options.dataDir).toBe(join(dir, 'svc-data'));
+    expect(JSON.parse(io.out()).options.dataDir).toBe(join(dir(), 'svc-data'));
   });
 
   it('stops with exit 2 and the key and value on a bad setting, with no usage text', async () => {
@@ -61,9 +58,9 @@ describe('svc serve --print-config', () => {
 
   it("does not warn about the variables it reads besides the settings (the paid providers' keys)", async () => {
     const io = captureIo();
-    io.cwd = dir;
+    io.cwd = dir();
     io.env = Object.fromEntries(PAID_PROVIDERS.map((provider) => [provider.envVar, 'key-value']));
-    io.env.SVC_CONFIG = join(dir, 'none.json');
+    io.env.SVC_CONFIG = join(dir(), 'none.json');
     await writeFile(io.env.SVC_CONFIG, '{}');
     expect(await main(['serve', '--print-config'], io)).toBe(EXIT.ok);
     expect(io.err()).toBe('');
@@ -86,7 +83,7 @@ describe('svc serve --print-config', () => {
 describe('svc serve --role', () => {
   it('shows the role and the database/Redis URLs with their passwords masked', async () => {
     const io = captureIo();
-    io.cwd = dir;
+    io.cwd = dir();
     io.env = {
       SVC_DATABASE_URL: 'postgres://svc:pg-secret@db.internal:5432/svc',
       SVC_REDIS_URL: 'redis://:redis-secret@cache.internal:6379',
@@ -108,7 +105,7 @@ describe('svc serve --role', () => {
     expect(await main(['serve', '--role', 'scheduler'], io)).toBe(EXIT.usage);
     expect(io.err()).toContain('--role="scheduler": role must be one of api, worker, all');
     const sqlite = captureIo();
-    sqlite.cwd = dir;
+    sqlite.cwd = dir();
     expect(await main(['serve', '--role', 'worker'], sqlite)).toBe(EXIT.usage);
     expect(sqlite.err()).toContain(
       'svc: role worker (--role) needs databaseUrl: with the SQLite default the batch store and the control plane are files in one data dir',

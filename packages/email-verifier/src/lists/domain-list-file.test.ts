@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedTempDir } from '@svc/testkit/vitest';
+import { describe, expect, it } from 'vitest';
 import { createLists } from './create-lists.js';
 import { DomainListError, loadDomainListFile, parseDomainList } from './domain-list-file.js';
 
@@ -59,16 +59,10 @@ describe('parseDomainList', () => {
 });
 
 describe('loadDomainListFile', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'svc-lists-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = sharedTempDir('svc-lists-');
 
   it('loads a file whose entries then feed createLists', async () => {
-    const path = join(dir, 'extra.txt');
+    const path = join(dir(), 'extra.txt');
     await writeFile(path, '# local additions\nburner.example\n');
     const extra = await loadDomainListFile(path);
     expect(extra).toEqual(['burner.example']);
@@ -77,7 +71,7 @@ describe('loadDomainListFile', () => {
   });
 
   it('names the file in errors', async () => {
-    const path = join(dir, 'broken.txt');
+    const path = join(dir(), 'broken.txt');
     await writeFile(path, 'ok.example\nnot_ok.example\n');
     await expect(loadDomainListFile(path)).rejects.toThrow(
       `${path}:2: "not_ok.example" is not a valid domain`,
@@ -85,6 +79,6 @@ describe('loadDomainListFile', () => {
   });
 
   it('fails clearly for a missing file', async () => {
-    await expect(loadDomainListFile(join(dir, 'missing.txt'))).rejects.toThrow(/ENOENT/);
+    await expect(loadDomainListFile(join(dir(), 'missing.txt'))).rejects.toThrow(/ENOENT/);
   });
 });

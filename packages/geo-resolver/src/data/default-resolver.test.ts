@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedTempDir } from '@svc/testkit/vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultGeoCacheDir, svcDataDir } from './default-location.js';
 
 const run = promisify(execFile);
@@ -27,13 +28,7 @@ describe('the default cache dir', () => {
 });
 
 describe('createDefaultGeoResolver', () => {
-  let dataDir: string;
-  beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'geo-default-'));
-  });
-  afterAll(async () => {
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const dataDir = sharedTempDir('geo-default-');
 
   it('compiles and verifies the real data on first use without stalling the event loop', async () => {
     // In a child process, as a server would start on a fresh cache dir.
@@ -45,7 +40,7 @@ describe('createDefaultGeoResolver', () => {
         'tsx',
         fileURLToPath(new URL('../testing/default-data-child.ts', import.meta.url)),
       ],
-      { cwd: packageDir, env: { ...process.env, CHILD_CACHE_DIR: join(dataDir, 'geo') } },
+      { cwd: packageDir, env: { ...process.env, CHILD_CACHE_DIR: join(dataDir(), 'geo') } },
     );
     const { asn, latitude, accuracy_radius_km } = JSON.parse(stdout) as {
       asn: number;
@@ -67,7 +62,7 @@ describe('createDefaultGeoResolver', () => {
     const { stdout, stderr } = await run(
       process.execPath,
       ['--conditions=source', '--import', 'tsx', '--input-type=module', '--eval', code],
-      { cwd: packageDir, env: { ...process.env, SVC_DATA_DIR: dataDir } },
+      { cwd: packageDir, env: { ...process.env, SVC_DATA_DIR: dataDir() } },
     );
     const [answer, ...attribution] = stdout.trim().split('\n');
     expect(JSON.parse(answer ?? '')).toEqual({
