@@ -210,11 +210,9 @@ describe('batch billing of enrichment (DESIGN §7)', () => {
 
     // The allowance is checked against every record at submit (misses are only known later):
     // 992 units are left of the plan's 1,000, so 993 records are refused and nothing is made.
-    const tooMany = await s.app.inject({
-      method: 'POST',
-      url: '/v2/batch',
-      headers: { 'x-api-key': liveKey.secret },
-      payload: { type: 'enrich_company', records: Array.from({ length: 993 }, (_, i) => `nobody-${i}.com`) },
+    const tooMany = await s.call('POST', '/v2/batch', liveKey.secret, {
+      type: 'enrich_company',
+      records: Array.from({ length: 993 }, (_, i) => `nobody-${i}.com`),
     });
     expect(tooMany.statusCode).toBe(402);
     expect(tooMany.json().error).toMatchObject({ code: 'quota_exceeded' });

@@ -1,42 +1,31 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  type FakeDnsServer,
-  type SmtpFleet,
-  type Socks5Proxy,
-  startDnsServer,
-  startSmtpFleet,
-  startSocks5Proxy,
-} from '@svc/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Socks5Proxy, startSocks5Proxy } from '@svc/testkit';
+import { tempDirPerTest } from '@svc/testkit/vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from './serve.js';
+import { mailLabPerFile } from './testing/fleet-verifier.js';
 import { printedLiveKey, serveForTest } from './testing/serve-for-test.js';
 
 // svc serve with smtp.proxies: probes through a pool of testkit SOCKS5 proxies, one failing,
 // the pool's changes on stderr without credentials.
 
 const PASSWORD = 'serve-proxy-secret';
-let dir: string;
-let dns: FakeDnsServer;
-let fleet: SmtpFleet;
+const dir = tempDirPerTest('svc-serve-proxies-');
+const lab = mailLabPerFile({
+  zones: {
+    'canary.test': { A: ['192.0.2.1'] },
+    'good.test': { MX: [{ priority: 10, exchange: 'mx.good.test' }] },
+    'mx.good.test': { A: ['127.0.0.2'] },
+  },
+  fleet: {
+    hosts: ['127.0.0.2'],
+    script: { mailboxes: { 'alice@good.test': 'accept' } },
+  },
+});
 let good: Socks5Proxy;
 let broken: Socks5Proxy;
 let server: RunningServer | undefined;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svc-serve-proxies-'));
-  dns = await startDnsServer({
-    zones: {
-      'canary.test': { A: ['192.0.2.1'] },
-      'good.test': { MX: [{ priority: 10, exchange: 'mx.good.test' }] },
-      'mx.good.test': { A: ['127.0.0.2'] },
-    },
-  });
-  fleet = await startSmtpFleet({
-    hosts: ['127.0.0.2'],
-    script: { mailboxes: { 'alice@good.test': 'accept' } },
-  });
   good = await startSocks5Proxy({ auth: { username: 'probe', password: PASSWORD } });
   broken = await startSocks5Proxy({
     auth: { username: 'probe', password: PASSWORD },
@@ -44,18 +33,21 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  await Promise.all([good?.close(), broken?.close()]);
+});
+// Before the test's directory is removed.
+afterEach(async () => {
   await server?.close();
-  await Promise.all([dns?.close(), fleet?.close(), good?.close(), broken?.close()]);
-  await rm(dir, { recursive: true, force: true });
+  server = undefined;
 });
 
 describe('svc serve with smtp.proxies', () => {
   it('probes through the pool past a failing proxy, names the proxy in the result and logs the outage without the password', async () => {
-    const started = await serveForTest(dir, {
-      dns: dns.address,
+    const started = await serveForTest(dir(), {
+      dns: lab.dns.address,
       dnsCanaries: ['canary.test'],
       smtp: {
-        port: fleet.port,
+        port: lab.fleet.port,
         allowPrivateMx: true,
         heloName: 'serve.test',
         proxies: [

@@ -170,11 +170,7 @@ describe('auth plugin', () => {
     // A good key never verified here is looked up and passes; a good key where it may not go gets
     // its own 401, not the address's 429.
     expect((await get('/test/verify_email', liveKey.secret)).statusCode).toBe(200);
-    const misplaced = await server.app.inject({
-      method: 'GET',
-      url: '/v2/keys',
-      headers: { 'x-api-key': testKey.secret },
-    });
+    const misplaced = await server.call('GET', '/v2/keys', testKey.secret);
     expect(misplaced.statusCode).toBe(401);
     expect(misplaced.headers['x-ratelimit-remaining']).toBe('0');
     // Another address is not affected.

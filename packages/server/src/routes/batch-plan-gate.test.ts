@@ -72,12 +72,7 @@ describe('plan gating of batch jobs (a job type is gated by the endpoint it stan
       const s = await setup();
       const { liveKey } = await s.account(`without_${type}`);
       const endpoint = JOB_TYPES[type].endpoint;
-      const json = await s.app.inject({
-        method: 'POST',
-        url: '/v2/batch',
-        headers: { 'x-api-key': liveKey.secret },
-        payload: { type, records: [RECORD[type]] },
-      });
+      const json = await s.call('POST', '/v2/batch', liveKey.secret, { type, records: [RECORD[type]] });
       expect(json.statusCode).toBe(403);
       expect(json.json().error).toMatchObject({
         code: 'endpoint_not_in_plan',
@@ -92,11 +87,7 @@ describe('plan gating of batch jobs (a job type is gated by the endpoint it stan
       expect(upload.statusCode).toBe(403);
       expect(upload.json().error.code).toBe('endpoint_not_in_plan');
       // No job was made.
-      const list = await s.app.inject({
-        method: 'GET',
-        url: '/v2/batch',
-        headers: { 'x-api-key': liveKey.secret },
-      });
+      const list = await s.call('GET', '/v2/batch', liveKey.secret);
       expect(list.json().data).toEqual([]);
     },
   );
@@ -107,12 +98,7 @@ describe('plan gating of batch jobs (a job type is gated by the endpoint it stan
       (candidate) => JOB_TYPES[candidate].endpoint !== JOB_TYPES[type].endpoint,
     );
     const { liveKey } = await s.account(`without_${other}`);
-    const response = await s.app.inject({
-      method: 'POST',
-      url: '/v2/batch',
-      headers: { 'x-api-key': liveKey.secret },
-      payload: { type, records: [RECORD[type]] },
-    });
+    const response = await s.call('POST', '/v2/batch', liveKey.secret, { type, records: [RECORD[type]] });
     expect(response.statusCode).toBe(202);
     expect(response.json()).toMatchObject({ type, status: 'queued', total: 1 });
   });
@@ -139,33 +125,19 @@ describe('plan gating of batch jobs (a job type is gated by the endpoint it stan
       const { liveKey } = await s.account('pro');
       const endpoint = JOB_TYPES[type].endpoint;
       const mint = async (scopes: string[]) => {
-        const minted = await s.app.inject({
-          method: 'POST',
-          url: '/v2/tokens',
-          headers: { 'x-api-key': liveKey.secret },
-          payload: { scopes },
-        });
+        const minted = await s.call('POST', '/v2/tokens', liveKey.secret, { scopes });
         expect(minted.statusCode).toBe(201);
         return minted.json().token as string;
       };
       const submit = async (token: string) =>
-        s.app.inject({
-          method: 'POST',
-          url: '/v2/batch',
-          headers: { 'x-api-key': token },
-          payload: { type, records: [RECORD[type]] },
-        });
+        s.call('POST', '/v2/batch', token, { type, records: [RECORD[type]] });
       const narrow = await submit(await mint(['batch_create', 'batch_list']));
       expect(narrow.statusCode).toBe(401);
       expect(narrow.json().error).toMatchObject({
         code: 'invalid_api_key',
         message: `this token's scopes (batch_create, batch_list) do not include ${endpoint}, which a ${type} batch job stands for`,
       });
-      const list = await s.app.inject({
-        method: 'GET',
-        url: '/v2/batch',
-        headers: { 'x-api-key': liveKey.secret },
-      });
+      const list = await s.call('GET', '/v2/batch', liveKey.secret);
       expect(list.json().data).toEqual([]);
       const wide = await submit(await mint(['batch_create', endpoint]));
       expect(wide.statusCode).toBe(202);

@@ -3,15 +3,12 @@ import { readFileSync } from 'node:fs';
 import { createBatchRunner, createMemoryStore, createVerifyEmailProcessor } from '@svc/batch-runner';
 import { createVerifier } from '@svc/email-verifier';
 import { createDeliveryHistory, createMemoryFeedbackStore } from '@svc/feedback';
-import { type FakeDnsServer, type SmtpFleet, startDnsServer, startSmtpFleet } from '@svc/testkit';
 import type { InjectOptions } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { historyForBatch, type ServerFeedback, sweepFeedbackRetention } from '../feedback/serve-feedback.js';
-import { fleetVerifierOptions } from '../testing/fleet-verifier.js';
+import { fleetVerifierOptions, mailLabPerFile } from '../testing/fleet-verifier.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 
-let dns: FakeDnsServer;
-let fleet: SmtpFleet;
 let server: TestServer | undefined;
 
 const snsKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -31,21 +28,16 @@ function memoryFeedback(): ServerFeedback {
   };
 }
 
-const liveVerifier = () => createVerifier(fleetVerifierOptions(dns, fleet, { resolverHealth: false }));
+const liveVerifier = () =>
+  createVerifier(fleetVerifierOptions(lab.dns, lab.fleet, { resolverHealth: false }));
 
-beforeAll(async () => {
-  dns = await startDnsServer({
-    zones: {
-      'catchall.test': { MX: [{ priority: 10, exchange: 'mx.catchall.test' }] },
-      'mx.catchall.test': { A: ['127.0.0.2'] },
-    },
-  });
+const lab = mailLabPerFile({
+  zones: {
+    'catchall.test': { MX: [{ priority: 10, exchange: 'mx.catchall.test' }] },
+    'mx.catchall.test': { A: ['127.0.0.2'] },
+  },
   // A catch-all domain: every recipient is accepted, so the probe alone says `risky`.
-  fleet = await startSmtpFleet({ hosts: ['127.0.0.2'], script: { domains: { 'catchall.test': 'accept' } } });
-});
-afterAll(async () => {
-  await fleet.close();
-  await dns.close();
+  fleet: { hosts: ['127.0.0.2'], script: { domains: { 'catchall.test': 'accept' } } },
 });
 afterEach(async () => {
   await server?.app.close();

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadServerConfig } from '../config.js';
 import { resolveServerOptions } from '../options.js';
 import { createProbingHealth, type ProbingHealth, serverDoctorOptions } from '../probing-health.js';
+import { doctorReport } from '../testing/doctor-report.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 
 describe('GET /v2/health: the probing self-check for the owner', () => {
@@ -22,28 +23,17 @@ describe('GET /v2/health: the probing self-check for the owner', () => {
       now: () => clock.now,
       run: async () => {
         runs += 1;
-        return {
-          status: 'warning',
-          checked_at: new Date(clock.now).toISOString(),
-          duration_ms: runs,
-          identity: {
-            public_address: null,
-            public_address_source: null,
-            helo_name: 'h.test',
-            mail_from: '',
-            proxy: null,
+        return doctorReport(
+          { status: 'warning', checked_at: new Date(clock.now).toISOString(), duration_ms: runs },
+          {
+            id: 'public_address',
+            group: 'identity',
+            title: 'Public address',
+            status: 'warning',
+            message: 'unknown',
+            details: { address: null },
           },
-          checks: [
-            {
-              id: 'public_address',
-              group: 'identity',
-              title: 'Public address',
-              status: 'warning',
-              message: 'unknown',
-              details: { address: null },
-            },
-          ],
-        };
+        );
       },
     });
     return { health, runs: () => runs };

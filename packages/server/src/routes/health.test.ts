@@ -2,6 +2,7 @@ import { createDns2Resolver, createVerifier } from '@svc/email-verifier';
 import { type DnsZones, type FakeDnsServer, startDnsServer } from '@svc/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProbingHealth } from '../probing-health.js';
+import { doctorReport } from '../testing/doctor-report.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 
 // GET /v2/health's top-level status: `degraded` (still 200) with the failing checks named, here
@@ -78,18 +79,9 @@ describe('GET /v2/health status', () => {
 
   it('is degraded for the owner when a check of the probing self-check failed; others see ok', async () => {
     const probingHealth = createProbingHealth({
-      run: async () => ({
-        status: 'failed',
-        checked_at: '2026-11-23T12:00:00.000Z',
-        duration_ms: 1,
-        identity: {
-          public_address: null,
-          public_address_source: null,
-          helo_name: 'h.test',
-          mail_from: '',
-          proxy: null,
-        },
-        checks: [
+      run: async () =>
+        doctorReport(
+          { status: 'failed', checked_at: '2026-11-23T12:00:00.000Z', duration_ms: 1 },
           {
             id: 'outbound_smtp',
             group: 'smtp',
@@ -98,8 +90,7 @@ describe('GET /v2/health status', () => {
             message: 'filtered',
             details: {},
           },
-        ],
-      }),
+        ),
     });
     const s = await createTestServer({ probingHealth });
     server = s;

@@ -1,15 +1,12 @@
 import { createBatchRunner, createMemoryStore, createVerifyEmailProcessor } from '@svc/batch-runner';
 import { createVerifier } from '@svc/email-verifier';
-import { type FakeDnsServer, type SmtpFleet, startDnsServer, startSmtpFleet } from '@svc/testkit';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fleetVerifierOptions } from '../testing/fleet-verifier.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fleetVerifierOptions, mailLabPerFile } from '../testing/fleet-verifier.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 
-let dns: FakeDnsServer;
-let fleet: SmtpFleet;
 let server: TestServer | undefined;
 
-const liveVerifier = () => createVerifier(fleetVerifierOptions(dns, fleet));
+const liveVerifier = () => createVerifier(fleetVerifierOptions(lab.dns, lab.fleet));
 
 async function start(shareAcrossAccounts?: boolean) {
   server = await createTestServer({
@@ -20,44 +17,29 @@ async function start(shareAcrossAccounts?: boolean) {
 }
 
 async function verify(key: string, body: object, path = '/v2/verify/email') {
-  const response = await (server as TestServer).app.inject({
-    method: 'POST',
-    url: path,
-    headers: { 'x-api-key': key },
-    payload: body,
-  });
+  const response = await (server as TestServer).call('POST', path, key, body);
   expect(response.statusCode).toBe(200);
   return response.json();
 }
 
 /** The recipients the fake MTA was asked about (the catch-all question's random ones left out). */
 async function asked(): Promise<string[]> {
-  await fleet.waitForIdle();
-  return fleet.sessions.flatMap((session) =>
+  await lab.fleet.waitForIdle();
+  return lab.fleet.sessions.flatMap((session) =>
     session.rcpts.map((rcpt) => rcpt.address).filter((address) => !/^[a-z0-9]{16}@/.test(address)),
   );
 }
 
-beforeAll(async () => {
-  dns = await startDnsServer({
-    zones: {
-      'canary.test': { A: ['192.0.2.1'] },
-      'good.test': { MX: [{ priority: 10, exchange: 'mx1.good.test' }] },
-      'mx1.good.test': { A: ['127.0.0.2'] },
-    },
-  });
-  fleet = await startSmtpFleet({
+const lab = mailLabPerFile({
+  zones: {
+    'canary.test': { A: ['192.0.2.1'] },
+    'good.test': { MX: [{ priority: 10, exchange: 'mx1.good.test' }] },
+    'mx1.good.test': { A: ['127.0.0.2'] },
+  },
+  fleet: {
     hosts: ['127.0.0.2'],
     script: { mailboxes: { 'alice@good.test': 'accept', 'bob@good.test': 'accept' } },
-  });
-});
-afterAll(async () => {
-  await fleet.close();
-  await dns.close();
-});
-beforeEach(async () => {
-  await fleet.waitForIdle();
-  fleet.resetRecords();
+  },
 });
 afterEach(async () => {
   await server?.app.close();
@@ -86,11 +68,7 @@ describe('the result cache behind POST /v2/verify/email', () => {
     expect(await asked()).toEqual(['alice@good.test', 'alice@good.test']);
 
     // The cached answer is billed like any other: the user got an answer.
-    const usage = await s.app.inject({
-      method: 'GET',
-      url: '/v2/usage',
-      headers: { 'x-api-key': a.liveKey.secret },
-    });
+    const usage = await s.call('GET', '/v2/usage', a.liveKey.secret);
     expect(usage.json().total).toEqual({ calls: 2, units: 2 });
   });
 
@@ -117,11 +95,9 @@ describe('the result cache behind POST /v2/verify/email', () => {
   it('refuses a fresh that is not a boolean, naming the field', async () => {
     const s = await start();
     const a = await s.account('pro', 'a');
-    const response = await s.app.inject({
-      method: 'POST',
-      url: '/v2/verify/email',
-      headers: { 'x-api-key': a.liveKey.secret },
-      payload: { email: 'alice@good.test', options: { fresh: 'yes' } },
+    const response = await s.call('POST', '/v2/verify/email', a.liveKey.secret, {
+      email: 'alice@good.test',
+      options: { fresh: 'yes' },
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.message).toContain('fresh');
@@ -132,11 +108,7 @@ describe('the result cache behind POST /v2/verify/email', () => {
     const a = await s.account('pro', 'a');
     const b = await s.account('pro', 'b');
     const forget = (key: string, email: string) =>
-      s.app.inject({
-        method: 'DELETE',
-        url: `/v2/verify/email/cache?email=${encodeURIComponent(email)}`,
-        headers: { 'x-api-key': key },
-      });
+      s.call('DELETE', `/v2/verify/email/cache?email=${encodeURIComponent(email)}`, key);
     await verify(a.liveKey.secret, probe);
     const byB = await forget(b.liveKey.secret, 'alice@good.test');
     expect(byB.statusCode).toBe(200);
@@ -152,11 +124,7 @@ describe('the result cache behind POST /v2/verify/email', () => {
     const bad = await forget(a.liveKey.secret, 'not an address');
     expect(bad.statusCode).toBe(422);
     expect(bad.json().error.code).toBe('unprocessable');
-    const usage = await s.app.inject({
-      method: 'GET',
-      url: '/v2/usage',
-      headers: { 'x-api-key': a.liveKey.secret },
-    });
+    const usage = await s.call('GET', '/v2/usage', a.liveKey.secret);
     expect(usage.json().total).toEqual({ calls: 3, units: 3 });
   });
 

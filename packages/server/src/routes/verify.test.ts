@@ -1,7 +1,6 @@
 import { createVerifier, type VerifierOptions } from '@svc/email-verifier';
-import { type FakeDnsServer, type SmtpFleet, startDnsServer, startSmtpFleet } from '@svc/testkit';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fleetVerifierOptions } from '../testing/fleet-verifier.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fleetVerifierOptions, mailLabPerFile } from '../testing/fleet-verifier.js';
 import { specError } from '../testing/spec-error.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 
@@ -26,14 +25,14 @@ const ZONES = {
   'new-alias.test': mx('mail.mailinator.com'),
 } as const;
 
-let dns: FakeDnsServer;
-let fleet: SmtpFleet;
 let server: TestServer;
 const REQ = /^req_[0-9a-z]{36}$/;
 
 async function start(options: { smtp?: VerifierOptions['smtp']; limits?: Record<string, number> } = {}) {
   server = await createTestServer({
-    verifier: createVerifier(fleetVerifierOptions(dns, fleet, { dnsCache: false, smtp: options.smtp })),
+    verifier: createVerifier(
+      fleetVerifierOptions(lab.dns, lab.fleet, { dnsCache: false, smtp: options.smtp }),
+    ),
     options: { limits: options.limits ?? {} },
   });
   return server.account('free');
@@ -43,23 +42,14 @@ type Keys = Awaited<ReturnType<typeof start>>;
 
 const post = (path: string, key: string, payload: unknown) => server.call('POST', path, key, payload);
 
-beforeAll(async () => {
-  dns = await startDnsServer({ zones: ZONES });
-  fleet = await startSmtpFleet({
+const lab = mailLabPerFile({
+  zones: ZONES,
+  fleet: {
     hosts: ['127.0.0.2', { host: '127.0.0.5', script: { replyDelayMs: { rcpt: 800 } } }],
     script: {
       mailboxes: { 'alice@good.test': 'accept', 'bob@slow.test': 'accept' },
     },
-  });
-});
-afterAll(async () => {
-  await fleet.close();
-  await dns.close();
-});
-beforeEach(async () => {
-  await fleet.waitForIdle();
-  fleet.resetRecords();
-  dns.resetRecords();
+  },
 });
 afterEach(async () => {
   await server?.app.close();
@@ -88,7 +78,7 @@ describe('POST /v2/verify/email with a live key (testkit DNS and SMTP)', () => {
     });
     expect(body.request_id).toMatch(REQ);
     expect(body.request_id).toBe(response.headers['x-request-id']);
-    expect(fleet.sessions).toHaveLength(0);
+    expect(lab.fleet.sessions).toHaveLength(0);
     expect(await server.store.usedUnits(keys.account.id, '2026-11')).toBe(1);
   });
 
@@ -129,7 +119,7 @@ describe('POST /v2/verify/email with a live key (testkit DNS and SMTP)', () => {
     const body = JSON.parse(response.body);
     expect(body.state).toBe('deliverable');
     expect(body.smtp).toMatchObject({ host: 'mx1.good.test', code: 250 });
-    expect(fleet.sessions.length).toBeGreaterThan(0);
+    expect(lab.fleet.sessions.length).toBeGreaterThan(0);
   });
 
   it('refuses what is not an address, or a domain without MX hints, with 422 unprocessable', async () => {
@@ -173,7 +163,7 @@ describe('POST /v2/verify/email with a live key (testkit DNS and SMTP)', () => {
         'invalid_request',
       ),
     ).toMatch(/probe/);
-    expect(fleet.sessions).toHaveLength(0);
+    expect(lab.fleet.sessions).toHaveLength(0);
   });
 });
 
@@ -258,7 +248,7 @@ describe('POST /v2/verify/email/bulk', () => {
       'quota_exceeded',
     );
     expect(message).toMatch(/1001 units/);
-    expect(dns.queries).toHaveLength(0);
+    expect(lab.dns.queries).toHaveLength(0);
     expect(await server.store.usedUnits(keys.account.id, '2026-11')).toBe(0);
   });
 });
@@ -295,8 +285,8 @@ describe('test keys: the sandbox', () => {
       provider: null,
       gateway: null,
     });
-    expect(dns.queries).toHaveLength(0);
-    expect(fleet.sessions).toHaveLength(0);
+    expect(lab.dns.queries).toHaveLength(0);
+    expect(lab.fleet.sessions).toHaveLength(0);
     expect(await server.store.usedUnits(keys.account.id, '2026-11')).toBe(0);
   });
 
@@ -334,7 +324,7 @@ describe('test keys: the sandbox', () => {
       risky: 0,
       unknown: 1,
     });
-    expect(dns.queries).toHaveLength(0);
+    expect(lab.dns.queries).toHaveLength(0);
     expect(await server.store.usedUnits(keys.account.id, '2026-11')).toBe(0);
   });
 });
