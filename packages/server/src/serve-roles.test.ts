@@ -6,6 +6,7 @@ import { POSTGRES, REDIS, serviceUrl, startDnsServer } from '@svc/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, type ServeOptions, serve } from './serve.js';
 import { fetchJson } from './testing/fetch-json.js';
+import { createDatabase, dropDatabase } from './testing/scratch-database.js';
 import { printedLiveKey, serveForTest } from './testing/serve-for-test.js';
 
 // svc serve --role api|worker|all on PostgreSQL and Redis (docs/deployment.md). Each test file
@@ -21,17 +22,6 @@ let databaseName = '';
 const redisPrefix = `svc_t_roles_${randomBytes(6).toString('hex')}`;
 const secretKey = randomBytes(32).toString('hex');
 const running: RunningServer[] = [];
-
-async function admin(sql: string): Promise<void> {
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Chunks of the job a worker holds now (leased, lease not yet run out), read from the batch store's tables. */
 async function heldChunks(jobId: string): Promise<number> {
@@ -53,10 +43,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'svc-roles-'));
   if (!postgresUrl) return;
   databaseName = `svc_t_roles_${randomBytes(6).toString('hex')}`;
-  await admin(`CREATE DATABASE "${databaseName}"`);
-  const url = new URL(postgresUrl);
-  url.pathname = `/${databaseName}`;
-  databaseUrl = url.toString();
+  databaseUrl = await createDatabase(postgresUrl, databaseName);
 });
 /** Closed after each test, after the servers. */
 const closeAfter: (() => Promise<void>)[] = [];
@@ -66,7 +53,7 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
-  if (databaseName) await admin(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+  if (postgresUrl && databaseName) await dropDatabase(postgresUrl, databaseName);
   if (redisUrl) {
     const { Redis } = await import('ioredis');
     const redis = new Redis(redisUrl);
@@ -119,13 +106,11 @@ describe('roles without PostgreSQL', () => {
 describe.skipIf(!postgresUrl || !redisUrl)('first start of several processes at once', () => {
   it('two api processes starting together on an empty database make one owner account', async () => {
     const name = `${databaseName}_first`;
-    await admin(`CREATE DATABASE "${name}"`);
+    const url = await createDatabase(postgresUrl as string, name);
     try {
-      const url = new URL(databaseUrl);
-      url.pathname = `/${name}`;
       const both = await Promise.all([
-        start('first-a', { role: 'api' }, {}, url.toString()),
-        start('first-b', { role: 'api' }, {}, url.toString()),
+        start('first-a', { role: 'api' }, {}, url),
+        start('first-b', { role: 'api' }, {}, url),
       ]);
       const owners = both.filter(({ server }) => server.createdOwner !== null);
       expect(owners).toHaveLength(1);
@@ -137,7 +122,7 @@ describe.skipIf(!postgresUrl || !redisUrl)('first start of several processes at 
       }
     } finally {
       for (const server of running.splice(0)) await server.close();
-      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await dropDatabase(postgresUrl as string, name);
     }
   });
 });

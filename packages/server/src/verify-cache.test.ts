@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EmailVerificationResult } from '@svc/core';
 import { POSTGRES, serviceUrl } from '@svc/testkit';
+import { tempDirPerTest } from '@svc/testkit/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveServerOptions } from './options.js';
+import { createDatabase, dropDatabase } from './testing/scratch-database.js';
 import { openVerifyCache, VERIFY_CACHE_DB_FILE } from './verify-cache.js';
 
 const postgresUrl = await serviceUrl(POSTGRES, "svc serve's PostgreSQL result cache");
@@ -13,22 +14,16 @@ const postgresUrl = await serviceUrl(POSTGRES, "svc serve's PostgreSQL result ca
 const result = { state: 'deliverable', email: 'a@x.test' } as EmailVerificationResult;
 const key = { namespace: 'acct_a', address: 'a@x.test', variant: 'probe=1;disposable=1' };
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svc-verify-cache-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = tempDirPerTest('svc-verify-cache-');
 
 describe('openVerifyCache (verifyCache.store)', () => {
   it('defaults to a SQLite file in the data dir; memory and off as configured', async () => {
-    const cache = await openVerifyCache(resolveServerOptions({ dataDir: dir }));
+    const cache = await openVerifyCache(resolveServerOptions({ dataDir: dir() }));
     expect(cache).not.toBe(false);
     if (!cache) return;
     await cache.set([{ key, result }], 0);
     await cache.close();
-    expect((await stat(join(dir, VERIFY_CACHE_DB_FILE))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(dir(), VERIFY_CACHE_DB_FILE))).mode & 0o777).toBe(0o600);
     expect(await openVerifyCache(resolveServerOptions({ verifyCache: { store: 'off' } }))).toBe(false);
     const memory = await openVerifyCache(resolveServerOptions({ verifyCache: { store: 'memory' } }));
     expect(memory && (await memory.get([key], 1))).toEqual([undefined]);
@@ -43,28 +38,15 @@ describe('openVerifyCache (verifyCache.store)', () => {
   describe.skipIf(!postgresUrl)('with databaseUrl', () => {
     const database = `svc_t_vcache_${randomBytes(6).toString('hex')}`;
     let databaseUrl = '';
-    async function admin(sql: string) {
-      const { default: pg } = await import('pg');
-      const client = new pg.Client({ connectionString: postgresUrl as string });
-      await client.connect();
-      try {
-        await client.query(sql);
-      } finally {
-        await client.end();
-      }
-    }
     beforeAll(async () => {
-      await admin(`CREATE DATABASE "${database}"`);
-      const url = new URL(postgresUrl as string);
-      url.pathname = `/${database}`;
-      databaseUrl = url.toString();
+      databaseUrl = await createDatabase(postgresUrl as string, database);
     });
     afterAll(async () => {
-      await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+      await dropDatabase(postgresUrl as string, database);
     });
 
     it('uses the database by default: two processes (machines) share what one stored', async () => {
-      const options = resolveServerOptions({ dataDir: join(dir, 'pg'), databaseUrl });
+      const options = resolveServerOptions({ dataDir: join(dir(), 'pg'), databaseUrl });
       expect(options.verifyCache.store).toBe('postgres');
       const first = await openVerifyCache(options);
       const second = await openVerifyCache(options);
