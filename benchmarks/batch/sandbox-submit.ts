@@ -2,7 +2,9 @@
 // `svc serve` runs as users start it (the CLI from source, SQLite in a fresh data dir), a probe
 // asks /v2/health every 10 ms, one request at a time, first on a quiet server, then from the
 // submit until the job has completed (insert and processing both). The submit is sent by a
-// process of its own (server/sender-child.ts), the probe alone in this one. Run once, small:
+// process of its own (server/sender-child.ts), the probe alone in this one. Each phase also
+// shows the server's own event-loop delay and its main thread's time on a CPU and waiting for
+// one (server/loop-delay-preload.ts), which tells a long task from a busy machine. Run once, small:
 //   cd benchmarks && node --conditions=source --import tsx run.ts batch-submit
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -32,6 +34,9 @@ export interface LoopDelay {
   p50: number;
   p99: number;
   max: number;
+  /** The server's main thread on a CPU, and waiting on a run queue for one (Linux only). */
+  cpuMs?: number;
+  runQueueMs?: number;
 }
 
 const LOOP_DELAY_PRELOAD = fileURLToPath(new URL('../server/loop-delay-preload.ts', import.meta.url));
@@ -156,11 +161,13 @@ async function waitForJob(url: string, key: string, id: string): Promise<Record<
 
 export async function runBatchSubmitBenchmark(): Promise<void> {
   const loadAtStart = loadavg();
-  const served = await startServe();
+  const served = await startServe({ loopDelay: true });
   try {
     // Warm up: the first requests compile the routes.
     for (let i = 0; i < 50; i++) await (await fetch(`${served.url}/v2/health`)).arrayBuffer();
+    await served.loopDelay();
     const quiet = await probeHealth(served.url, new Promise((resolve) => setTimeout(resolve, QUIET_MS)));
+    const quietLoop = await served.loopDelay();
     const records = Array.from({ length: RECORDS }, (_, index) => `user${index}@example.com`);
     // The submit is sent by a process of its own: building and sending 1.2 MB never delays the probe.
     const sender = await startSender({
@@ -171,9 +178,11 @@ export async function runBatchSubmitBenchmark(): Promise<void> {
     });
     const started = performance.now();
     let submitMs = 0;
+    let submitLoop: LoopDelay | undefined;
     const work = (async () => {
       const report = await sender.run();
       submitMs = report.firstAnsweredAt - (performance.timeOrigin + started);
+      submitLoop = await served.loopDelay();
       const job = JSON.parse(report.lastBody) as { id?: string };
       if (report.statuses[202] !== 1 || !job.id)
         throw new Error(`submit: ${JSON.stringify(report.statuses)} ${report.lastBody}`);
@@ -183,21 +192,33 @@ export async function runBatchSubmitBenchmark(): Promise<void> {
     const busy = await probeHealth(served.url, work, 10, busyStarts);
     const job = await work;
     const totalMs = performance.now() - started;
+    const runLoop = await served.loopDelay();
     const after = await probeHealth(served.url, new Promise((resolve) => setTimeout(resolve, QUIET_MS)));
+    const afterLoop = await served.loopDelay();
+    const loop = (figures: LoopDelay | undefined) =>
+      figures
+        ? `p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${figures.max} ms${
+            figures.cpuMs === undefined
+              ? ''
+              : `; on CPU ${figures.cpuMs} ms, waiting for one ${figures.runQueueMs} ms`
+          }`
+        : 'unknown';
     // Requests sent before the 202 (the body parsed, the records inserted) and after (the job runs).
     const submitting = busy.filter((_, index) => (busyStarts[index] as number) - started < submitMs);
     const running = busy.filter((_, index) => (busyStarts[index] as number) - started >= submitMs);
     console.log(
       `\n## GET /v2/health during a ${RECORDS.toLocaleString('en')}-record sandbox submit (svc serve, SQLite)\n`,
     );
-    console.log(`| phase | health latency |`);
-    console.log('|---|---|');
-    console.log(`| quiet before (${QUIET_MS / 1000} s) | ${describe(quiet)} |`);
-    console.log(`| until the 202 (${(submitMs / 1000).toFixed(2)} s) | ${describe(submitting)} |`);
+    console.log('| phase | health latency (the probe) | the server’s event-loop delay |');
+    console.log('|---|---|---|');
+    console.log(`| quiet before (${QUIET_MS / 1000} s) | ${describe(quiet)} | ${loop(quietLoop)} |`);
     console.log(
-      `| the job running (${((totalMs - submitMs) / 1000).toFixed(1)} s; job ${job.status}) | ${describe(running)} |`,
+      `| until the 202 (${(submitMs / 1000).toFixed(2)} s) | ${describe(submitting)} | ${loop(submitLoop)} |`,
     );
-    console.log(`| quiet after (${QUIET_MS / 1000} s) | ${describe(after)} |`);
+    console.log(
+      `| the job running (${((totalMs - submitMs) / 1000).toFixed(1)} s; job ${job.status}) | ${describe(running)} | ${loop(runLoop)} |`,
+    );
+    console.log(`| quiet after (${QUIET_MS / 1000} s) | ${describe(after)} | ${loop(afterLoop)} |`);
     console.log(
       `\n${new Date().toISOString()}; load average (1, 5, 15 min) at the start: ${loadAtStart
         .map((load) => load.toFixed(1))

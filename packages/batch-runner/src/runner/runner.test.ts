@@ -277,6 +277,72 @@ describe.each(stores)('batch runner on the %s store', (_name, makeStore) => {
     ]);
   });
 
+  it('paces sandbox chunks (one at a time, resting between them) with the same results as unpaced, every index once', async () => {
+    // Each chunk waits for a timer, so four workers would run four sandbox chunks at once unpaced.
+    const run = async (sandboxRestRatio?: number) => {
+      let active = 0;
+      let mostActive = 0;
+      const processor: Processor = {
+        type: 'verify_email',
+        process: async (records) => {
+          mostActive = Math.max(mostActive, ++active);
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          active--;
+          return records.map(({ index, input }) =>
+            input.startsWith('bad')
+              ? { index, ok: false as const, error: { code: 'invalid', message: `${input} is bad` } }
+              : { index, ok: true as const, result: { email: input }, countKey: 'deliverable' },
+          );
+        },
+      };
+      runner = createBatchRunner({
+        store: await makeStore(),
+        processors: [processor],
+        concurrency: 4,
+        sandboxChunkSize: 10,
+        ...(sandboxRestRatio !== undefined && { sandboxRestRatio }),
+      });
+      const records = Array.from({ length: 205 }, (_, index) =>
+        index % 7 ? `u${index}@x.test` : `bad${index}`,
+      );
+      const job = await runner.submit({ type: 'verify_email', records, sandbox: true });
+      runner.start();
+      await runner.idle();
+      const results = [];
+      for (let cursor: string | null = null; ; ) {
+        const page = await runner.results(job.id, { cursor, limit: 50 });
+        results.push(...page.data);
+        if (!page.next_cursor) break;
+        cursor = page.next_cursor;
+      }
+      const {
+        id: _id,
+        created_at: _c,
+        started_at: _s,
+        completed_at: _d,
+        ...finished
+      } = await runner.get(job.id);
+      await runner.close();
+      return { mostActive, results, finished };
+    };
+    const paced = await run();
+    const unpaced = await run(0);
+    expect(paced.mostActive).toBe(1);
+    expect(unpaced.mostActive).toBeGreaterThan(1);
+    expect(paced.results.map(({ index }) => index)).toEqual(Array.from({ length: 205 }, (_, index) => index));
+    expect(paced.results).toEqual(unpaced.results);
+    expect(paced.finished).toEqual(unpaced.finished);
+    expect(paced.finished).toMatchObject({ status: 'completed', processed: 205, failed: 30 });
+  });
+
+  it('refuses a sandboxRestRatio below 0', async () => {
+    const store = await makeStore();
+    for (const sandboxRestRatio of [-1, Number.NaN])
+      expect(() => createBatchRunner({ store, processors: [testProcessor()], sandboxRestRatio })).toThrow(
+        /sandboxRestRatio must be a number of at least 0/,
+      );
+  });
+
   it('passes a quota to the store with the UTC day of its clock', async () => {
     runner = createBatchRunner({
       store: await makeStore(),

@@ -12,6 +12,7 @@ import type { ChunkLease, EventView, JobRecord, JobScope, Page, RecordResult, St
 import { yieldToEventLoop } from '../yield.js';
 import { type ChunkDispatcher, type ChunkOutcome, storeDispatcher } from './chunk-dispatcher.js';
 import { exportLines } from './export.js';
+import { createPacer } from './pacer.js';
 import type { Processor, ProcessorOutcome } from './processor.js';
 import { createRetentionSweeper, type RetentionOptions } from './retention.js';
 import { type SubmitRequest, validateSubmit } from './validate-submit.js';
@@ -33,6 +34,14 @@ export interface BatchRunnerOptions {
    * process answering other requests while a 50,000-record test job runs. @default 100
    */
   sandboxChunkSize?: number;
+  /**
+   * After each chunk of a sandbox job, the next sandbox chunk waits this many times as long as
+   * that one took (its processing and commit, wall time): sandbox chunks run one at a time and
+   * take at most 1 / (1 + ratio) of the process's time, so a CPU-only test job leaves the event
+   * loop idle most of the time instead of keeping the process busy until it ends. Live jobs' chunks
+   * are never held. 0 runs sandbox chunks as they come. @default 2
+   */
+  sandboxRestRatio?: number;
   /** How long a claimed chunk stays ours without renewal; renewed every third of it. @default 30000 */
   leaseMs?: number;
   /** Unique name of this runner in leases. @default host:pid:random */
@@ -110,6 +119,10 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   const concurrency = options.concurrency ?? 4;
   const chunkSize = options.chunkSize ?? 250;
   const sandboxChunkSize = options.sandboxChunkSize ?? 100;
+  const sandboxRestRatio = options.sandboxRestRatio ?? 2;
+  if (!(Number.isFinite(sandboxRestRatio) && sandboxRestRatio >= 0))
+    throw new TypeError(`sandboxRestRatio must be a number of at least 0, got ${sandboxRestRatio}`);
+  const sandboxPacer = sandboxRestRatio > 0 ? createPacer(sandboxRestRatio) : undefined;
   const leaseMs = options.leaseMs ?? 30_000;
   const maxAttempts = options.maxAttempts ?? 5;
   const pollMs = options.pollIntervalMs ?? 100;
@@ -197,64 +210,8 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
     );
     try {
       const job = await store.getJob(lease.jobId);
-      const processor = job ? processors.get(job.type) : undefined;
-      let outcomes: ProcessorOutcome[];
-      let abandoned = false;
-      if (!processor) {
-        abandoned = true;
-        outcomes = lease.records.map(({ index }) => ({
-          index,
-          ok: false,
-          error: { code: 'unknown_type', message: `no processor for ${job?.type}` },
-        }));
-      } else if (lease.attempts >= maxAttempts) {
-        abandoned = true;
-        const reason = lastFailure.get(chunkKey(lease));
-        outcomes = lease.records.map(({ index }) => ({
-          index,
-          ok: false,
-          error: {
-            code: 'processing_failed',
-            message: `its chunk failed ${lease.attempts} times${reason ? ` (last error: ${reason})` : ''}`,
-          },
-        }));
-      } else {
-        // A processor that ignores its signal must not hold up cancel or close.
-        const aborted = new Promise<never>((_, reject) => {
-          if (controller.signal.aborted) reject(controller.signal.reason);
-          controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-        });
-        outcomes = await Promise.race([
-          processor.process(lease.records, {
-            signal: controller.signal,
-            jobId: lease.jobId,
-            sandbox: job?.sandbox ?? false,
-            accountId: job?.account_id ?? null,
-          }),
-          aborted,
-        ]);
-      }
-      if (controller.signal.aborted) throw controller.signal.reason;
-      const byIndex = new Map(outcomes.map((outcome) => [outcome.index, outcome]));
-      // Every record gets exactly one result, even if the processor skipped or invented some.
-      const results: RecordResult[] = lease.records.map(({ index, input }) => {
-        const outcome = byIndex.get(index);
-        if (!outcome)
-          return {
-            index,
-            input,
-            ok: false,
-            error: { code: 'no_result', message: 'the processor returned nothing' },
-          };
-        if (outcome.ok)
-          return { index, input, ok: true, result: outcome.result, countKey: outcome.countKey ?? null };
-        return { index, input, ok: false, error: outcome.error, ...(abandoned && { abandoned }) };
-      });
-      if ((await store.commitChunk(lease, results, now())) === 'committed') {
-        lastFailure.delete(chunkKey(lease));
-        await settle(lease, { state: 'committed' });
-        await finished(lease.jobId);
-      } else await settle(lease, { state: 'lost' });
+      const work = () => processAndCommit(lease, job, controller);
+      await (job?.sandbox && sandboxPacer ? sandboxPacer.run(work) : work());
     } catch (error) {
       if (!stopping()) rememberFailure(lease, error);
       // Shutdown hands the chunk back now; a failure waits for its backoff. A cancelled job's
@@ -266,6 +223,72 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       clearInterval(renewal);
       inFlight.delete(lease);
     }
+  }
+
+  /** Runs a claimed chunk's records through its processor and commits their results. */
+  async function processAndCommit(
+    lease: ChunkLease,
+    job: JobRecord | null,
+    controller: AbortController,
+  ): Promise<void> {
+    const processor = job ? processors.get(job.type) : undefined;
+    let outcomes: ProcessorOutcome[];
+    let abandoned = false;
+    if (!processor) {
+      abandoned = true;
+      outcomes = lease.records.map(({ index }) => ({
+        index,
+        ok: false,
+        error: { code: 'unknown_type', message: `no processor for ${job?.type}` },
+      }));
+    } else if (lease.attempts >= maxAttempts) {
+      abandoned = true;
+      const reason = lastFailure.get(chunkKey(lease));
+      outcomes = lease.records.map(({ index }) => ({
+        index,
+        ok: false,
+        error: {
+          code: 'processing_failed',
+          message: `its chunk failed ${lease.attempts} times${reason ? ` (last error: ${reason})` : ''}`,
+        },
+      }));
+    } else {
+      // A processor that ignores its signal must not hold up cancel or close.
+      const aborted = new Promise<never>((_, reject) => {
+        if (controller.signal.aborted) reject(controller.signal.reason);
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+      });
+      outcomes = await Promise.race([
+        processor.process(lease.records, {
+          signal: controller.signal,
+          jobId: lease.jobId,
+          sandbox: job?.sandbox ?? false,
+          accountId: job?.account_id ?? null,
+        }),
+        aborted,
+      ]);
+    }
+    if (controller.signal.aborted) throw controller.signal.reason;
+    const byIndex = new Map(outcomes.map((outcome) => [outcome.index, outcome]));
+    // Every record gets exactly one result, even if the processor skipped or invented some.
+    const results: RecordResult[] = lease.records.map(({ index, input }) => {
+      const outcome = byIndex.get(index);
+      if (!outcome)
+        return {
+          index,
+          input,
+          ok: false,
+          error: { code: 'no_result', message: 'the processor returned nothing' },
+        };
+      if (outcome.ok)
+        return { index, input, ok: true, result: outcome.result, countKey: outcome.countKey ?? null };
+      return { index, input, ok: false, error: outcome.error, ...(abandoned && { abandoned }) };
+    });
+    if ((await store.commitChunk(lease, results, now())) === 'committed') {
+      lastFailure.delete(chunkKey(lease));
+      await settle(lease, { state: 'committed' });
+      await finished(lease.jobId);
+    } else await settle(lease, { state: 'lost' });
   }
 
   // One worker at a time past this gate per turn of the event loop: a chunk whose processing and
