@@ -46,12 +46,10 @@ describePaidProvider('apollo', adapters, { domain: 'example.org', full_name: 'Le
 
 describe('apollo: requests and documented answers', () => {
   it('People Enrichment: a JSON POST with the key in x-api-key, no paid reveals, the person mapped', async () => {
-    const before = api.requests().length;
-    const outcome = await adapters().person.lookup(
+    const { outcome, request } = await api.lookup(
+      adapters().person,
       emailQuery('dana.whitfield@example.com'),
-      providerContext(),
     );
-    const request = api.requests()[before];
     expect(request?.method).toBe('POST');
     expect(request?.headers['content-type']).toBe('application/json');
     expect(request?.headers['x-api-key']).toBe(KEY);
@@ -71,12 +69,12 @@ describe('apollo: requests and documented answers', () => {
   });
 
   it('a name at a domain is asked as name + domain, weaker confidence, and the locked-email placeholder is dropped', async () => {
-    const before = api.requests().length;
-    const outcome = await adapters().person.lookup(
-      { by: 'domain_name', domain: 'example.org', full_name: 'Lee Park' },
-      providerContext(),
-    );
-    expect(api.requests()[before]?.json).toMatchObject({ name: 'Lee Park', domain: 'example.org' });
+    const { outcome, request } = await api.lookup(adapters().person, {
+      by: 'domain_name',
+      domain: 'example.org',
+      full_name: 'Lee Park',
+    });
+    expect(request?.json).toMatchObject({ name: 'Lee Park', domain: 'example.org' });
     expect(outcome.type).toBe('hit');
     if (outcome.type !== 'hit') return;
     expect(outcome.candidates[0]?.confidence).toBe(0.7);

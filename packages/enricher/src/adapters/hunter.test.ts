@@ -48,12 +48,10 @@ describePaidProvider('hunter', adapters, { domain: 'example.com', full_name: 'Da
 
 describe('hunter: requests and documented answers', () => {
   it('Email Enrichment by address: the key in X-API-KEY, the person mapped', async () => {
-    const before = api.requests().length;
-    const outcome = await adapters().person.lookup(
+    const { outcome, request } = await api.lookup(
+      adapters().person,
       emailQuery('dana.whitfield@example.com'),
-      providerContext(),
     );
-    const request = api.requests()[before];
     expect(request?.url.pathname).toBe('/v2/people/find');
     expect(request?.url.searchParams.get('email')).toBe('dana.whitfield@example.com');
     expect(request?.url.searchParams.has('api_key')).toBe(false);
@@ -67,21 +65,20 @@ describe('hunter: requests and documented answers', () => {
   });
 
   it('a profile URL is asked as its LinkedIn handle', async () => {
-    const before = api.requests().length;
-    await adapters().person.lookup(
-      { by: 'profile_url', profile_url: 'https://www.linkedin.com/in/dana-whitfield' },
-      providerContext(),
-    );
-    expect(api.requests()[before]?.url.searchParams.get('linkedin_handle')).toBe('dana-whitfield');
+    const { request } = await api.lookup(adapters().person, {
+      by: 'profile_url',
+      profile_url: 'https://www.linkedin.com/in/dana-whitfield',
+    });
+    expect(request?.url.searchParams.get('linkedin_handle')).toBe('dana-whitfield');
   });
 
   it('Email Finder for a name at a domain: score 94 → confidence 0.94; no address found → unbilled miss', async () => {
-    const before = api.requests().length;
-    const hit = await adapters().person.lookup(
-      { by: 'domain_name', domain: 'example.com', full_name: 'Dana Whitfield' },
-      providerContext(),
-    );
-    const params = api.requests()[before]?.url.searchParams;
+    const { outcome: hit, request } = await api.lookup(adapters().person, {
+      by: 'domain_name',
+      domain: 'example.com',
+      full_name: 'Dana Whitfield',
+    });
+    const params = request?.url.searchParams;
     expect(params?.get('domain')).toBe('example.com');
     expect(params?.get('full_name')).toBe('Dana Whitfield');
     expect(hit).toMatchObject({

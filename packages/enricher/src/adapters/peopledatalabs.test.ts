@@ -54,12 +54,11 @@ describePaidProvider('peopledatalabs', adapters, { domain: 'example.org', full_n
 
 describe('people data labs: requests and documented answers', () => {
   it('sends the documented query with the key in X-Api-Key (never in the URL) and maps the record', async () => {
-    const before = api.requests().length;
-    const outcome = await adapters().person.lookup(
-      { by: 'email', email: 'dana.whitfield@example.com', domain: 'example.com' },
-      providerContext(),
-    );
-    const request = api.requests()[before];
+    const { outcome, request } = await api.lookup(adapters().person, {
+      by: 'email',
+      email: 'dana.whitfield@example.com',
+      domain: 'example.com',
+    });
     expect(request?.method).toBe('GET');
     expect(request?.url.pathname).toBe('/v5/person/enrich');
     expect(request?.url.searchParams.get('email')).toBe('dana.whitfield@example.com');
@@ -79,12 +78,12 @@ describe('people data labs: requests and documented answers', () => {
   });
 
   it('asks by name and company domain, and drops contact fields the plan answers with `true`', async () => {
-    const before = api.requests().length;
-    const outcome = await adapters().person.lookup(
-      { by: 'domain_name', domain: 'example.org', full_name: 'Lee Park' },
-      providerContext(),
-    );
-    const params = api.requests()[before]?.url.searchParams;
+    const { outcome, request } = await api.lookup(adapters().person, {
+      by: 'domain_name',
+      domain: 'example.org',
+      full_name: 'Lee Park',
+    });
+    const params = request?.url.searchParams;
     expect(params?.get('name')).toBe('Lee Park');
     expect(params?.get('company')).toBe('example.org');
     expect(outcome.type).toBe('hit');

@@ -13,6 +13,11 @@ import { createEnricher, type EnricherOptions } from '../enricher.js';
 const NOW = Date.UTC(2026, 10, 27, 12);
 const AT = new Date(NOW).toISOString();
 
+/** What both fake adapters declare besides their fields: `cost` a call, misses unbilled. */
+function declared(cost: number) {
+  return { cost, billsMisses: false, ttl: { hitSeconds: 3600, missSeconds: 60 }, concurrency: 4 };
+}
+
 function people(answer: (query: PersonQuery) => Partial<PersonFields> | null, cost = 0) {
   const calls: PersonQuery[] = [];
   const adapter: EnrichmentAdapter<'person'> = {
@@ -20,10 +25,7 @@ function people(answer: (query: PersonQuery) => Partial<PersonFields> | null, co
     kind: 'person',
     accepts: ['email', 'domain_name', 'profile_url'],
     provides: ['full_name', 'title', 'email', 'company_name', 'company_domain', 'company_employee_count'],
-    cost,
-    billsMisses: false,
-    ttl: { hitSeconds: 3600, missSeconds: 60 },
-    concurrency: 4,
+    ...declared(cost),
     async lookup(query) {
       calls.push(query);
       const fields = answer(query);
@@ -42,10 +44,7 @@ function companies(id: string, table: Record<string, Partial<CompanyFields>>, co
     kind: 'company',
     accepts: ['domain'],
     provides: ['name', 'domain', 'employee_count', 'founded', 'technologies', 'social', 'language', 'logo'],
-    cost,
-    billsMisses: false,
-    ttl: { hitSeconds: 3600, missSeconds: 60 },
-    concurrency: 4,
+    ...declared(cost),
     async lookup(query) {
       calls.push(query);
       const fields = table[query.domain];

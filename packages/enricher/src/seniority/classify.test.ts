@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { classifySeniority } from './classify.js';
+import { classifySeniority, type SeniorityClassification } from './classify.js';
 import { MAX_TITLE_LENGTH, normaliseTitle } from './normalise.js';
+
+/** A classification's flags when the title names no founder, owner or board member. */
+const NO_FLAGS = { founder: false, owner: false, board: false };
 
 describe('classifySeniority', () => {
   it('answers unknown with no flags for a missing, empty or job-less title', () => {
     for (const title of [null, undefined, '', '   ', '---', '42', 'N/A', 'Retired', 'Open to work']) {
-      expect(classifySeniority(title)).toEqual({
-        seniority: 'unknown',
-        department: null,
-        founder: false,
-        owner: false,
-        board: false,
-      });
+      expect(classifySeniority(title)).toEqual({ seniority: 'unknown', department: null, ...NO_FLAGS });
     }
   });
 
@@ -44,9 +41,7 @@ describe('classifySeniority', () => {
     expect(classifySeniority('Executive Assistant to the Founder & CEO')).toEqual({
       seniority: 'entry',
       department: null,
-      founder: false,
-      owner: false,
-      board: false,
+      ...NO_FLAGS,
     });
     expect(classifySeniority('Chief of Staff to the Chairman')).toMatchObject({
       seniority: 'director',
@@ -82,57 +77,39 @@ describe('classifySeniority', () => {
   });
 
   it('reads Portuguese and Italian titles', () => {
-    expect(classifySeniority('Diretora de Recursos Humanos')).toMatchObject({
-      seniority: 'director',
-      department: 'hr',
-    });
-    expect(classifySeniority('Mestre de usinagem')).toMatchObject({
-      seniority: 'manager',
-      department: 'operations',
-    });
-    expect(classifySeniority('Estagiário de Engenharia')).toMatchObject({
-      seniority: 'intern',
-      department: 'engineering',
-    });
-    expect(classifySeniority('Conselheiro')).toMatchObject({ seniority: 'executive', board: true });
-    expect(classifySeniority('Dirigenti delle risorse umane')).toMatchObject({
-      seniority: 'director',
-      department: 'hr',
-    });
-    expect(classifySeniority('Responsabile Marketing')).toMatchObject({
-      seniority: 'manager',
-      department: 'marketing',
-    });
-    expect(classifySeniority('Amministratore Delegato')).toMatchObject({
-      seniority: 'executive',
-      department: 'executive',
-    });
-    expect(classifySeniority('Stagista')).toMatchObject({ seniority: 'intern', department: null });
+    const expected: [string, Partial<SeniorityClassification>][] = [
+      ['Diretora de Recursos Humanos', { seniority: 'director', department: 'hr' }],
+      ['Mestre de usinagem', { seniority: 'manager', department: 'operations' }],
+      ['Estagiário de Engenharia', { seniority: 'intern', department: 'engineering' }],
+      ['Conselheiro', { seniority: 'executive', board: true }],
+      ['Dirigenti delle risorse umane', { seniority: 'director', department: 'hr' }],
+      ['Responsabile Marketing', { seniority: 'manager', department: 'marketing' }],
+      ['Amministratore Delegato', { seniority: 'executive', department: 'executive' }],
+      ['Stagista', { seniority: 'intern', department: null }],
+    ];
+    for (const [title, classification] of expected) {
+      expect(classifySeniority(title), title).toMatchObject(classification);
+    }
   });
 
   it('reads abbreviations, "head" as a plain word, school and academic titles', () => {
-    expect(classifySeniority('Sales Dir.')).toMatchObject({ seniority: 'director', department: 'sales' });
-    expect(classifySeniority('Mktg Mgr')).toMatchObject({ seniority: 'manager', department: 'marketing' });
-    expect(classifySeniority('Sr. Software Engineer')).toMatchObject({
-      seniority: 'senior',
-      department: 'engineering',
-    });
-    expect(classifySeniority('Jr. Accountant')).toMatchObject({ seniority: 'entry', department: 'finance' });
-    expect(classifySeniority('Heads-up display engineer').seniority).toBe('entry');
-    expect(classifySeniority('Head office administrator').seniority).toBe('entry');
-    expect(classifySeniority('School Principal')).toMatchObject({
-      seniority: 'director',
-      department: 'education',
-    });
-    expect(classifySeniority('Department Chair, Mathematics')).toMatchObject({
-      seniority: 'director',
-      department: 'education',
-      board: false,
-    });
-    expect(classifySeniority('Professor of Economics').seniority).toBe('senior');
-    expect(classifySeniority('Professora de Matemática').seniority).toBe('entry');
-    expect(classifySeniority('Trainee Import Manager').seniority).toBe('intern');
-    expect(classifySeniority('Graduate Export Manager').seniority).toBe('entry');
+    const expected: [string, Partial<SeniorityClassification>][] = [
+      ['Sales Dir.', { seniority: 'director', department: 'sales' }],
+      ['Mktg Mgr', { seniority: 'manager', department: 'marketing' }],
+      ['Sr. Software Engineer', { seniority: 'senior', department: 'engineering' }],
+      ['Jr. Accountant', { seniority: 'entry', department: 'finance' }],
+      ['Heads-up display engineer', { seniority: 'entry' }],
+      ['Head office administrator', { seniority: 'entry' }],
+      ['School Principal', { seniority: 'director', department: 'education' }],
+      ['Department Chair, Mathematics', { seniority: 'director', department: 'education', board: false }],
+      ['Professor of Economics', { seniority: 'senior' }],
+      ['Professora de Matemática', { seniority: 'entry' }],
+      ['Trainee Import Manager', { seniority: 'intern' }],
+      ['Graduate Export Manager', { seniority: 'entry' }],
+    ];
+    for (const [title, classification] of expected) {
+      expect(classifySeniority(title), title).toMatchObject(classification);
+    }
   });
 
   it('answers the department a title names, and null when it names none (never a guess)', () => {

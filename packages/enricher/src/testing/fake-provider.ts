@@ -21,6 +21,7 @@ import type {
   LookupOutcome,
   PersonFields,
   PersonQuery,
+  QueryOf,
 } from '../adapter.js';
 import { createGuardedFetch } from '../fetch/guarded-fetch.js';
 import { type ContextParts, describeAdapter } from './describe-adapter.js';
@@ -54,6 +55,11 @@ export interface FakeProvider {
   receiver: WebhookReceiver;
   /** Every request so far, parsed. */
   requests(): ProviderRequest[];
+  /** Runs one lookup in `providerContext()`: its outcome, and the request it sent (if any). */
+  lookup<K extends AdapterKind>(
+    adapter: EnrichmentAdapter<K>,
+    query: QueryOf<K>,
+  ): Promise<{ outcome: LookupOutcome<K>; request: ProviderRequest | undefined }>;
   /** Replaces the handler of `METHOD /path` (e.g. to make the next lookups fail). */
   setRoute(route: string, handler: ProviderHandler): void;
   close(): Promise<void>;
@@ -91,6 +97,12 @@ export async function startFakeProvider(routes: Record<string, ProviderHandler>)
     url: receiver.url,
     receiver,
     requests: () => receiver.deliveries.map(parse),
+    async lookup(adapter, query) {
+      const before = receiver.deliveries.length;
+      const outcome = await adapter.lookup(query, providerContext());
+      const request = receiver.deliveries[before];
+      return { outcome, request: request && parse(request) };
+    },
     setRoute: (route, handler) => {
       table.set(route, handler);
     },
