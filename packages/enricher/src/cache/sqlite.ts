@@ -1,6 +1,6 @@
 import type { SqliteDriver } from '@svc/core';
-import { createPrivateDatabaseFile, importOptionalPeer } from '@svc/core';
-import type BetterSqlite3 from 'better-sqlite3';
+import { createPrivateDatabaseFile } from '@svc/core';
+import { sqliteDatabaseClass } from '../sqlite-driver.js';
 import { type CacheOptions, cappedExpiry, checkRetention, type EnrichmentCache } from './types.js';
 
 export interface SqliteCacheOptions extends CacheOptions {
@@ -13,21 +13,10 @@ export interface SqliteCacheOptions extends CacheOptions {
   driver?: SqliteDriver;
 }
 
-async function loadDriver(): Promise<typeof BetterSqlite3> {
-  const { default: Database } = await importOptionalPeer(() => import('better-sqlite3'), {
-    user: 'the SQLite cache',
-    needs: 'better-sqlite3',
-    install: 'better-sqlite3@12',
-    from: '@svc/enricher',
-    otherwise: 'passed as the `driver` option',
-  });
-  return Database;
-}
-
 /** A cache in a SQLite file: survives restarts; erase and expiry delete rows (no soft deletes). */
 export async function createSqliteCache(options: SqliteCacheOptions): Promise<EnrichmentCache> {
   const retention = checkRetention(options.retentionSeconds);
-  const Database = (options.driver as typeof BetterSqlite3 | undefined) ?? (await loadDriver());
+  const Database = await sqliteDatabaseClass('the SQLite cache', options.driver);
   createPrivateDatabaseFile(options.path);
   const db = new Database(options.path);
   db.pragma('journal_mode = WAL');

@@ -1,8 +1,9 @@
 import { basename, extname } from 'node:path';
 import type { SqliteDriver } from '@svc/core';
-import { createPrivateDatabaseFile, importOptionalPeer, ServiceError } from '@svc/core';
+import { createPrivateDatabaseFile, ServiceError } from '@svc/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { CompanyFields, PersonFields, PersonQuery } from '../../adapter.js';
+import { sqliteDatabaseClass } from '../../sqlite-driver.js';
 import {
   type CompanyRow,
   companyRow,
@@ -73,20 +74,9 @@ CREATE TABLE IF NOT EXISTS companies (
 ) WITHOUT ROWID;
 `;
 
-async function loadBetterSqlite3(): Promise<typeof BetterSqlite3> {
-  const { default: Database } = await importOptionalPeer(() => import('better-sqlite3'), {
-    user: 'the dataset index',
-    needs: 'better-sqlite3',
-    install: 'better-sqlite3@12',
-    from: '@svc/enricher',
-    otherwise: 'passed as the `driver` option',
-  });
-  return Database;
-}
-
 /** Opens (or creates) the local SQLite index the dataset adapter reads. */
 export async function openDatasetIndex(options: DatasetIndexOptions): Promise<DatasetIndex> {
-  const Database = (options.driver as typeof BetterSqlite3 | undefined) ?? (await loadBetterSqlite3());
+  const Database = await sqliteDatabaseClass('the dataset index', options.driver);
   // The index holds people's names and addresses: readable by its owner only.
   createPrivateDatabaseFile(options.path);
   let db: BetterSqlite3.Database;
