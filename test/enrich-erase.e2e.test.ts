@@ -5,9 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { POSTGRES, serviceUrl } from '@svc/testkit';
+import { createScratchDatabase, POSTGRES, scratchName, serviceUrl } from '@svc/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, scratchName } from './support/scratch-backends.js';
 import { ApiClient, GEO_CITY_FIXTURE, type ServeChild, startServe } from './support/serve-child.js';
 
 // Issue 26, "privacy on several machines": two `svc serve` processes (two machines, each with its

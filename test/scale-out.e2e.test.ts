@@ -1,8 +1,16 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { POSTGRES, REDIS, seededRandom, serviceUrl, startWebhookReceiver } from '@svc/testkit';
+import {
+  createScratchDatabase,
+  POSTGRES,
+  REDIS,
+  scratchName,
+  seededRandom,
+  serviceUrl,
+  startWebhookReceiver,
+} from '@svc/testkit';
 import { verifyPayload } from '@svc/webhooks';
 import { describe, expect, it } from 'vitest';
-import { createScratchDatabase, deleteRedisKeys, scratchName } from './support/scratch-backends.js';
+import { deleteRedisKeys } from './support/scratch-backends.js';
 import { ApiClient, GEO_CITY_FIXTURE } from './support/serve-child.js';
 import { SvcCluster } from './support/svc-cluster.js';
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authenticate, createPostgresControlPlaneStore } from '@svc/server';
-import { POSTGRES, serviceUrl } from '@svc/testkit';
+import { createScratchDatabase, POSTGRES, scratchName, serviceUrl } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import { main } from '../main.js';
@@ -17,27 +17,15 @@ const postgresUrl = await serviceUrl(POSTGRES, 'svc accounts on PostgreSQL');
 describe.skipIf(!postgresUrl)('svc accounts with SVC_DATABASE_URL', () => {
   let dir: string;
   let databaseUrl = '';
-  const name = `svc_t_cli_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const { default: pg } = await import('pg');
-    const client = new pg.Client({ connectionString: postgresUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
+  let dropDatabase = async () => {};
+  const name = scratchName('svc_t_cli');
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-accounts-pg-'));
-    await admin(`CREATE DATABASE "${name}"`);
-    const url = new URL(postgresUrl as string);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    ({ url: databaseUrl, drop: dropDatabase } = await createScratchDatabase(postgresUrl as string, name));
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
-    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await dropDatabase();
   });
 
   it('creates an account in the database, whose live key authenticates there', async () => {
@@ -75,13 +63,10 @@ describe.skipIf(!postgresUrl)('svc accounts with SVC_DATABASE_URL', () => {
     const old = JSON.parse(created.out()) as { account: { id: string }; keys: { secret: string }[] };
 
     // Into a database of its own (the first test put an account in the shared one).
-    const target = `${name}_copy`;
-    await admin(`CREATE DATABASE "${target}"`);
+    const target = await createScratchDatabase(postgresUrl as string, `${name}_copy`);
     try {
-      const url = new URL(databaseUrl);
-      url.pathname = `/${target}`;
       const env = {
-        SVC_DATABASE_URL: url.toString(),
+        SVC_DATABASE_URL: target.url,
         SVC_DATA_DIR: join(dir, 'deploy'),
         SVC_SECRET_KEY: secretKey,
       };
@@ -93,7 +78,7 @@ describe.skipIf(!postgresUrl)('svc accounts with SVC_DATABASE_URL', () => {
         from: join(sqliteDir, 'control-plane.db'),
         copied: { accounts: 1, keys: 2, webhookSecrets: 1 },
       });
-      const store = await createPostgresControlPlaneStore({ connectionString: url.toString() });
+      const store = await createPostgresControlPlaneStore({ connectionString: target.url });
       try {
         for (const key of old.keys) {
           const who = await authenticate({ controlPlane: store, now: Date.now }, key.secret);
@@ -110,7 +95,7 @@ describe.skipIf(!postgresUrl)('svc accounts with SVC_DATABASE_URL', () => {
       expect(await main(['accounts', 'copy', '--from', 'single'], again)).toBe(EXIT.failure);
       expect(again.err()).toContain('the target control plane already has accounts');
     } finally {
-      await admin(`DROP DATABASE IF EXISTS "${target}" WITH (FORCE)`);
+      await target.drop();
     }
   });
 
