@@ -133,7 +133,7 @@ export interface EnrichmentAdapter<K extends AdapterKind = AdapterKind> {
   cost: number;
   /** Whether the provider bills a miss (People Data Labs does not, for example). */
   billsMisses: boolean;
-  /** How long a hit and a miss may be served from the cache, seconds. */
+  /** How long a hit and a miss may be served from the cache, seconds; 0 is never cached. */
   ttl: { hitSeconds: number; missSeconds: number };
   /** Most lookups in flight at once. */
   concurrency: number;
@@ -142,5 +142,11 @@ export interface EnrichmentAdapter<K extends AdapterKind = AdapterKind> {
    * miss as `site_unreachable` or `not_found_on_site` (`EnrichOutcome.miss`).
    */
   readsCompanySite?: boolean;
+  /**
+   * Whether its source is there, asked before each call: false leaves the adapter out of that
+   * call as if it were not configured (no report, no miss), e.g. the dataset adapters before a
+   * dataset is imported. @default always available
+   */
+  available?(): boolean | Promise<boolean>;
   lookup(query: QueryOf<K>, context: AdapterContext): Promise<LookupOutcome<K>>;
 }

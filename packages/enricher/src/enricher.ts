@@ -159,6 +159,18 @@ export interface Enricher {
   circuits(): Record<string, 'closed' | 'open' | 'half_open'>;
 }
 
+/** Whether an adapter takes part in this call (`available`), or 'error' when asking threw. */
+async function isAvailable(adapter: {
+  available?(): boolean | Promise<boolean>;
+}): Promise<boolean | 'error'> {
+  if (!adapter.available) return true;
+  try {
+    return await adapter.available();
+  } catch {
+    return 'error';
+  }
+}
+
 /** A stored outcome: errors are never cached. */
 type Stored<K extends AdapterKind> =
   | { type: 'hit'; candidates: Candidate<K>[]; at: number }
@@ -260,6 +272,9 @@ export function createEnricher(options: EnricherOptions): Enricher {
       }
     }
     const ttl = outcome.type === 'hit' ? adapter.ttl.hitSeconds : adapter.ttl.missSeconds;
+    // A TTL of 0 is never cached (the dataset adapters: a local indexed read, and an import
+    // must show at once), so the cache holds no row of it, personal data included.
+    if (ttl === 0) return;
     await cache.set(key, {
       value: JSON.stringify(stored),
       storedAt: at,
@@ -296,8 +311,16 @@ export function createEnricher(options: EnricherOptions): Enricher {
     for (const candidateAdapter of options.adapters) {
       if (candidateAdapter.kind !== kind || !candidateAdapter.accepts.includes(query.by)) continue;
       const adapter = candidateAdapter as unknown as EnrichmentAdapter<K>;
+      const there = await isAvailable(adapter);
+      if (there === false) continue;
       const report: AdapterReport = { adapter: adapter.id, status: 'miss', cost: 0 };
       reports.push(report);
+      if (there === 'error') {
+        // Its source is there but unusable (a dataset file that cannot be opened): a failure.
+        report.status = 'error';
+        report.error = 'upstream';
+        continue;
+      }
       // Per-field waterfall: an adapter is asked only for something still missing.
       if (adapter.provides.every((field) => merger.filled(field as string))) {
         report.status = 'skipped_filled';
@@ -305,7 +328,8 @@ export function createEnricher(options: EnricherOptions): Enricher {
       }
       const key = cacheKey(adapter, query);
       let stored: Stored<K> | undefined;
-      const cached = await cache.get(key, now());
+      const cached =
+        adapter.ttl.hitSeconds > 0 || adapter.ttl.missSeconds > 0 ? await cache.get(key, now()) : undefined;
       stored = cached ? parseStored<K>(cached.value) : undefined;
       if (stored) {
         report.status = stored.type === 'hit' ? 'cached_hit' : 'cached_miss';

@@ -25,6 +25,11 @@ export {
   type ImportSummary,
   openDatasetIndex,
 } from './adapters/dataset/dataset-index.js';
+export {
+  type DatasetReader,
+  type WatchedDatasetIndex,
+  watchDatasetIndex,
+} from './adapters/dataset/watched-index.js';
 export { createDnsAdapter, type DnsAdapterOptions } from './adapters/dns/dns.js';
 export { DNS_SIGNATURES, type DnsSignature } from './adapters/dns/signatures.js';
 export { createHunterAdapters, type HunterOptions } from './adapters/hunter.js';

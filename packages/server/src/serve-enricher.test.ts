@@ -5,7 +5,7 @@ import { tempDirPerTest } from '@svc/testkit/vitest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadServerConfig } from './config.js';
 import type { RunningServer } from './serve.js';
-import { ENRICH_CACHE_DB_FILE, openServeEnricher } from './serve-enricher.js';
+import { ENRICH_CACHE_DB_FILE, ENRICH_DATASET_DB_FILE, openServeEnricher } from './serve-enricher.js';
 import { printedTestKey, serveForTest } from './testing/serve-for-test.js';
 
 const dir = tempDirPerTest('svc-serve-enrich-');
@@ -17,10 +17,21 @@ afterEach(async () => {
 describe('openServeEnricher', () => {
   it('keyless adapters always, a paid provider only with its key in the environment, in priority order', async () => {
     const keyless = await openServeEnricher({ dataDir: dir(), env: {} });
-    expect(Object.keys(keyless.enricher.circuits())).toEqual(['website', 'website_people', 'dns']);
+    // The dataset adapters are there from the start (they sit out of calls until an import
+    // creates the file, which the server never creates itself).
+    expect(Object.keys(keyless.enricher.circuits())).toEqual([
+      'dataset',
+      'dataset_company',
+      'website',
+      'website_people',
+      'dns',
+    ]);
+    expect(existsSync(join(dir(), ENRICH_DATASET_DB_FILE))).toBe(false);
     await keyless.close();
     const keyed = await openServeEnricher({ dataDir: dir(), env: { SVC_HUNTER_API_KEY: 'h-key' } });
     expect(Object.keys(keyed.enricher.circuits())).toEqual([
+      'dataset',
+      'dataset_company',
       'website',
       'website_people',
       'dns',
@@ -40,6 +51,8 @@ describe('openServeEnricher', () => {
     ]);
     const keyed = await openServeEnricher({ dataDir: dir(), env });
     expect(Object.keys(keyed.enricher.circuits())).toEqual([
+      'dataset',
+      'dataset_company',
       'website',
       'website_people',
       'dns',

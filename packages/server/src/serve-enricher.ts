@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SqliteDriver } from '@svc/core';
 import { openPostgresPool } from '@svc/core/postgres';
@@ -16,15 +15,16 @@ import {
   type Enricher,
   type EnrichmentAdapter,
   type EnrichmentCache,
-  openDatasetIndex,
   paidProviderAdapters,
   type SuppressionList,
+  watchDatasetIndex,
 } from '@svc/enricher';
 
 /**
  * The files `svc serve` shares with `svc enrich` in the data dir: the cache holds the
  * suppression list too, so `svc enrich erase` purges what the server cached and the server
- * refuses the erased subject from then on; the dataset index is what `svc enrich import` built.
+ * refuses the erased subject from then on; the dataset index is what `svc enrich import` built
+ * (followed while the server runs: an import shows on the next request, no restart needed).
  */
 export const ENRICH_CACHE_DB_FILE = 'enrich-cache.db';
 export const ENRICH_DATASET_DB_FILE = 'enrich-dataset.db';
@@ -46,13 +46,12 @@ export async function openServeEnricher(input: {
   const driver = input.driver ?? (await import('better-sqlite3')).default;
   const closers: Array<() => Promise<void> | void> = [];
   const adapters: EnrichmentAdapter[] = [];
-  const datasetPath = join(input.dataDir, ENRICH_DATASET_DB_FILE);
-  if (existsSync(datasetPath)) {
-    const index = await openDatasetIndex({ path: datasetPath, driver });
-    closers.push(() => index.close());
-    const { person, company } = createDatasetAdapters(index);
-    adapters.push(person as EnrichmentAdapter, company as EnrichmentAdapter);
-  }
+  // Followed, not opened once: a dataset imported after the start (the file appears) or
+  // re-imported is used from the next request; while there is none, both adapters sit out.
+  const dataset = await watchDatasetIndex({ path: join(input.dataDir, ENRICH_DATASET_DB_FILE), driver });
+  closers.push(() => dataset.close());
+  const { person, company } = createDatasetAdapters(dataset);
+  adapters.push(person as EnrichmentAdapter, company as EnrichmentAdapter);
   const crawler = createWebsiteCrawler();
   adapters.push(
     createWebsiteAdapter({ crawler }) as EnrichmentAdapter,

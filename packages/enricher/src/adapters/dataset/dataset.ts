@@ -5,7 +5,7 @@ import {
   EMPLOYER_FIELDS,
   PERSON_IDENTITY_FIELDS,
 } from '../fields.js';
-import type { DatasetIndex } from './dataset-index.js';
+import type { DatasetReader } from './watched-index.js';
 
 /** Options of the dataset adapters. */
 export interface DatasetAdapterOptions {
@@ -21,10 +21,12 @@ export interface DatasetAdapterOptions {
 /**
  * The dataset adapters (no key): the user's own people and companies, imported into a local
  * SQLite index (`openDatasetIndex`, `importFile`). One adapter per kind, ids `dataset` and
- * `dataset_company` (an enricher refuses two adapters sharing an id); a lookup is a local indexed read, so the cache keeps little and concurrency is high.
+ * `dataset_company` (an enricher refuses two adapters sharing an id); a lookup is a local indexed read, so nothing is cached and concurrency is high. Reads an
+ * index (`openDatasetIndex`) or a watched file (`watchDatasetIndex`: both adapters are left out of
+ * a call while the file is missing).
  */
 export function createDatasetAdapters(
-  index: DatasetIndex,
+  index: DatasetReader,
   options: DatasetAdapterOptions = {},
 ): { person: EnrichmentAdapter<'person'>; company: EnrichmentAdapter<'company'> } {
   const exact = options.exactConfidence ?? 0.95;
@@ -35,13 +37,17 @@ export function createDatasetAdapters(
   ] as const) {
     if (!(value > 0 && value <= 1)) throw new TypeError(`${name} must be in (0, 1], got ${String(value)}`);
   }
-  // A re-import should show soon; reads are cheap, so cache briefly.
-  const local = { cost: 0, billsMisses: false, ttl: { hitSeconds: 3600, missSeconds: 300 }, concurrency: 64 };
+  // Never cached: a lookup is one indexed read of a local file (as cheap as the cache's own), and
+  // what an import or an erase changes shows on the next lookup.
+  const local = { cost: 0, billsMisses: false, ttl: { hitSeconds: 0, missSeconds: 0 }, concurrency: 64 };
+  // A watched index (watchDatasetIndex) leaves both adapters out of a call while there is no file.
+  const available = index.available ? { available: () => index.available?.() ?? true } : {};
   return {
     person: {
       ...local,
       id: 'dataset',
       kind: 'person',
+      ...available,
       accepts: ['email', 'domain_name', 'profile_url'],
       provides: [
         ...PERSON_IDENTITY_FIELDS,
@@ -59,6 +65,7 @@ export function createDatasetAdapters(
       ...local,
       id: 'dataset_company',
       kind: 'company',
+      ...available,
       accepts: ['domain'],
       provides: [...COMPANY_PROFILE_FIELDS, 'technologies', 'social', 'logo'],
       lookup: indexRead((query) => {
