@@ -1,15 +1,8 @@
-import {
-  type CompanyQuery,
-  createEnricher,
-  createGuardedFetch,
-  createWebsiteAdapter,
-  createWebsiteCrawler,
-  createWebsitePersonAdapter,
-  type EnrichmentAdapter,
-} from '@svc/enricher';
+import type { CompanyQuery } from '@svc/enricher';
 import { closedPort, type StaticSite, startStaticSite } from '@svc/testkit';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loopbackWebsiteEnricher } from '../testing/loopback-website-enricher.js';
 import { testAdapter } from '../testing/test-adapter.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 
@@ -23,12 +16,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await site.close();
-});
-
-// Every name resolves to the loopback, where the test's ports are.
-const guarded = createGuardedFetch({
-  lookup: async () => [{ address: '127.0.0.1', family: 4 }],
-  isAllowedAddress: (ip) => ip === '127.0.0.1',
 });
 
 /** A company source of another kind that answers a miss for everything (a reached source). */
@@ -50,18 +37,11 @@ afterEach(async () => {
 
 async function start() {
   lines = [];
-  const crawler = createWebsiteCrawler({
-    homepageUrls: (domain) => [`http://${domain}:${domain === 'live.com' ? site.port : refused}/`],
-  });
   server = await createTestServer({
-    enricher: createEnricher({
-      adapters: [
-        createWebsiteAdapter({ crawler }),
-        createWebsitePersonAdapter({ crawler }),
-        registry,
-      ] as EnrichmentAdapter[],
-      fetch: guarded,
-    }),
+    enricher: loopbackWebsiteEnricher(
+      (domain) => `http://${domain}:${domain === 'live.com' ? site.port : refused}/`,
+      [registry],
+    ),
     logStream: { write: (line: string) => lines.push(line) },
     options: { logLevel: 'info' },
   });

@@ -4,17 +4,10 @@ import {
   createEnrichContactProcessor,
   createMemoryStore,
 } from '@svc/batch-runner';
-import {
-  createEnricher,
-  createGuardedFetch,
-  createWebsiteAdapter,
-  createWebsiteCrawler,
-  createWebsitePersonAdapter,
-  type EnrichmentAdapter,
-} from '@svc/enricher';
 import { type StaticSite, startStaticSite } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxEnricher } from '../sandbox-enricher.js';
+import { loopbackWebsiteEnricher } from '../testing/loopback-website-enricher.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 import { batchResultsPath } from './batch.js';
 
@@ -42,17 +35,7 @@ let runner: BatchRunner;
 const lines: string[] = [];
 beforeAll(async () => {
   site = await startStaticSite({ routes: { '/': HOME, '/team': TEAM } });
-  const crawler = createWebsiteCrawler({ homepageUrls: (domain) => [`http://${domain}:${site.port}/`] });
-  const enricher = createEnricher({
-    adapters: [
-      createWebsiteAdapter({ crawler }),
-      createWebsitePersonAdapter({ crawler }),
-    ] as EnrichmentAdapter[],
-    fetch: createGuardedFetch({
-      lookup: async () => [{ address: '127.0.0.1', family: 4 }],
-      isAllowedAddress: (ip) => ip === '127.0.0.1',
-    }),
-  });
+  const enricher = loopbackWebsiteEnricher((domain) => `http://${domain}:${site.port}/`);
   const store = createMemoryStore();
   const holder: { runner?: BatchRunner } = {};
   server = await createTestServer({
