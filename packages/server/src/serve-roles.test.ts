@@ -2,11 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { POSTGRES, REDIS, serviceUrl, startDnsServer } from '@svc/testkit';
+import {
+  createScratchDatabase,
+  POSTGRES,
+  REDIS,
+  scratchName,
+  serviceUrl,
+  startDnsServer,
+} from '@svc/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, type ServeOptions, serve } from './serve.js';
 import { fetchJson } from './testing/fetch-json.js';
-import { createDatabase, dropDatabase } from './testing/scratch-database.js';
 import { printedLiveKey, serveForTest } from './testing/serve-for-test.js';
 
 // svc serve --role api|worker|all on PostgreSQL and Redis (docs/deployment.md). Each test file
@@ -19,7 +25,8 @@ const redisUrl = await serviceUrl(REDIS, WHAT);
 let dir: string;
 let databaseUrl = '';
 let databaseName = '';
-const redisPrefix = `svc_t_roles_${randomBytes(6).toString('hex')}`;
+let dropDatabase: (() => Promise<void>) | undefined;
+const redisPrefix = scratchName('svc_t_roles');
 const secretKey = randomBytes(32).toString('hex');
 const running: RunningServer[] = [];
 
@@ -42,8 +49,8 @@ async function heldChunks(jobId: string): Promise<number> {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'svc-roles-'));
   if (!postgresUrl) return;
-  databaseName = `svc_t_roles_${randomBytes(6).toString('hex')}`;
-  databaseUrl = await createDatabase(postgresUrl, databaseName);
+  databaseName = scratchName('svc_t_roles');
+  ({ url: databaseUrl, drop: dropDatabase } = await createScratchDatabase(postgresUrl, databaseName));
 });
 /** Closed after each test, after the servers. */
 const closeAfter: (() => Promise<void>)[] = [];
@@ -53,7 +60,7 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
-  if (postgresUrl && databaseName) await dropDatabase(postgresUrl, databaseName);
+  await dropDatabase?.();
   if (redisUrl) {
     const { Redis } = await import('ioredis');
     const redis = new Redis(redisUrl);
@@ -106,7 +113,7 @@ describe('roles without PostgreSQL', () => {
 describe.skipIf(!postgresUrl || !redisUrl)('first start of several processes at once', () => {
   it('two api processes starting together on an empty database make one owner account', async () => {
     const name = `${databaseName}_first`;
-    const url = await createDatabase(postgresUrl as string, name);
+    const { url, drop } = await createScratchDatabase(postgresUrl as string, name);
     try {
       const both = await Promise.all([
         start('first-a', { role: 'api' }, {}, url),
@@ -122,7 +129,7 @@ describe.skipIf(!postgresUrl || !redisUrl)('first start of several processes at 
       }
     } finally {
       for (const server of running.splice(0)) await server.close();
-      await dropDatabase(postgresUrl as string, name);
+      await drop();
     }
   });
 });

@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EmailVerificationResult } from '@svc/core';
-import { POSTGRES, serviceUrl } from '@svc/testkit';
+import { createScratchDatabase, POSTGRES, scratchName, serviceUrl } from '@svc/testkit';
 import { tempDirPerTest } from '@svc/testkit/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveServerOptions } from './options.js';
-import { createDatabase, dropDatabase } from './testing/scratch-database.js';
 import { openVerifyCache, VERIFY_CACHE_DB_FILE } from './verify-cache.js';
 
 const postgresUrl = await serviceUrl(POSTGRES, "svc serve's PostgreSQL result cache");
@@ -36,13 +34,16 @@ describe('openVerifyCache (verifyCache.store)', () => {
   });
 
   describe.skipIf(!postgresUrl)('with databaseUrl', () => {
-    const database = `svc_t_vcache_${randomBytes(6).toString('hex')}`;
     let databaseUrl = '';
+    let dropDatabase: (() => Promise<void>) | undefined;
     beforeAll(async () => {
-      databaseUrl = await createDatabase(postgresUrl as string, database);
+      ({ url: databaseUrl, drop: dropDatabase } = await createScratchDatabase(
+        postgresUrl as string,
+        scratchName('svc_t_vcache'),
+      ));
     });
     afterAll(async () => {
-      await dropDatabase(postgresUrl as string, database);
+      await dropDatabase?.();
     });
 
     it('uses the database by default: two processes (machines) share what one stored', async () => {
