@@ -32,6 +32,17 @@ export function createMemoryFeedbackStore(options: MemoryFeedbackStoreOptions = 
     ids?.delete(id);
     if (ids?.size === 0) byDomain.delete(domainOf(entry.event.address));
   };
+  /** Removes every event `match` picks; returns how many. */
+  const removeWhere = (match: (entry: { account: string; event: RecordedFeedbackEvent }) => boolean) => {
+    let removed = 0;
+    for (const [id, entry] of events) {
+      if (match(entry)) {
+        remove(id);
+        removed += 1;
+      }
+    }
+    return removed;
+  };
   const changes: { account: string; change: 'upgraded' | 'downgraded'; at: string }[] = [];
   const credentials = new Map<string, { sealed: string; at: string }>();
   const providerKey = (account: string, provider: string) => JSON.stringify([account, provider]);
@@ -132,33 +143,13 @@ export function createMemoryFeedbackStore(options: MemoryFeedbackStoreOptions = 
       return credentials.delete(providerKey(account, provider));
     },
     async erase(account, address) {
-      let removed = 0;
-      for (const [id, entry] of events) {
-        if (entry.account === account && entry.event.address === address) {
-          remove(id);
-          removed += 1;
-        }
-      }
-      return removed;
+      return removeWhere((entry) => entry.account === account && entry.event.address === address);
     },
     async eraseEverywhere(address) {
-      let removed = 0;
-      for (const [id, entry] of events) {
-        if (entry.event.address === address) {
-          remove(id);
-          removed += 1;
-        }
-      }
-      return removed;
+      return removeWhere((entry) => entry.event.address === address);
     },
     async prune(before) {
-      let removed = 0;
-      for (const [id, entry] of events) {
-        if (entry.event.at < before) {
-          remove(id);
-          removed += 1;
-        }
-      }
+      const removed = removeWhere((entry) => entry.event.at < before);
       for (let i = changes.length - 1; i >= 0; i -= 1)
         if ((changes[i] as { at: string }).at < before) changes.splice(i, 1);
       return removed;
