@@ -5,21 +5,15 @@ import { fileURLToPath } from 'node:url';
 import { type StaticSite, startStaticSite } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GeoBackend } from '../backend.js';
-import type { ListDownload } from '../network-lists/update.js';
 import { createGeoResolver } from '../resolver.js';
+import { plainDownload } from '../testing/download.js';
 import { openGeofeedBackend } from './backend.js';
 import { withGeofeed } from './overlay.js';
 import type { GeofeedProblem } from './parse.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../../fixtures/geofeeds/', import.meta.url));
 
-const download: ListDownload = async (url, maxBytes) => {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-  const body = Buffer.from(await response.arrayBuffer());
-  if (body.length > maxBytes) throw new Error(`${url}: larger than ${maxBytes} bytes`);
-  return body;
-};
+const download = plainDownload;
 
 /** A database answering the same city for every address, as the bundled data would. */
 const database: GeoBackend = {

@@ -4,18 +4,12 @@ import { join } from 'node:path';
 import { type StaticSite, startStaticSite } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGeoResolver } from '../resolver.js';
+import { plainDownload } from '../testing/download.js';
 import { openNetworkListsBackend, updatedListsPath } from './backend.js';
 import { BUNDLED_LISTS_DIR } from './snapshot.js';
-import { type ListDownload, updateNetworkLists } from './update.js';
+import { updateNetworkLists } from './update.js';
 
-/** A plain download with the size bound (the CLI adds the SSRF guard). */
-const download: ListDownload = async (url, maxBytes) => {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-  const body = Buffer.from(await response.arrayBuffer());
-  if (body.length > maxBytes) throw new Error(`${url}: larger than ${maxBytes} bytes`);
-  return body;
-};
+const download = plainDownload;
 
 describe('updateNetworkLists against a loopback HTTP server', () => {
   let site: StaticSite;
