@@ -25,6 +25,15 @@ type Shown = { label: string; secret: string; note?: string };
  * twice), create, rotate with a grace period, revoke with confirmation; and the webhook signing
  * secret's rotation. Needs a session from a live key (the token's management scopes).
  */
+/** The choices of how long an old key or webhook secret keeps working after a rotation. */
+function graceOptions() {
+  return GRACE_CHOICES.map((s) => (
+    <option key={s} value={s}>
+      {s === 0 ? 'no time (stop now)' : duration(s)}
+    </option>
+  ));
+}
+
 export function KeysPage({ api, session }: PageProps) {
   const manage = can(session, 'keys_list');
   const keys = useLoad(
@@ -194,11 +203,7 @@ export function KeysPage({ api, session }: PageProps) {
                                 value={grace}
                                 onChange={(e) => setGrace(Number(e.currentTarget.value))}
                               >
-                                {GRACE_CHOICES.map((s) => (
-                                  <option key={s} value={s}>
-                                    {s === 0 ? 'no time (stop now)' : duration(s)}
-                                  </option>
-                                ))}
+                                {graceOptions()}
                               </select>
                             </label>
                             <button type="button" onClick={() => rotate(key.id)} disabled={action.busy}>
@@ -271,11 +276,7 @@ export function KeysPage({ api, session }: PageProps) {
           <label>
             Old secret keeps signing for
             <select value={secretGrace} onChange={(e) => setSecretGrace(Number(e.currentTarget.value))}>
-              {GRACE_CHOICES.map((s) => (
-                <option key={s} value={s}>
-                  {s === 0 ? 'no time (stop now)' : duration(s)}
-                </option>
-              ))}
+              {graceOptions()}
             </select>
           </label>
           <button type="submit" disabled={action.busy}>
