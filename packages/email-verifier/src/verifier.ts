@@ -223,7 +223,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     prepared: Prepared,
     checks: Required<VerifyEmailOptions>,
     domain: { status: DomainStatus; hosts: MailHosts['hosts'] } | null,
-    probe: { verdict: ProbeVerdict; detail: SmtpDetail | null; catchAll: boolean | null } | null,
+    probe: ProbeFinding | null,
     requestId: string | undefined,
   ): VerificationResult {
     // A mailbox is not called dead through a resolver that is not believed (its MX may be wrong).
@@ -342,16 +342,11 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       // A single verify() is someone waiting: it goes before any batch backlog for its MX.
       { urgent: true },
     );
-    const outcome = probe.results.get(address.normalized);
     const result = finish(
       prepared,
       checks,
       domain,
-      {
-        verdict: outcome?.outcome ?? 'unreachable',
-        detail: outcome?.detail ?? null,
-        catchAll: probe.catchAll.get(address.asciiDomain) ?? null,
-      },
+      probeFinding(probe, address.normalized, address.asciiDomain),
       requestId,
     );
     if (result.reasons.includes('dns_unavailable')) throw resolverUnavailable(address.asciiDomain);
@@ -471,16 +466,12 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         const probe = await probeDomains(hosts, recipientsByDomain, deadline);
         for (const { domainName, group, domain } of sharing) {
           for (const [key, prepared] of group) {
-            const outcome = probe.results.get((prepared.address as ParsedAddress).normalized);
+            const recipient = (prepared.address as ParsedAddress).normalized;
             const result = finish(
               prepared,
               checks,
               domain,
-              {
-                verdict: outcome?.outcome ?? 'unreachable',
-                detail: outcome?.detail ?? null,
-                catchAll: probe.catchAll.get(domainName) ?? null,
-              },
+              probeFinding(probe, recipient, domainName),
               requestId,
             );
             complete(key, result);
@@ -549,6 +540,23 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     resolverHealth() {
       return health?.snapshot() ?? null;
     },
+  };
+}
+
+/** What a probe found for one recipient, as `finish` takes it. */
+interface ProbeFinding {
+  verdict: ProbeVerdict;
+  detail: SmtpDetail | null;
+  catchAll: boolean | null;
+}
+
+/** The finding for `recipient` of `domain` in a group's answers: unreachable when it has none. */
+function probeFinding(probe: GroupProbe, recipient: string, domain: string): ProbeFinding {
+  const outcome = probe.results.get(recipient);
+  return {
+    verdict: outcome?.outcome ?? 'unreachable',
+    detail: outcome?.detail ?? null,
+    catchAll: probe.catchAll.get(domain) ?? null,
   };
 }
 
