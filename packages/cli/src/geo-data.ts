@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import {
   createGeoResolver,
   defaultDataFiles,
-  defaultGeoCacheDir,
   type GeoBackend,
   type GeoResolver,
   loadAsnNetworkTypes,
@@ -12,6 +11,7 @@ import {
   openMmdbBackend,
   withGeofeed,
 } from '@svc/geo-resolver';
+import { geoDir } from './data-dir.js';
 import { installedCityPath, UPDATE_SOURCES } from './geo-update.js';
 import type { CliIo } from './io.js';
 
@@ -21,12 +21,14 @@ import type { CliIo } from './io.js';
  * openly licensed default data installed with the CLI, with the network lists (Tor exits, cloud
  * ranges, iCloud Private Relay; the fresher copy of `svc geo update --lists` when there is one).
  * A geofeed backend (--geofeed) goes before them all and keeps their locations from mixing with it.
+ * `geoData`: the geo folder of the data dir (`svc serve` passes its own data dir's).
  */
 export async function openCliGeoResolver(
   io: CliIo,
   databases: string[],
   schema?: MmdbSchema,
   geofeed?: GeoBackend,
+  geoData: string = geoDir(io),
 ): Promise<GeoResolver> {
   let backends: GeoBackend[];
   let asnNetworkTypes: ReadonlyMap<number, NetworkType> | undefined;
@@ -39,11 +41,11 @@ export async function openCliGeoResolver(
     // @svc/geo-resolver's folder a global npm install cannot see them.
     backends = await openDefaultBackends({
       ...defaultDataFiles(import.meta.url),
-      cacheDir: defaultGeoCacheDir(io.env),
+      cacheDir: geoData,
       onProgress: (message) => io.stderr.write(`svc: ${message}\n`),
     });
     // Data installed by `svc geo update` comes first; the bundled data fills what it lacks.
-    const installed = UPDATE_SOURCES.map((source) => installedCityPath(io.env, source)).filter((path) =>
+    const installed = UPDATE_SOURCES.map((source) => installedCityPath(geoData, source)).filter((path) =>
       existsSync(path),
     );
     const fresher = await Promise.all(

@@ -1,10 +1,6 @@
 import { ServiceError } from '@svc/core';
-import {
-  defaultGeoCacheDir,
-  NETWORK_LIST_DATASETS,
-  type NetworkListsUpdate,
-  updateNetworkLists,
-} from '@svc/geo-resolver';
+import { NETWORK_LIST_DATASETS, type NetworkListsUpdate, updateNetworkLists } from '@svc/geo-resolver';
+import { geoDir } from './data-dir.js';
 import { guardedDownload } from './guarded-download.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './usage-error.js';
@@ -52,7 +48,7 @@ export async function updateLists(
   });
   try {
     return await updateNetworkLists({
-      cacheDir: defaultGeoCacheDir(io.env),
+      cacheDir: geoDir(io),
       download,
       urls,
       ...(Object.keys(urls).length > 0 ? { datasets: Object.keys(urls) } : {}),

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { ServiceError } from '@svc/core';
 import { installMmdb } from '@svc/geo-resolver';
-import { dataDir } from './data-dir.js';
+import { geoDir } from './data-dir.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './usage-error.js';
 
@@ -9,9 +9,9 @@ import { UsageError } from './usage-error.js';
 export const UPDATE_SOURCES = ['dbip-lite', 'geolite2'] as const;
 export type UpdateSource = (typeof UPDATE_SOURCES)[number];
 
-/** Where an installed source's city database lives. */
-export function installedCityPath(env: CliIo['env'], source: UpdateSource): string {
-  return join(dataDir(env), 'geo', 'installed', `${source}-city.mmdb`);
+/** Where an installed source's city database lives in a geo data folder (`geoDir`). */
+export function installedCityPath(geoData: string, source: UpdateSource): string {
+  return join(geoData, 'installed', `${source}-city.mmdb`);
 }
 
 /** The download URL of a source (the month's DB-IP Lite file, or GeoLite2 with a licence key). */
@@ -56,7 +56,7 @@ export async function updateGeoData(io: CliIo, source: UpdateSource, url: string
     );
   }
   const bytes = Buffer.from(await response.arrayBuffer());
-  const target = installedCityPath(io.env, source);
+  const target = installedCityPath(geoDir(io), source);
   try {
     const info = await installMmdb(bytes, target);
     return {

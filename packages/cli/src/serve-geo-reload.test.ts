@@ -1,10 +1,10 @@
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { defaultDataFiles, NETWORK_LIST_DATASETS, openDefaultBackends } from '@svc/geo-resolver';
-import { loadServerConfig, type RunningServer, resolveServerOptions } from '@svc/server';
+import { loadServerConfig, type RunningServer, resolveServerOptions, serverDataDir } from '@svc/server';
 import { type StaticSite, startStaticSite } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
@@ -56,12 +56,13 @@ describe('svc serve with its default settings and svc geo update', () => {
   });
 
   it('/v2/health lists the bundled databases, and an update is served without a restart', async () => {
-    // No SVC_DATA_DIR and no config: the server's state goes to ./svc-data, the geo data to the
-    // user's cache (here a fresh XDG_CACHE_HOME), where `svc geo update` installs too.
+    // No SVC_DATA_DIR and no config: the server's state and geo data go to the user's data dir
+    // (here under a fresh HOME), where `svc geo update` installs too.
     const cwd = join(root, 'work');
-    const env = { XDG_CACHE_HOME: join(root, 'cache'), SVC_LOG_LEVEL: 'silent' };
+    const env = { HOME: join(root, 'home'), SVC_LOG_LEVEL: 'silent' };
     await mkdir(cwd);
-    const geoDir = join(env.XDG_CACHE_HOME, 'svc', 'geo');
+    const dataDir = join(env.HOME, '.local', 'share', 'svc');
+    const geoDir = join(dataDir, 'geo');
     await mkdir(geoDir, { recursive: true });
     const warm = await warmGeoCache();
     for (const name of await readdir(warm)) await copyFile(join(warm, name), join(geoDir, name));
@@ -75,10 +76,10 @@ describe('svc serve with its default settings and svc geo update', () => {
       cwd,
       overrides: { host: '127.0.0.1', port: 0 },
     });
-    const resolved = resolveServerOptions(loaded.options);
-    resolved.dataDir = resolve(cwd, resolved.dataDir);
+    const chosen = serverDataDir({ dataDir: loaded.options.dataDir, env, cwd });
+    const resolved = resolveServerOptions({ ...loaded.options, dataDir: chosen.path });
     server = await startServer(io, loaded, resolved, { handleSignals: false });
-    expect(server.options.dataDir).toBe(join(cwd, 'svc-data'));
+    expect(server.options.dataDir).toBe(dataDir);
     const liveKey = /live key: +(sk_live_\w+)/.exec(io.err())?.[1] as string;
     const url = server.url;
     const health = async () => (await (await fetch(`${url}/v2/health`)).json()) as Health;

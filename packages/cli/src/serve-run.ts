@@ -1,4 +1,5 @@
-import { defaultGeoCacheDir, updatedListsPath } from '@svc/geo-resolver';
+import { join } from 'node:path';
+import { updatedListsPath } from '@svc/geo-resolver';
 import type { LoadedConfig, ResolvedServerOptions, RunningServer, ServeOptions } from '@svc/server';
 import { serve } from '@svc/server';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -29,6 +30,7 @@ export async function startServer(
   extra: Pick<ServeOptions, 'handleSignals'> = {},
 ): Promise<RunningServer> {
   const databases = resolved.geo.databases;
+  const geoData = join(resolved.dataDir, 'geo');
   return serve({
     sqliteDriver: await cliSqliteDriver(),
     options: { ...loaded.options, dataDir: resolved.dataDir },
@@ -39,16 +41,16 @@ export async function startServer(
     ...extra,
     // The given files are opened by serve (which describes them in /v2/health); else the same
     // data as `svc geo`: the bundled data with what `svc geo update` installed in front, which
-    // an update replaces. Both live in the geo dir of svc's cache (defaultGeoCacheDir), not in
-    // the server's data dir, so `svc geo update` run with the same environment reaches it.
+    // an update replaces. Both live in the server's data dir (`<dataDir>/geo`), the one the other
+    // commands use too, so `svc geo update` run with the same environment reaches it.
     ...(databases.length > 0
       ? {}
       : {
-          openGeo: (extra) => openCliGeoResolver(io, [], undefined, extra.geofeed),
+          openGeo: (extra) => openCliGeoResolver(io, [], undefined, extra.geofeed, geoData),
           geoStampFiles: [
-            ...UPDATE_SOURCES.map((source) => installedCityPath(io.env, source)),
+            ...UPDATE_SOURCES.map((source) => installedCityPath(geoData, source)),
             // `svc geo update --lists` (or the server's own list refresh) installs this file.
-            updatedListsPath(defaultGeoCacheDir(io.env)),
+            updatedListsPath(geoData),
           ],
         }),
   });

@@ -1,4 +1,5 @@
 export { csvField, flatten, splitCsvLine } from './csv.js';
+export { chooseDataDir, type DataDirChoice, type EarlierDataDir, homeDir, svcDataDir } from './data-dir.js';
 export { ERROR_CODES, ERROR_TABLE, type ErrorCode, isErrorCode } from './errors-table.js';
 export { createId, ID_PREFIXES, type IdPrefix, idTimestamp, isId } from './ids.js';
 export {

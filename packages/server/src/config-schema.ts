@@ -98,7 +98,12 @@ export const SERVER_SETTINGS_SCHEMA = Type.Object({
     description: 'port; 0 picks a free one (printed at start)',
     flag: '--port',
   }),
-  dataDir: path('./svc-data', { description: 'SQLite files, the secret key; created 0700' }),
+  dataDir: path(undefined, {
+    description:
+      'the secret key, SQLite files and `geo/` data; created 0700. The same for every `svc` command (`svc accounts`, `svc batch`, `svc enrich`, `svc feedback`, `svc geo`), so what one writes the others read',
+    defaultText:
+      "`$XDG_DATA_HOME/svc`, else `~/.local/share/svc`; `./svc-data` (the default of earlier versions) while it holds the server's key or accounts (`secret.key`, `control-plane.db`) and the default does not, with a notice on stderr",
+  }),
   trustedProxies: list('addressRange', [], {
     description: 'IPs or CIDR ranges whose `X-Forwarded-For` is believed',
   }),

@@ -46,6 +46,7 @@ export {
   createWriteBehindUsageStore,
   type WriteBehindUsageOptions,
 } from './control-plane/write-behind-usage.js';
+export { EARLIER_SERVER_DATA_DIR, type ServerDataDirInput, serverDataDir } from './data-dir.js';
 export { ENDPOINTS, type EndpointId, type EndpointSpec } from './endpoints.js';
 export type { RateLimiter } from './limiter/limiter.js';
 export { createMemoryRateLimiter } from './limiter/memory.js';

@@ -1,3 +1,4 @@
+import { svcDataDir } from '@svc/core';
 import {
   DEFAULT_DNS_CANARIES,
   DEFAULT_RESULT_CACHE_TTLS,
@@ -120,7 +121,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
   return {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 8080,
-    dataDir: options.dataDir ?? './svc-data',
+    dataDir: options.dataDir ?? svcDataDir(),
     trustedProxies: options.trustedProxies ?? [],
     plans,
     ownerPlan: options.ownerPlan ?? 'self_hosted',

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
@@ -9,8 +9,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authenticate } from './control-plane/accounts.js';
-import { BATCH_DB_FILE, type RunningServer, type ServeOptions } from './serve.js';
+import { BATCH_DB_FILE, type RunningServer, type ServeOptions, serve } from './serve.js';
 import { printedLiveKey, printedTestKey, serveForTest } from './testing/serve-for-test.js';
+import { GEO_FIXTURES } from './testing/test-server.js';
 
 const dir = tempDirPerTest('svc-serve-');
 const running: RunningServer[] = [];
@@ -117,6 +118,51 @@ describe('serve', () => {
     await Promise.all([server.close(), server.close()]);
     running.pop();
     await expect(fetch(`${url}/v2/health`)).rejects.toThrow();
+  });
+});
+
+describe('serve with no dataDir configured', () => {
+  /** serve() with no dataDir, HOME under the test's dir, from `cwd`; its stderr collected. */
+  async function startDefault(cwd: string) {
+    let err = '';
+    const server = await serve({
+      options: { port: 0, logLevel: 'silent', geo: { databases: [`${GEO_FIXTURES}GeoIP2-City-Test.mmdb`] } },
+      env: { HOME: join(dir(), 'home') },
+      cwd,
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => (err += text) },
+      handleSignals: false,
+    });
+    running.push(server);
+    return { server, err: () => err };
+  }
+
+  it("uses the user's data dir, or an earlier ./svc-data holding the key, with a notice", async () => {
+    // A fresh working directory: the user's data dir, no notice.
+    mkdirSync(join(dir(), 'elsewhere'));
+    const fresh = await startDefault(join(dir(), 'elsewhere'));
+    const userDir = join(dir(), 'home', '.local', 'share', 'svc');
+    expect(fresh.server.options.dataDir).toBe(userDir);
+    expect(existsSync(join(userDir, 'secret.key'))).toBe(true);
+    expect(fresh.err()).not.toContain('notice');
+    await fresh.server.close();
+
+    // An earlier version's ./svc-data with its key and accounts, and a user data dir without them
+    // (only geo data there): the earlier one keeps serving its accounts, and the start says so.
+    const earlier = join(dir(), 'project', 'svc-data');
+    const first = await start({ dataDir: earlier });
+    const owner = first.server.createdOwner?.accountId;
+    await first.server.close();
+    rmSync(join(userDir, 'secret.key'));
+    rmSync(join(userDir, 'control-plane.db'));
+    const upgraded = await startDefault(join(dir(), 'project'));
+    expect(upgraded.server.options.dataDir).toBe(earlier);
+    expect(upgraded.server.createdOwner).toBeNull();
+    expect(await upgraded.server.app?.svc.controlPlane.getAccount(owner as string)).not.toBeNull();
+    expect(upgraded.err()).toContain(
+      `svc serve: notice: using the data in ${earlier}, where earlier versions kept it; the default data dir is now ${userDir}.`,
+    );
+    expect(upgraded.err()).toContain(`set SVC_DATA_DIR=${earlier}`);
   });
 });
 

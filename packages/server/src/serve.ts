@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import {
   type BatchRunner,
   type Store as BatchStore,
@@ -42,6 +42,7 @@ import type { ControlPlaneStore } from './control-plane/store.js';
 import { createPostgresControlPlaneStore } from './control-plane/stores/postgres.js';
 import { CONTROL_PLANE_DB_FILE, createSqliteControlPlaneStore } from './control-plane/stores/sqlite.js';
 import { createWriteBehindUsageStore } from './control-plane/write-behind-usage.js';
+import { serverDataDir } from './data-dir.js';
 import { historyForBatch, openServeFeedback, sweepFeedbackRetention } from './feedback/serve-feedback.js';
 import { openServerGeofeed } from './geo-geofeed.js';
 import { scheduleNetworkListRefresh } from './geo-lists-refresh.js';
@@ -163,8 +164,9 @@ export async function serve(input: ServeOptions): Promise<RunningServer> {
   const stderr = input.stderr ?? process.stderr;
   const sqliteDriver = input.sqliteDriver ? { driver: input.sqliteDriver } : {};
   const cwd = input.cwd ?? process.cwd();
-  const given = resolveServerOptions(input.options);
-  const dataDir = resolve(cwd, given.dataDir);
+  const chosen = serverDataDir({ dataDir: input.options.dataDir, env, cwd });
+  if (chosen.notice) stderr.write(`svc serve: notice: ${chosen.notice}\n`);
+  const dataDir = chosen.path;
   const settings: ServerOptions = { ...input.options, dataDir };
   const options = resolveServerOptions(settings);
   const { role, databaseUrl, redisUrl } = options;

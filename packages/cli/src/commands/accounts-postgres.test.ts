@@ -99,6 +99,18 @@ describe.skipIf(!postgresUrl)('svc accounts with SVC_DATABASE_URL', () => {
     }
   });
 
+  it('an unknown account is not found in the database named, its password masked', async () => {
+    const withPassword = new URL(databaseUrl);
+    withPassword.password = 'pw-not-shown';
+    const io = captureIo();
+    io.env = { SVC_DATABASE_URL: withPassword.toString(), SVC_DATA_DIR: dir };
+    // Trust authentication on the test server: the password is not checked, only never shown.
+    expect(await main(['keys', 'list', 'acct_nope'], io)).toBe(EXIT.failure);
+    withPassword.password = '***';
+    expect(io.err()).toContain(`no account acct_nope in ${withPassword.toString()}`);
+    expect(io.err()).not.toContain('pw-not-shown');
+  });
+
   it('svc accounts copy needs --from, an existing database there, and databaseUrl', async () => {
     const none = captureIo();
     none.env = { SVC_DATABASE_URL: databaseUrl, SVC_DATA_DIR: dir };
@@ -123,7 +135,7 @@ describe.skipIf(!postgresUrl)('svc accounts with SVC_DATABASE_URL', () => {
     io.env = { SVC_DATABASE_URL: 'postgres://svc:hunter2@127.0.0.1:1/svc', SVC_DATA_DIR: dir };
     const code = await main(['accounts', 'list'], io);
     expect(code).not.toBe(EXIT.ok);
-    expect(io.err()).toContain('postgres://svc:********@127.0.0.1:1/svc');
+    expect(io.err()).toContain('postgres://svc:***@127.0.0.1:1/svc');
     expect(io.err()).not.toContain('hunter2');
   });
 });

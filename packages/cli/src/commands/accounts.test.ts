@@ -140,7 +140,7 @@ describe('svc accounts', () => {
     const missing = await svc('accounts', 'disable', 'acct_nope', '--data-dir', dataDir, '--json');
     expect(missing.code).toBe(EXIT.failure);
     expect(JSON.parse(missing.err)).toEqual({
-      error: { code: 'not_found', message: 'no account acct_nope' },
+      error: { code: 'not_found', message: `no account acct_nope in ${join(dataDir, 'control-plane.db')}` },
     });
   });
 

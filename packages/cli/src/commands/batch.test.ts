@@ -300,6 +300,6 @@ describe('svc batch on a SQLite file', () => {
     expect(await main(['batch', 'status', 'batch_nope', '--db', join(dir, 'jobs.db')], captured)).toBe(
       EXIT.failure,
     );
-    expect(captured.err()).toContain('no batch job "batch_nope"');
+    expect(captured.err()).toContain(`no batch job "batch_nope" in ${join(dir, 'jobs.db')}`);
   });
 });

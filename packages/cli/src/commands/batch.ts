@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { JOB_TYPE_IDS, JOB_TYPES } from '@svc/core';
 import type { Command } from '../command.js';
 import { dataDir } from '../data-dir.js';
+import { namingStore } from '../not-found.js';
 import { UsageError } from '../usage-error.js';
 import { VERIFIER_FLAGS, VERIFIER_FLAGS_HELP } from '../verifier-flags.js';
 import { cancel, deliver, list, results, status } from './batch/manage.js';
@@ -28,7 +29,8 @@ export const batchCommand: Command = {
   details: `Job types (--type), one record per line or the first CSV column:
 ${JOB_TYPE_IDS.map((id) => `  ${id.padEnd(16)} ${JOB_TYPES[id].label}: each record is ${JOB_TYPES[id].input}`).join('\n')}
 Options:
-  --db <path>      the job database (default: $SVC_DATA_DIR/batch.db)
+  --db <path>      the job database (default: batch.db in svc serve's data dir: $SVC_DATA_DIR,
+                   else $XDG_DATA_HOME/svc, else ~/.local/share/svc)
   --out <path>     run: also write the results to .ndjson or .csv (checked before the job starts;
                    created private, 0600)
   --webhook-url U  POST a signed batch.completed / batch.failed event to U when the job ends;
@@ -72,7 +74,7 @@ A webhook that could not be delivered stays in the database's outbox and is retr
   async run({ io, flags, values, positionals }) {
     const [action, id, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, 'batch');
-    const dbPath = values.db ? resolve(io.cwd, values.db as string) : join(dataDir(io.env), 'batch.db');
+    const dbPath = values.db ? resolve(io.cwd, values.db as string) : join(dataDir(io), 'batch.db');
     const context = { io, json: flags.json, values, dbPath };
     if (action === 'run') return runJob(io, flags.json, values, dbPath);
     if (action === 'list' || action === 'deliver') {
@@ -82,6 +84,9 @@ A webhook that could not be delivered stays in the database's outbox and is retr
     if (action !== 'status' && action !== 'results' && action !== 'cancel')
       throw new UsageError('the subcommands are: run, status, results, list, cancel, deliver', 'batch');
     if (!id) throw new UsageError(`batch ${action} needs a job id`, 'batch');
-    return WITH_ID[action](context, id);
+    // A job id that is not there: the answer names the database searched (a wrong data dir shows).
+    return WITH_ID[action](context, id).catch((error: unknown) => {
+      throw namingStore(error, dbPath);
+    });
   },
 };

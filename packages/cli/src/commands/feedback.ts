@@ -1,6 +1,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { redactedPostgresUrl } from '@svc/core/postgres';
 import type { Command } from '../command.js';
 import { dataDir } from '../data-dir.js';
 import { EXIT } from '../exit-codes.js';
@@ -25,7 +26,8 @@ diagnostic (or reason). Events are recorded for the account the way svc serve re
 webhooks (a file imported twice is stored once), and live verifications of that account then
 carry their history. Opens, clicks and other rows that say nothing about a mailbox are skipped;
 bad rows are named by line and skipped (exit 1 if any).
-  --data-dir D       the svc serve data directory holding feedback.db (default $SVC_DATA_DIR, ~/.cache/svc)
+  --data-dir D       the svc serve data directory holding feedback.db (default as svc serve's:
+                     $SVC_DATA_DIR, else $XDG_DATA_HOME/svc, else ~/.local/share/svc)
   --database-url U   the PostgreSQL database of a scaled-out svc serve (default $SVC_DATABASE_URL)`,
   options: {
     account: { type: 'string' },
@@ -50,7 +52,7 @@ bad rows are named by line and skipped (exit 1 if any).
     const { createPostgresFeedbackStore, createSqliteFeedbackStore, readFeedbackCsv, recordedEvent } =
       await import('@svc/feedback');
     const storePath = join(
-      resolve(io.cwd, (values['data-dir'] as string | undefined) ?? dataDir(io.env)),
+      resolve(io.cwd, (values['data-dir'] as string | undefined) ?? dataDir(io)),
       'feedback.db',
     );
     const store =
@@ -96,7 +98,8 @@ bad rows are named by line and skipped (exit 1 if any).
     for (const line of errors) io.stderr.write(`svc feedback: ${line}\n`);
     if (summary.errors > errors.length)
       io.stderr.write(`svc feedback: … and ${summary.errors - errors.length} more bad rows\n`);
-    const where = databaseUrl && values['data-dir'] === undefined ? 'PostgreSQL' : storePath;
+    const where =
+      databaseUrl && values['data-dir'] === undefined ? redactedPostgresUrl(databaseUrl) : storePath;
     if (flags.json) printJson(io, { ...summary, account, store: where });
     else {
       io.stdout.write(

@@ -57,10 +57,10 @@ describe('svc geo update against a download server on loopback', () => {
       source: 'dbip-lite',
       database_type: 'GeoIP2-City',
       built_at: expect.stringMatching(ISO_8601),
-      path: installedCityPath({ SVC_DATA_DIR: dataDir }, 'dbip-lite'),
+      path: installedCityPath(join(dataDir, 'geo'), 'dbip-lite'),
     });
     expectApiJson(report);
-    const installed = await readFile(installedCityPath({ SVC_DATA_DIR: dataDir }, 'dbip-lite'));
+    const installed = await readFile(installedCityPath(join(dataDir, 'geo'), 'dbip-lite'));
 
     const lookup = io();
     expect(await main(['geo', '81.2.69.142', '--json'], lookup)).toBe(EXIT.ok);
@@ -77,9 +77,9 @@ describe('svc geo update against a download server on loopback', () => {
       await main(['geo', 'update', '--source', 'dbip-lite', '--url', `${site.url}/gone.mmdb.gz`], missing),
     ).toBe(EXIT.failure);
     expect(missing.err()).toContain('answered HTTP 404');
-    expect(
-      (await readFile(installedCityPath({ SVC_DATA_DIR: dataDir }, 'dbip-lite'))).equals(installed),
-    ).toBe(true);
+    expect((await readFile(installedCityPath(join(dataDir, 'geo'), 'dbip-lite'))).equals(installed)).toBe(
+      true,
+    );
   }, 120_000);
 
   it.each([

@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import { ServiceError } from '@svc/core';
 import {
   defaultDataFiles,
-  defaultGeoCacheDir,
   describeDefaultDatasets,
   type GeoResult,
   MMDB_SCHEMAS,
@@ -10,6 +9,7 @@ import {
   mmdbSchemaByName,
 } from '@svc/geo-resolver';
 import type { Command } from '../command.js';
+import { geoDir } from '../data-dir.js';
 import { EXIT } from '../exit-codes.js';
 import { checkReadableFile } from '../fs/check-paths.js';
 import { openCliGeoResolver } from '../geo-data.js';
@@ -168,7 +168,7 @@ async function sources(io: CliIo, json: boolean, feeds: string[], allowPrivate: 
     // Data packages not installed: their versions are unknown (null), the rest still lists.
   }
   const datasets = await describeDefaultDatasets({
-    cacheDir: defaultGeoCacheDir(io.env),
+    cacheDir: geoDir(io),
     ...(files ? { files } : {}),
   });
   // The --geofeed feeds, each with its version (file date and hash), before the data they outrank.

@@ -223,11 +223,14 @@ describe('svc keys', () => {
     const noAccount = await svc('keys', 'list', 'acct_nope', '--data-dir', dataDir, '--json');
     expect(noAccount.code).toBe(EXIT.failure);
     expect(JSON.parse(noAccount.err)).toEqual({
-      error: { code: 'not_found', message: 'no account acct_nope' },
+      error: {
+        code: 'not_found',
+        message: `no account acct_nope in ${join(dataDir, CONTROL_PLANE_DB_FILE)}`,
+      },
     });
     const noKey = await svc('keys', 'revoke', accountId, 'key_nope', '--data-dir', dataDir);
     expect(noKey.code).toBe(EXIT.failure);
-    expect(noKey.err).toMatch(/no key key_nope on this account/);
+    expect(noKey.err).toContain(`no key key_nope on this account in ${join(dataDir, CONTROL_PLANE_DB_FILE)}`);
     const missingArg = await svc('keys', 'rotate', accountId);
     expect(missingArg.code).toBe(EXIT.usage);
     expect(missingArg.err).toMatch(/keys rotate needs an account id and a key id/);

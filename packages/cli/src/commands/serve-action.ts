@@ -1,10 +1,10 @@
-import { resolve } from 'node:path';
 import {
   ConfigError,
   loadServerConfig,
   printableConfig,
   resolveServerOptions,
   serveFlags,
+  serverDataDir,
 } from '@svc/server';
 import type { CommandContext } from '../command.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -37,9 +37,10 @@ export async function runServe({ io, values, positionals }: CommandContext): Pro
     throw error;
   }
   for (const warning of loaded.warnings) io.stderr.write(`svc: warning: ${warning}\n`);
-  const resolved = resolveServerOptions(loaded.options);
-  // The default data dir is relative: pin it to where svc was started, for printing and serving.
-  resolved.dataDir = resolve(io.cwd, resolved.dataDir);
+  // Chosen once here (with the notice when an earlier ./svc-data is used), for printing and serving.
+  const dataDir = serverDataDir({ dataDir: loaded.options.dataDir, env: io.env, cwd: io.cwd });
+  if (dataDir.notice) io.stderr.write(`svc: notice: ${dataDir.notice}\n`);
+  const resolved = resolveServerOptions({ ...loaded.options, dataDir: dataDir.path });
   if (values['print-config']) {
     printJson(io, printableConfig(resolved, loaded, io.env));
     return EXIT.ok;

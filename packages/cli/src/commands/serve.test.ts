@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PAID_PROVIDERS } from '@svc/enricher/providers';
 import { serveFlags } from '@svc/server';
@@ -34,11 +34,35 @@ describe('svc serve --print-config', () => {
     expect(io.err()).toBe('svc: warning: SVC_PROT is not a setting svc serve knows; it is ignored\n');
   });
 
-  it('resolves the default data dir against the working directory', async () => {
-    const io = captureIo();
-    io.cwd = dir();
-    expect(await main(['serve', '--print-config'], io)).toBe(EXIT.ok);
-    expect(JSON.parse(io.out()).options.dataDir).toBe(join(dir(), 'svc-data'));
+  it("defaults to the user's data dir; an earlier ./svc-data holding the key is kept, with a notice", async () => {
+    const dataDirOf = async (env: Record<string, string>) => {
+      const io = captureIo();
+      io.cwd = join(dir(), 'project');
+      io.env = { HOME: join(dir(), 'home'), ...env };
+      expect(await main(['serve', '--print-config'], io)).toBe(EXIT.ok);
+      return { dataDir: JSON.parse(io.out()).options.dataDir as string, err: io.err() };
+    };
+    const userDir = join(dir(), 'home', '.local', 'share', 'svc');
+    expect(await dataDirOf({})).toEqual({ dataDir: userDir, err: '' });
+    expect(await dataDirOf({ XDG_DATA_HOME: join(dir(), 'xdg') })).toEqual({
+      dataDir: join(dir(), 'xdg', 'svc'),
+      err: '',
+    });
+    // svc serve of an earlier version made ./svc-data with the server key.
+    const earlier = join(dir(), 'project', 'svc-data');
+    await mkdir(earlier, { recursive: true });
+    await writeFile(join(earlier, 'secret.key'), 'x');
+    const upgraded = await dataDirOf({});
+    expect(upgraded.dataDir).toBe(earlier);
+    expect(upgraded.err).toBe(
+      `svc: notice: using the data in ${earlier}, where earlier versions kept it; the default data dir is now ${userDir}. ` +
+        `Move its files there (with svc stopped), or set SVC_DATA_DIR=${earlier} to keep it where it is.\n`,
+    );
+    // Configured: no looking around, no notice.
+    expect(await dataDirOf({ SVC_DATA_DIR: 'state' })).toEqual({
+      dataDir: join(dir(), 'project', 'state'),
+      err: '',
+    });
   });
 
   it('stops with exit 2 and the key and value on a bad setting, with no usage text', async () => {

@@ -28,7 +28,7 @@ export interface DefaultGeoDataOptions {
   /**
    * A directory for the compiled ASN file and verification stamps, created 0700 (files 0600). It
    * is only written when something changed, so a prepared dir may be read-only and shared.
-   * @default defaultGeoCacheDir(): $SVC_DATA_DIR/geo, else $XDG_CACHE_HOME/svc/geo, else ~/.cache/svc/geo
+   * @default defaultGeoCacheDir(): $SVC_DATA_DIR/geo, else $XDG_DATA_HOME/svc/geo, else ~/.local/share/svc/geo
    */
   cacheDir?: string;
   /** Told about slow first-use steps (compiling, verifying), for a CLI to show. @default no-op */

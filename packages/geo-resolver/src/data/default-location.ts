@@ -1,6 +1,9 @@
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { svcDataDir } from '@svc/core';
+
+/** svc's one data directory (@svc/core's rule), exported here too for apps of this package. */
+export { svcDataDir };
 
 /** The paths of the openly licensed default data inside its npm packages. */
 export interface DefaultDataFiles {
@@ -54,13 +57,11 @@ export function withDefaultFiles(given: Partial<DefaultDataFiles>): DefaultDataF
   };
 }
 
-/** Where svc keeps compiled data and caches: $SVC_DATA_DIR, else $XDG_CACHE_HOME/svc, else ~/.cache/svc. */
-export function svcDataDir(env: Record<string, string | undefined> = process.env): string {
-  if (env.SVC_DATA_DIR) return env.SVC_DATA_DIR;
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'svc');
-}
-
-/** The geolocation cache dir (compiled ASN file, verification stamps): `<svcDataDir>/geo`. */
+/**
+ * The geolocation data dir (compiled ASN file, verification stamps, updated network lists):
+ * `<svcDataDir>/geo`, svc's one data directory ($SVC_DATA_DIR, else $XDG_DATA_HOME/svc, else
+ * ~/.local/share/svc, @svc/core's rule), so an app, `svc geo` and `svc serve` share it.
+ */
 export function defaultGeoCacheDir(env: Record<string, string | undefined> = process.env): string {
   return join(svcDataDir(env), 'geo');
 }

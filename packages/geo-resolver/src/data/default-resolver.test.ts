@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -19,11 +18,11 @@ async function readmeExample(name: string): Promise<string> {
   return match[1];
 }
 
-describe('the default cache dir', () => {
-  it('follows $SVC_DATA_DIR, then $XDG_CACHE_HOME, then ~/.cache', () => {
-    expect(defaultGeoCacheDir({ SVC_DATA_DIR: '/srv/svc', XDG_CACHE_HOME: '/x' })).toBe('/srv/svc/geo');
-    expect(defaultGeoCacheDir({ XDG_CACHE_HOME: '/x' })).toBe('/x/svc/geo');
-    expect(svcDataDir({ XDG_CACHE_HOME: '' })).toBe(join(homedir(), '.cache', 'svc'));
+describe('the default geo data dir', () => {
+  it("is svc's data dir's geo folder: $SVC_DATA_DIR, then $XDG_DATA_HOME, then ~/.local/share", () => {
+    expect(defaultGeoCacheDir({ SVC_DATA_DIR: '/srv/svc', XDG_DATA_HOME: '/x' })).toBe('/srv/svc/geo');
+    expect(defaultGeoCacheDir({ XDG_DATA_HOME: '/x', XDG_CACHE_HOME: '/c' })).toBe('/x/svc/geo');
+    expect(svcDataDir({ HOME: '/home/u', XDG_CACHE_HOME: '/c' })).toBe('/home/u/.local/share/svc');
   });
 });
 

@@ -4,7 +4,7 @@ import { EXIT, type ExitCode } from '../../exit-codes.js';
 import { renderTable } from '../../output/table.js';
 import { printJson } from '../../output.js';
 import { UsageError } from '../../usage-error.js';
-import { openControlPlane } from './open.js';
+import { withControlPlane } from './open.js';
 import { accountJson, issuedKeyJson, keyLabel, SHOWN_ONCE, webhookSecretJson } from './views.js';
 
 const SUBCOMMANDS = 'create, list, set-plan, disable, enable, copy';
@@ -22,8 +22,7 @@ export async function runAccounts({ io, flags, values, positionals }: CommandCon
       expect(0, '');
       const name = values.name as string | undefined;
       if (!name) throw new UsageError('accounts create needs --name', 'accounts');
-      const plane = await openControlPlane(io, values, { create: true });
-      try {
+      return withControlPlane(io, values, { create: true }, async (plane) => {
         const created = await createAccount(plane.deps(), {
           name,
           planId: (values.plan as string) ?? 'free',
@@ -44,14 +43,11 @@ export async function runAccounts({ io, flags, values, positionals }: CommandCon
           );
         io.stderr.write(SHOWN_ONCE);
         return EXIT.ok;
-      } finally {
-        await plane.close();
-      }
+      });
     }
     case 'list': {
       expect(0, '');
-      const plane = await openControlPlane(io, values, { create: false });
-      try {
+      return withControlPlane(io, values, { create: false }, async (plane) => {
         const accounts = await plane.store.listAccounts();
         const keys = await Promise.all(accounts.map((account) => plane.store.listKeys(account.id)));
         const now = Date.now();
@@ -75,9 +71,7 @@ export async function runAccounts({ io, flags, values, positionals }: CommandCon
             ),
           );
         return EXIT.ok;
-      } finally {
-        await plane.close();
-      }
+      });
     }
     case 'set-plan':
     case 'disable':
@@ -85,8 +79,7 @@ export async function runAccounts({ io, flags, values, positionals }: CommandCon
       if (action === 'set-plan') expect(2, 'an account id and a plan');
       else expect(1, 'an account id');
       const [accountId = '', planId = ''] = args;
-      const plane = await openControlPlane(io, values, { create: false });
-      try {
+      return withControlPlane(io, values, { create: false }, async (plane) => {
         const account =
           action === 'set-plan'
             ? await setAccountPlan(plane.store, { accountId, planId })
@@ -98,9 +91,7 @@ export async function runAccounts({ io, flags, values, positionals }: CommandCon
             `${view.id} ${JSON.stringify(view.name)} on plan ${view.plan_id}, ${view.status}\n`,
           );
         return EXIT.ok;
-      } finally {
-        await plane.close();
-      }
+      });
     }
     case 'copy':
       expect(0, '');

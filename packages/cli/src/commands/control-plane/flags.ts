@@ -14,8 +14,8 @@ export const CONTROL_PLANE_FLAGS = {
 export function controlPlaneFlagsHelp(column: number): string {
   const indent = ' '.repeat(column);
   return [
-    `${'  --data-dir <dir>'.padEnd(column)}the server's data dir (default: as svc serve: the config`,
-    `${indent}file's dataDir, else $SVC_DATA_DIR, else ./svc-data)`,
+    `${'  --data-dir <dir>'.padEnd(column)}the server's data dir (default: as svc serve: $SVC_DATA_DIR,`,
+    `${indent}else the config file's dataDir, else $XDG_DATA_HOME/svc or ~/.local/share/svc)`,
     `${'  --config <file>'.padEnd(column)}the server's config file (else $SVC_CONFIG): its plans and dataDir`,
   ].join('\n');
 }

@@ -4,7 +4,7 @@ import type { CommandContext } from '../../command.js';
 import { EXIT, type ExitCode } from '../../exit-codes.js';
 import { printJson } from '../../output.js';
 import { UsageError } from '../../usage-error.js';
-import { openControlPlane } from './open.js';
+import { withControlPlane } from './open.js';
 import { issuedKeyJson, keyJson, keyLabel, keysTable, SHOWN_ONCE } from './views.js';
 
 const SUBCOMMANDS = 'create, list, rotate, revoke';
@@ -40,8 +40,7 @@ export async function runKeys({ io, flags, values, positionals }: CommandContext
     );
   const graceSeconds = parseGrace(values['grace-seconds'] as string | undefined);
 
-  const plane = await openControlPlane(io, values, { create: false });
-  try {
+  return withControlPlane(io, values, { create: false }, async (plane) => {
     const now = Date.now();
     if (action === 'list') {
       let accountIds = [accountId];
@@ -93,9 +92,7 @@ export async function runKeys({ io, flags, values, positionals }: CommandContext
         io.stdout.write(`${key.id} (${keyLabel(key)}) revoked with it: it was made with ${key.created_by}\n`);
     }
     return EXIT.ok;
-  } finally {
-    await plane.close();
-  }
+  });
 }
 
 function parseGrace(text: string | undefined): number {

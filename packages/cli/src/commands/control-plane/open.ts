@@ -1,6 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ServiceError } from '@svc/core';
+import { redactedPostgresUrl } from '@svc/core/postgres';
 import {
   type AccountDeps,
   CONTROL_PLANE_DB_FILE,
@@ -13,9 +14,11 @@ import {
   loadServerKey,
   type ResolvedServerOptions,
   resolveServerOptions,
+  serverDataDir,
 } from '@svc/server';
 import { describeCause, errnoCode, fileError } from '../../fs/describe-error.js';
 import type { CliIo } from '../../io.js';
+import { namingStore } from '../../not-found.js';
 import { cliSqliteDriver } from '../../sqlite-driver.js';
 
 /** An open control-plane store with what the account operations need. */
@@ -66,11 +69,29 @@ export async function openControlPlane(
   return withStore(io, options, { store, path });
 }
 
+/**
+ * Opens the control plane, runs `use` on it and closes it. A "not found" answer names the store it
+ * searched (`no account acct_… in /home/u/.local/share/svc/control-plane.db`, or the URL).
+ */
+export async function withControlPlane<T>(
+  io: CliIo,
+  values: Record<string, unknown>,
+  options: { create: boolean },
+  use: (plane: ControlPlane) => Promise<T>,
+): Promise<T> {
+  const plane = await openControlPlane(io, values, options);
+  try {
+    return await use(plane);
+  } catch (error) {
+    throw namingStore(error, plane.path);
+  } finally {
+    await plane.close();
+  }
+}
+
 async function openPostgres(url: string): Promise<{ store: ControlPlaneStore; path: string }> {
   // Named in messages, so without its password.
-  const shown = new URL(url);
-  if (shown.password) shown.password = '********';
-  const path = shown.toString();
+  const path = redactedPostgresUrl(url);
   try {
     return { store: await createPostgresControlPlaneStore({ connectionString: url }), path };
   } catch (error) {
@@ -116,11 +137,14 @@ async function serverOptions(io: CliIo, values: Record<string, unknown>): Promis
       env: io.env,
       cwd: io.cwd,
     });
-    const dataDir = values['data-dir'] as string | undefined;
-    const resolved = resolveServerOptions(
-      dataDir === undefined ? loaded.options : { ...loaded.options, dataDir: resolve(io.cwd, dataDir) },
-    );
-    return { ...resolved, dataDir: resolve(io.cwd, resolved.dataDir) };
+    const flag = values['data-dir'] as string | undefined;
+    const dataDir = serverDataDir({
+      dataDir: flag === undefined ? loaded.options.dataDir : resolve(io.cwd, flag),
+      env: io.env,
+      cwd: io.cwd,
+    });
+    if (dataDir.notice) io.stderr.write(`svc: notice: ${dataDir.notice}\n`);
+    return resolveServerOptions({ ...loaded.options, dataDir: dataDir.path });
   } catch (error) {
     if (error instanceof ConfigError)
       throw new ServiceError('invalid_request', error.message, { cause: error });

@@ -144,7 +144,15 @@ export async function lookup(
     await cli.close();
   }
   await writer?.close();
-  const summary = `enrich: ${matched} matched, ${items.length - matched - refused - unreached} no match, ${refused} refused, ${unreached} not reached (adapters: ${cli.adapters.join(', ') || 'none'})`;
+  const missed = items.length - matched - refused - unreached;
+  // A miss names the dataset it searched, or says there was none where it looked.
+  if (missed > 0 && cli.dataset === 'searched')
+    io.stderr.write(`enrich: searched the dataset ${paths.dataset}\n`);
+  if (missed > 0 && cli.dataset === 'missing')
+    io.stderr.write(
+      `enrich: no dataset at ${paths.dataset} (svc enrich import makes one; --dataset names another)\n`,
+    );
+  const summary = `enrich: ${matched} matched, ${missed} no match, ${refused} refused, ${unreached} not reached (adapters: ${cli.adapters.join(', ') || 'none'})`;
   if (writer) io.stderr.write(`${summary} → ${values.out}\n`);
   else if (json) printJson(io, rows.length === 1 && !values.file ? rows[0] : rows);
   else {

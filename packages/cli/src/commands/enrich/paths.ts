@@ -16,14 +16,13 @@ export interface EnrichPaths {
 }
 
 /**
- * `--dataset` and `--cache` as given, else `$SVC_DATA_DIR/enrich-dataset.db` and
- * `$SVC_DATA_DIR/enrich-cache.db` (the suppression list lives in the cache file, so an erase and
+ * `--dataset` and `--cache` as given, else `enrich-dataset.db` and `enrich-cache.db` in the data
+ * dir `svc serve` uses too (`dataDir`), so a running server reads what an import wrote (the suppression list lives in the cache file, so an erase and
  * the cache it purged stay together). With `--database-url` (else `SVC_DATABASE_URL`, as
  * `svc serve` reads it) and no `--cache`, the cache and suppression list are that database's,
  * shared with every server on it.
  */
 export function enrichPaths(io: CliIo, values: Record<string, unknown>): EnrichPaths {
-  const dir = dataDir(io.env);
   const flag = values['database-url'] as string | undefined;
   if (flag !== undefined && values.cache !== undefined)
     throw new UsageError('give --cache (a SQLite file) or --database-url (PostgreSQL), not both', 'enrich');
@@ -32,8 +31,10 @@ export function enrichPaths(io: CliIo, values: Record<string, unknown>): EnrichP
     ? checkedPostgresUrl(url, flag !== undefined ? '--database-url' : 'SVC_DATABASE_URL', 'enrich')
     : null;
   return {
-    dataset: values.dataset ? resolve(io.cwd, values.dataset as string) : join(dir, 'enrich-dataset.db'),
-    cache: values.cache ? resolve(io.cwd, values.cache as string) : join(dir, 'enrich-cache.db'),
+    dataset: values.dataset
+      ? resolve(io.cwd, values.dataset as string)
+      : join(dataDir(io), 'enrich-dataset.db'),
+    cache: values.cache ? resolve(io.cwd, values.cache as string) : join(dataDir(io), 'enrich-cache.db'),
     databaseUrl,
   };
 }

@@ -31,8 +31,8 @@ export const ENRICH_SETUP_HELP = `  --adapters a,b   adapters in priority order,
                    ${ADAPTER_NAMES.join(',')};
                    a paid provider only with its key in ${PAID_PROVIDERS.map((provider) => provider.envVar).join(',\n                   ')}
   --dns host:port  ask this DNS server (default: the system's)
-  --dataset <path> the dataset index (default: $SVC_DATA_DIR/enrich-dataset.db)
-  --cache <path>   cache and suppression list (default: $SVC_DATA_DIR/enrich-cache.db)
+  --dataset <path> the dataset index (default: enrich-dataset.db in the data dir svc serve uses)
+  --cache <path>   cache and suppression list (default: enrich-cache.db in the data dir)
   --database-url <url>
                    keep them in PostgreSQL instead, shared with every svc serve on that
                    database (default: $SVC_DATABASE_URL unless --cache is given)
@@ -82,6 +82,8 @@ export interface CliEnricher {
   enricher: Enricher;
   /** Adapter ids in use, for the summary. */
   adapters: string[];
+  /** The dataset index: `searched`, `missing` (the dataset adapter was wanted, no file), or unused. */
+  dataset: 'searched' | 'missing' | 'unused';
   close(): Promise<void>;
 }
 
@@ -102,11 +104,13 @@ export async function openCliEnricher(
   const driver = await cliSqliteDriver();
   const closers: Array<() => Promise<void> | void> = [];
   const adapters: EnrichmentAdapter[] = [];
+  let dataset: CliEnricher['dataset'] = 'unused';
   for (const name of names) {
     switch (name) {
       case 'dataset': {
         // No index yet: nothing imported, so nothing to look in (and no empty file made).
-        if (!existsSync(paths.dataset)) break;
+        dataset = existsSync(paths.dataset) ? 'searched' : 'missing';
+        if (dataset === 'missing') break;
         const index = await enricher.openDatasetIndex({ path: paths.dataset, driver });
         closers.push(() => index.close());
         const { person, company } = enricher.createDatasetAdapters(index);
@@ -171,6 +175,7 @@ export async function openCliEnricher(
       ...(min !== undefined ? { minConfidence: min } : {}),
     }),
     adapters: [...new Set(adapters.map((adapter) => adapter.id))],
+    dataset,
     async close() {
       for (const close of closers.reverse()) await close();
     },
