@@ -13,6 +13,7 @@ import { verifyPayload } from '@svc/webhooks';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, noChromium, screenshot } from './support/browser.js';
+import { probeIdentityZones } from './support/probe-identity.js';
 import { ApiClient, GEO_CITY_FIXTURE, type ServeChild, startServe } from './support/serve-child.js';
 
 // The dashboard (/dashboard, @svc/dashboard) in Debian's Chromium against `svc serve` as a child
@@ -47,13 +48,7 @@ beforeAll(async () => {
           { MX: [{ priority: 10, exchange: 'mx.slow.test' }], delayMs: 5_000 },
         ]),
       ),
-      'ietf.org': { A: ['127.0.0.2'], authenticated: true },
-      '5.113.0.203.in-addr.arpa': { PTR: ['probe.dash.test'] },
-      'probe.dash.test': { A: ['203.0.113.5'], TXT: ['v=spf1 ip4:203.0.113.5 -all'] },
-      'dash.test': {
-        MX: [{ priority: 10, exchange: 'probe.dash.test' }],
-        TXT: ['v=spf1 ip4:203.0.113.5 -all'],
-      },
+      ...probeIdentityZones('dash.test'),
     },
   });
   mta = await startSmtpServer({ script: { ehloGreeting: 'mx.test Hello {helo} [{client}]' } });

@@ -1,5 +1,6 @@
 import { type FakeDnsServer, type SmtpFleet, startDnsServer, startSmtpServer } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeIdentityZones } from './support/probe-identity.js';
 import { ApiClient, GEO_CITY_FIXTURE, type ServeChild, startServe } from './support/serve-child.js';
 
 // `svc serve` shows its owner the probing self-check in GET /v2/health, configured by SVC_SMTP_*,
@@ -27,13 +28,7 @@ interface Health {
 beforeAll(async () => {
   dns = await startDnsServer({
     zones: {
-      'ietf.org': { A: ['127.0.0.2'], authenticated: true },
-      '5.113.0.203.in-addr.arpa': { PTR: ['probe.e2e.test'] },
-      'probe.e2e.test': { A: ['203.0.113.5'], TXT: ['v=spf1 ip4:203.0.113.5 -all'] },
-      'e2e.test': {
-        MX: [{ priority: 10, exchange: 'probe.e2e.test' }],
-        TXT: ['v=spf1 ip4:203.0.113.5 -all'],
-      },
+      ...probeIdentityZones('e2e.test'),
       '5.113.0.203.zen.spamhaus.org': {
         A: ['127.0.0.10'],
         TXT: ['https://check.spamhaus.org/query/ip/203.0.113.5'],
