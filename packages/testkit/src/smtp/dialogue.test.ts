@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, test } from 'vitest';
-import { type SmtpFleet, type SmtpServerOptions, startSmtpServer } from './fleet.js';
+import { describe, expect, test } from 'vitest';
+import { type SmtpFleet, startSmtpServer } from './fleet.js';
 import { openTransaction, SmtpTestClient } from './testing-client.js';
+import { closedAfterEach } from './testing-fleets.js';
 
-const running: SmtpFleet[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((f) => f.close()));
-});
-
-async function server(options: SmtpServerOptions): Promise<SmtpFleet> {
-  const fleet = await startSmtpServer(options);
-  running.push(fleet);
-  return fleet;
-}
+const server = closedAfterEach(startSmtpServer);
 
 async function connect(fleet: SmtpFleet): Promise<SmtpTestClient> {
   return SmtpTestClient.connect(fleet.port, '127.0.0.1');

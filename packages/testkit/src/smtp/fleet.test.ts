@@ -1,18 +1,10 @@
 import { connect as netConnect } from 'node:net';
-import { afterEach, describe, expect, test } from 'vitest';
-import { type SmtpFleet, type SmtpFleetOptions, startSmtpFleet, startSmtpServer } from './fleet.js';
+import { describe, expect, test } from 'vitest';
+import { startSmtpFleet, startSmtpServer } from './fleet.js';
 import { openTransaction, SmtpTestClient } from './testing-client.js';
+import { closedAfterEach } from './testing-fleets.js';
 
-const running: SmtpFleet[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((f) => f.close()));
-});
-
-async function fleetOf(options: SmtpFleetOptions): Promise<SmtpFleet> {
-  const fleet = await startSmtpFleet(options);
-  running.push(fleet);
-  return fleet;
-}
+const fleetOf = closedAfterEach(startSmtpFleet);
 
 describe('fleet', () => {
   test('two hosts share one port with different behaviour', async () => {

@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, test, vi } from 'vitest';
-import { type SmtpFleet, type SmtpServerOptions, startSmtpServer } from './fleet.js';
+import { describe, expect, test, vi } from 'vitest';
+import { type SmtpFleet, startSmtpServer } from './fleet.js';
 import { openTransaction, SmtpTestClient } from './testing-client.js';
+import { closedAfterEach } from './testing-fleets.js';
 
-const running: SmtpFleet[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((f) => f.close()));
-});
-
-async function server(options: SmtpServerOptions): Promise<SmtpFleet> {
-  const fleet = await startSmtpServer(options);
-  running.push(fleet);
-  return fleet;
-}
+const server = closedAfterEach(startSmtpServer);
 
 /** One RCPT in a fresh session; returns the reply as `code text`. */
 async function rcpt(fleet: SmtpFleet, address: string, sender?: string): Promise<string> {
