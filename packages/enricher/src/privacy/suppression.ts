@@ -1,6 +1,6 @@
 import type { SqliteDriver } from '@svc/core';
 import { createPrivateDatabaseFile } from '@svc/core';
-import type BetterSqlite3 from 'better-sqlite3';
+import { sqliteDatabaseClass } from '../sqlite-driver.js';
 
 /**
  * Identifiers nobody may enrich: checked before any adapter is called, and filled by `erase`.
@@ -50,8 +50,7 @@ export interface SqliteSuppressionOptions {
 
 /** A suppression list in a SQLite table: survives restarts, so an erase stays in force. */
 export async function createSqliteSuppression(options: SqliteSuppressionOptions): Promise<SuppressionList> {
-  const Database =
-    (options.driver as typeof BetterSqlite3 | undefined) ?? (await import('better-sqlite3')).default;
+  const Database = await sqliteDatabaseClass('createSqliteSuppression', options.driver);
   createPrivateDatabaseFile(options.path);
   const db = new Database(options.path);
   db.pragma('journal_mode = WAL');

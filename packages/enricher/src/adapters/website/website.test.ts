@@ -278,7 +278,9 @@ describe('website adapter on a testkit site', () => {
 let conformanceSite: StaticSite;
 let failingSite: StaticSite;
 beforeAll(async () => {
-  conformanceSite = await startStaticSite({ routes: { '/': HOME, '/about-us': ABOUT } });
+  // Declares its language, so the conformance suite sees the `language` field too.
+  const home = HOME.replace('<html>', '<html lang="en">');
+  conformanceSite = await startStaticSite({ routes: { '/': home, '/about-us': ABOUT } });
   failingSite = await startStaticSite({ routes: { '/': { status: 500, body: 'oops' } } });
 });
 afterAll(async () => {

@@ -31,6 +31,7 @@ const PROVIDES: readonly (keyof CompanyFields)[] = [
   'technologies',
   'social',
   'logo',
+  'language',
 ];
 
 /**
