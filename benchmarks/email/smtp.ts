@@ -14,9 +14,10 @@
 // The fake MTAs therefore listen on 127.0.0.2..21 port 25 (root may bind it here). The fakes run
 // in a child process (see fake-internet.ts), so their work is not charged to either client.
 import dns from 'node:dns';
-import { createNodeDnsResolver, createVerifier, type VerificationResult } from '@svc/email-verifier';
+import type { VerificationResult } from '@svc/email-verifier';
 import { validate } from 'deep-email-validator';
 import { type Measurement, measure, printTable, trackPeakRss } from '../lib/measure.js';
+import { benchVerifier } from './bench-verifier.js';
 import { startFakeInternet } from './fake-internet.js';
 import { buildTopology, verificationFloor } from './topology.js';
 
@@ -107,16 +108,10 @@ async function runModel(
     const ours: Array<{ row: Measurement; rcpts: number; rssBefore: number }> = [];
     for (const rcpts of RCPTS_PER_SESSION) {
       await fakes.reset();
-      const verifier = createVerifier({
-        dns: createNodeDnsResolver({ servers: [fakes.dnsAddress] }),
-        smtp: {
-          port: 25,
-          heloName: 'bench.example.com',
-          allowPrivateAddresses: true,
-          perHostConcurrency: PER_MX_CONCURRENCY,
-          concurrency: GLOBAL_CONCURRENCY,
-          maxRcptsPerSession: rcpts,
-        },
+      const verifier = benchVerifier(fakes, {
+        perHostConcurrency: PER_MX_CONCURRENCY,
+        concurrency: GLOBAL_CONCURRENCY,
+        maxRcptsPerSession: rcpts,
       });
       let results: VerificationResult[] = [];
       const rssBefore = process.memoryUsage().rss / 1e6;

@@ -6,9 +6,10 @@
 // n addresses only; ADDRESSES=1 times a lone session on an otherwise idle client).
 import { connect } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createNodeDnsResolver, createVerifier, type SocketFactory } from '@svc/email-verifier';
+import type { SocketFactory } from '@svc/email-verifier';
 // Internal on purpose: timing each reply and the TLS handshake needs the connection class itself.
 import { SmtpConnection } from '../../packages/email-verifier/src/smtp/connection.js';
+import { benchVerifier } from './bench-verifier.js';
 import { startFakeInternet } from './fake-internet.js';
 import { buildTopology } from './topology.js';
 
@@ -92,17 +93,11 @@ for (let run = 1; run <= RUNS; run++) {
       }) as typeof socket.removeAllListeners;
       socket.once('close', closed);
     });
-  const verifier = createVerifier({
-    dns: createNodeDnsResolver({ servers: [fakes.dnsAddress] }),
-    smtp: {
-      port: 25,
-      heloName: 'bench.example.com',
-      allowPrivateAddresses: true,
-      perHostConcurrency: 2,
-      concurrency: 50,
-      maxRcptsPerSession: R,
-      socketFactory,
-    },
+  const verifier = benchVerifier(fakes, {
+    perHostConcurrency: 2,
+    concurrency: 50,
+    maxRcptsPerSession: R,
+    socketFactory,
   });
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
