@@ -73,8 +73,10 @@ try {
         say(`ships ${file}, which is for the project's own tests or build`);
       }
     }
-    // An app with `skipLibCheck: false` typechecks every .d.ts it reaches: one importing a package
-    // the app may not have (an optional peer, a devDependency) fails with "Cannot find module".
+    // An app with `skipLibCheck: false` typechecks every .d.ts it reaches from the package's
+    // entry points: one importing a package the app may not have (an optional peer, a
+    // devDependency) fails with "Cannot find module". Followed from each `types` target through
+    // relative imports, as tsc does.
     const optional = new Set(
       Object.entries(manifest.peerDependenciesMeta ?? {})
         .filter(([, meta]) => meta?.optional)
@@ -85,10 +87,18 @@ try {
         (name) => !optional.has(name),
       ),
     );
-    for (const file of files.filter((name) => name.endsWith('.d.ts'))) {
+    const reached = new Set(
+      pointed.filter((target) => target.endsWith('.d.ts')).map((target) => posix.normalize(target)),
+    );
+    for (const file of reached) {
+      if (!existsSync(join(root, file))) continue;
       const text = readFileSync(join(root, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
       for (const [, specifier] of text.matchAll(/(?:\bfrom|\bimport\(|\bimport)\s*['"]([^'"]+)['"]/g)) {
-        if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+        if (specifier.startsWith('.')) {
+          reached.add(posix.join(posix.dirname(file), specifier.replace(/\.js$/, '.d.ts')));
+          continue;
+        }
+        if (specifier.startsWith('node:')) continue;
         const name = specifier
           .split('/')
           .slice(0, specifier.startsWith('@') ? 2 : 1)
