@@ -7,11 +7,13 @@
 #   3. `npm install` of the tarballs into a temporary app, which imports every package and
 #      typechecks against their published types.
 # The @svc packages come only from the tarballs (enforced below); third-party dependencies from
-# the npm registry or its local cache. Run after `pnpm install`; it builds first. 61 s when timed
-# (2026-11-27, already built, shared 2-core machine at load average 4 to 5).
+# the npm registry or its local cache. Run after `pnpm install`; it builds first. 301 s when timed
+# (2026-11-27, already built, shared 2-core machine at load average 10 to 13, skipLibCheck false;
+# 61 s at load 4 to 5 before, with skipLibCheck true).
 #
-# better-sqlite3's install script would compile SQLite (about 90 s on 2 cores: this machine cannot
-# download the prebuilt binaries); the install runs without scripts and reuses the binary the
+# better-sqlite3's install script would compile SQLite (about 90 s on 2 cores when timed on
+# 2026-11-23, load not recorded: this machine cannot download the prebuilt binaries); the
+# install runs without scripts and reuses the binary the
 # workspace's install built for the same version and Node. PACK_SMOKE_NATIVE_BUILD=1 compiles
 # it the way a user's install does.
 set -euo pipefail

@@ -34,7 +34,7 @@ describe.runIf(existsSync(bin))('svc geo processes sharing a data dir', () => {
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'svc-shared-'));
     dataDir = join(root, 'svc');
-    // First use: compiles the ASN data and verifies the city files (about 15 s).
+    // First use: compiles the ASN data and verifies the city files (35 s at load 8 to 11: root README).
     await svcGeo(dataDir);
   }, 180_000);
   afterAll(async () => {

@@ -29,7 +29,8 @@ interface Health {
 }
 
 /**
- * A cache dir holding the bundled data compiled once per machine (about 15 s the first time):
+ * A cache dir holding the bundled data compiled once per machine (the first `svc geo`'s cost, 35 s
+ * at load 8 to 11 in the root README):
  * each test copies it into its own fresh cache, so only the first run pays for the compile.
  */
 async function warmGeoCache(): Promise<string> {

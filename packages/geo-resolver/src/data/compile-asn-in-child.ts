@@ -4,8 +4,8 @@ import { writePrivateFileAtomic } from '@svc/core';
 import { compileAsnCsv } from './compile-asn.js';
 
 /**
- * Compiles ASN CSVs into the mmdb file `target` in a child process: the compile is about 12 s of
- * CPU, and the writer's final `toBuffer()` alone holds its thread for over a second, which on the
+ * Compiles ASN CSVs into the mmdb file `target` in a child process: the compile is about 10 s of
+ * CPU (see the README), and the writer's final `toBuffer()` alone holds its thread for over a second, which on the
  * main thread would stall a server starting on a fresh cache dir. (A worker thread still stalled
  * the main thread for about a second when it finished; a process shares nothing.) When the child
  * fails, for instance because it cannot load this module's TypeScript source (a test runner whose

@@ -66,7 +66,7 @@ export async function openDefaultBackends(options: DefaultGeoDataOptions = {}): 
 
   const asnPath = join(cacheDir, `asn-${(await fingerprint(asnCsv)).replace(/\W/g, '')}.mmdb`);
   if (!(await exists(asnPath))) {
-    progress('compiling the ASN data into an mmdb file (once, about 15 s)…');
+    progress('compiling the ASN data into an mmdb file (once: about 10 s of CPU)…');
     // Another process may be compiling the same file: both write complete files, one rename wins.
     await compileAsnFileInChild(
       asnCsv,
