@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { type RedisClient, ServiceError } from '@svc/core';
-import { REDIS, serviceUrl } from '@svc/testkit';
+import { closedPort, REDIS, serviceUrl } from '@svc/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { describeRateLimiter } from '../testing/describe-rate-limiter.js';
@@ -176,15 +176,6 @@ describe.skipIf(!url)('Redis rate limiter', () => {
     ).rejects.toThrow(`whenUnavailable must be 'refuse' or 'allow', got "maybe"`);
   });
 });
-
-/** A port nothing listens on: bound once to find a free one, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A TCP proxy to Redis that can be cut (every connection dropped, the port closed) and restored. */
 async function startProxy(target: URL) {

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer as createTcpServer } from 'node:net';
-import { POSTGRES, serviceUrl } from '@svc/testkit';
+import { closedPort, POSTGRES, serviceUrl } from '@svc/testkit';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PLANS } from '../../options.js';
@@ -217,12 +216,3 @@ describe.skipIf(!url)('PostgreSQL control-plane store', () => {
     );
   });
 });
-
-/** A port nothing listens on: bound once to find a free one, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createTcpServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
