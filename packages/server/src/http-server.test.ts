@@ -207,6 +207,32 @@ describe('slow and oversized requests', () => {
     );
     expect(ended).toBe('end');
   });
+
+  it('a body refused by its Content-Length, from a client that reads only after writing it all: drained, the 400 read, FIN', async () => {
+    const { server: s, port } = await listen();
+    const { testKey } = await s.account('free');
+    // 4 MB declared and sent, 16 KiB allowed. Before, the server read one chunk, never read on,
+    // and destroyed the socket after LINGER_IDLE_MS: the client, stuck writing, got a reset and no answer.
+    const body = Buffer.alloc(4_000_000, 0x20);
+    const { text, ended } = await exchange(port, (socket) => {
+      socket.pause();
+      socket.write(
+        `POST /v2/verify/email HTTP/1.1\r\nHost: x\r\nX-API-Key: ${testKey.secret}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      socket.write(body, () => {
+        socket.end();
+        socket.resume();
+      });
+    });
+    const response = firstResponse(text);
+    expect(response.status).toBe(400);
+    expectSpecBody(
+      response.body,
+      "the body is larger than this endpoint's limit of 16384 bytes",
+      response.headers,
+    );
+    expect(ended).toBe('end');
+  });
 });
 
 describe('the client-error handler and an answer in flight', () => {

@@ -125,14 +125,18 @@ export const LINGER_TOTAL_MS = 10_000;
 const LINGERING = Symbol('svc.lingering');
 
 /**
- * Closes gently a connection whose request body was refused before it was read (too large, a
- * type no route reads, too late). Node closes a `Connection: close` socket with `destroySoon()`
- * once the answer is written; closing a socket with unread input makes the kernel send a reset,
- * which can discard the answer before the client reads it. Instead: the answer, then FIN, then
- * what the client still sends is read and dropped until it closes its side, is idle
- * LINGER_IDLE_MS, or LINGER_TOTAL_MS have passed; then the socket is destroyed.
+ * Closes gently a connection whose request body was refused before it was read (too large, too
+ * many values, a type no route reads, too late). Node closes a `Connection: close` socket with
+ * `destroySoon()` once the answer is written; closing a socket with unread input makes the kernel
+ * send a reset, which can discard the answer before the client reads it. Instead: the answer,
+ * then FIN, then what the client still sends is read and dropped until it closes its side, is idle
+ * LINGER_IDLE_MS, or LINGER_TOTAL_MS have passed; then the socket is destroyed. The bytes are
+ * read through the request (its `data`), not the socket: a `data` listener on a socket that
+ * Node's HTTP parser consumes stops the socket from being read at all, so a body refused by its
+ * `Content-Length` was left unread and the socket destroyed (a reset) after LINGER_IDLE_MS.
  */
-export function lingerOnClose(socket: Duplex): void {
+export function lingerOnClose(request: IncomingMessage): void {
+  const socket: Duplex = request.socket;
   const own = socket as Duplex & { [LINGERING]?: true; destroySoon?: () => void };
   if (own[LINGERING] || typeof own.destroySoon !== 'function') return;
   own[LINGERING] = true;
@@ -145,9 +149,9 @@ export function lingerOnClose(socket: Duplex): void {
     };
     const idle = setTimeout(stop, LINGER_IDLE_MS).unref();
     const total = setTimeout(stop, LINGER_TOTAL_MS).unref();
-    socket.on('data', () => idle.refresh());
     socket.once('end', stop);
     socket.once('error', stop);
-    socket.resume();
+    request.on('data', () => idle.refresh());
+    request.resume();
   };
 }

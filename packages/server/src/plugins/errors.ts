@@ -87,7 +87,7 @@ export function toServiceError(error: unknown, request?: FastifyRequest): Servic
  */
 export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
   const request = reply.request;
-  if (reply.getHeader('connection') === 'close' && !request.raw.complete) lingerOnClose(request.raw.socket);
+  if (reply.getHeader('connection') === 'close' && !request.raw.complete) lingerOnClose(request.raw);
   if (!request.id?.startsWith('req_')) request.id = generateRequestId();
   reply.header('x-request-id', request.id);
   if (error.retryAfterSeconds !== undefined)
