@@ -1,6 +1,8 @@
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
-import { jsonBodyLimits, jsonValuesOver, LIST_ENTRY_BYTES, SMALL_JSON_BODY_BYTES } from './json-body.js';
+import { jsonBodyLimits, LIST_ENTRY_BYTES, SMALL_JSON_BODY_BYTES } from './json-body.js';
+import { JsonValueCounter } from './json-value-counter.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -28,16 +30,41 @@ function specError(response: { statusCode: number; body: string }, status: numbe
   return body.error.message;
 }
 
-describe('jsonValuesOver', () => {
+/** Whether `text`, fed to a JsonValueCounter in chunks of `size` bytes, holds more than `max` values. */
+function over(text: string, max: number, size = Number.POSITIVE_INFINITY): boolean {
+  const counter = new JsonValueCounter(max);
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length; at += size)
+    if (counter.write(bytes.subarray(at, at + size))) return true;
+  return false;
+}
+
+describe('JsonValueCounter', () => {
   it('counts objects, arrays, members and items, not what is inside strings', () => {
     // 1, plus {, [ and two commas: 5.
-    expect(jsonValuesOver('{"a":[1,2,3]}', 4)).toBe(true);
-    expect(jsonValuesOver('{"a":[1,2,3]}', 5)).toBe(false);
-    expect(jsonValuesOver('{"a":[1,2,3],"b":{}}', 5)).toBe(true);
-    expect(jsonValuesOver('{"a":"[,,,{{{,,,]"}', 2)).toBe(false);
-    expect(jsonValuesOver('{"a":"x\\",,,,\\\\","b":1}', 3)).toBe(false);
-    expect(jsonValuesOver('{"a":"x\\\\",[[[[[[', 3)).toBe(true);
-    expect(jsonValuesOver(`[${Array(300_000).fill('{}').join(',')}]`, 10_256)).toBe(true);
+    expect(over('{"a":[1,2,3]}', 4)).toBe(true);
+    expect(over('{"a":[1,2,3]}', 5)).toBe(false);
+    expect(over('{"a":[1,2,3],"b":{}}', 5)).toBe(true);
+    expect(over('{"a":"[,,,{{{,,,]"}', 2)).toBe(false);
+    expect(over('{"a":"x\\",,,,\\\\","b":1}', 3)).toBe(false);
+    expect(over('{"a":"x\\\\",[[[[[[', 3)).toBe(true);
+    expect(over('{"é,":"ü[,{"}', 2)).toBe(false);
+    expect(over(`[${Array(300_000).fill('{}').join(',')}]`, 10_256)).toBe(true);
+  });
+
+  it('counts the same however the bytes are split: strings and escapes across chunks', () => {
+    const texts = [
+      '{"a":"x\\",,,,\\\\","b":[1,2]}',
+      '{"a":"\\\\\\\\","b":[1,2,{}]}',
+      '["é,ü","\\"",[,],{"k":"\\\\"}]',
+    ];
+    for (const text of texts) {
+      const values = 1 + [...text.replace(/"(?:[^"\\]|\\.)*"/g, '')].filter((c) => ',{['.includes(c)).length;
+      for (const size of [1, 2, 3, 5, 7]) {
+        expect(over(text, values, size), `${text} in chunks of ${size}`).toBe(false);
+        expect(over(text, values - 1, size), `${text} in chunks of ${size}`).toBe(true);
+      }
+    }
   });
 });
 
@@ -113,5 +140,130 @@ describe('JSON bodies bounded by their endpoint', () => {
     expect(
       specError(await post('/v2/verify/email/bulk', JSON.stringify({ emails })), 400, 'invalid_request'),
     ).toBe("the body is larger than this endpoint's limit of 2000 bytes");
+  });
+});
+
+/**
+ * A server on 127.0.0.1 with a Free account; `readWhenAnswered` holds, per request id, the bytes
+ * the server had read from the request's connection when it sent the answer.
+ */
+async function listen(limits: Record<string, number> = {}) {
+  server = await createTestServer({ options: { limits } });
+  const readWhenAnswered = new Map<string, number>();
+  server.app.addHook('onSend', (request, _reply, payload, done) => {
+    readWhenAnswered.set(request.id, request.raw.socket.bytesRead);
+    done(null, payload);
+  });
+  await server.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = server.app.server.address() as { port: number };
+  const keys = await server.account('free');
+  return { port, url: `http://127.0.0.1:${port}`, key: keys.testKey.secret, readWhenAnswered };
+}
+
+interface SpecError {
+  status: number;
+  code: string;
+  message: string;
+  requestId: string;
+}
+
+/** The spec's error body of a response, checked to be one. */
+function httpSpecError(status: number, text: string, requestIdHeader: string | null): SpecError {
+  const { error } = JSON.parse(text) as { error: { code: string; message: string; request_id: string } };
+  expect(Object.keys(error).sort()).toEqual(['code', 'message', 'request_id']);
+  expect(requestIdHeader).toBe(error.request_id);
+  return { status, code: error.code, message: error.message, requestId: error.request_id };
+}
+
+async function postJson(url: string, key: string, body: string): Promise<SpecError> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body,
+  });
+  return httpSpecError(response.status, await response.text(), response.headers.get('x-request-id'));
+}
+
+/** The audit's bodies (issue 24 item 2), each under 1 MiB. */
+const BULK_NUMBERS = `{"emails":[${Array(500_000).fill('1').join(',')}]}`;
+const BATCH_OBJECTS = `{"type":"verify_email","records":[${Array(300_000).fill('{}').join(',')}]}`;
+const UNKNOWN_KEYS = JSON.stringify({
+  email: 'a@example.com',
+  ...Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, 0])),
+});
+const TOO_MANY_VALUES = (limit: number) =>
+  `the JSON body holds more than this endpoint's limit of ${limit} values (objects, arrays, their members and items)`;
+
+describe('hostile JSON bodies over HTTP (issue 24 item 2)', () => {
+  it('each is answered 400 invalid_request naming the limit before the server read a quarter of it, and nothing is stored', async () => {
+    const { url, key, readWhenAnswered } = await listen();
+    const cases = [
+      { path: '/v2/verify/email/bulk', body: BULK_NUMBERS, message: TOO_MANY_VALUES(10_256) },
+      { path: '/v2/batch', body: BATCH_OBJECTS, message: TOO_MANY_VALUES(50_256) },
+      {
+        path: '/v2/verify/email',
+        body: UNKNOWN_KEYS,
+        message: "the body is larger than this endpoint's limit of 16384 bytes",
+      },
+    ];
+    for (const { path, body, message } of cases) {
+      expect(body.length).toBeGreaterThan(600_000);
+      expect(body.length).toBeLessThan(1_048_576);
+      const error = await postJson(`${url}${path}`, key, body);
+      expect({ path, status: error.status, code: error.code, message: error.message }).toEqual({
+        path,
+        status: 400,
+        code: 'invalid_request',
+        message,
+      });
+      // Before: the whole body was read into one string and counted before the 400 (1 MB read).
+      expect(readWhenAnswered.get(error.requestId)).toBeLessThan(body.length / 4);
+    }
+    const jobs = await fetch(`${url}/v2/batch`, { headers: { 'x-api-key': key } });
+    expect(jobs.status).toBe(200);
+    expect(((await jobs.json()) as { data: unknown[] }).data).toEqual([]);
+  });
+
+  it('a body declared as 1 MB of which 100 KB were sent is refused at its values, without waiting for the rest', async () => {
+    // Before, the server waited for the whole body and answered "not received in time" when the deadline passed.
+    const { port, key } = await listen({ requestTimeoutMs: 5000 });
+    const sent = BULK_NUMBERS.slice(0, 100_000);
+    const text = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write(
+          `POST /v2/verify/email/bulk HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n${sent}`,
+        );
+      });
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString('latin1');
+        // The whole answer is in: this client stops here, with 900 KB of its body never sent.
+        const split = received.indexOf('\r\n\r\n');
+        const length = Number(/content-length: (\d+)/i.exec(received)?.[1] ?? Number.NaN);
+        if (split !== -1 && received.length >= split + 4 + length) {
+          socket.destroy();
+          resolve(received);
+        }
+      });
+      socket.on('close', () => resolve(received));
+    });
+    const split = text.indexOf('\r\n\r\n');
+    expect(text.slice(0, 12)).toBe('HTTP/1.1 400');
+    const requestId = /x-request-id: (\S+)/i.exec(text.slice(0, split))?.[1] ?? null;
+    const error = httpSpecError(400, text.slice(split + 4), requestId);
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toBe(TOO_MANY_VALUES(10_256));
+  });
+
+  it('a body within the limits is still parsed and served: 2,000 addresses in bulk', async () => {
+    const { url, key } = await listen();
+    const emails = Array.from({ length: 2000 }, (_, i) => `user${i}@example.com`);
+    const response = await fetch(`${url}/v2/verify/email/bulk`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ emails }),
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { summary: { total: number } }).summary.total).toBe(2000);
   });
 });

@@ -1,7 +1,9 @@
+import type { Readable } from 'node:stream';
 import { ServiceError } from '@svc/core';
-import type { FastifyContextConfig, FastifyRequest } from 'fastify';
+import fastify, { type FastifyContextConfig, type FastifyRequest } from 'fastify';
 import { ENDPOINTS, type EndpointId, type EndpointSpec } from '../endpoints.js';
 import { globalPlugin } from './global-plugin.js';
+import { JsonValueCounter } from './json-value-counter.js';
 import { routeConfigOf } from './route-config.js';
 
 /** Bytes of the JSON body of an endpoint without a list: a verification with its options is a few hundred. */
@@ -10,6 +12,9 @@ export const SMALL_JSON_BODY_BYTES = 16_384;
 export const LIST_ENTRY_BYTES = 257;
 /** JSON values (objects, arrays, members and items) a body may hold besides its list's entries. */
 export const SMALL_JSON_VALUES = 256;
+
+/** A content-type parser's callback. */
+type ParserDone = (error: Error | null, body?: unknown) => void;
 
 /** What one endpoint's JSON body may be. */
 export interface JsonBodyLimits {
@@ -22,10 +27,7 @@ export interface JsonBodyLimits {
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set by the json-body plugin from the route's endpoint. */
-    jsonBody?: JsonBodyLimits & {
-      /** The route's own byte limit is larger (other body types): the JSON body is measured again. */
-      measure: boolean;
-    };
+    jsonBody?: JsonBodyLimits;
   }
 }
 
@@ -44,42 +46,95 @@ export function jsonBodyLimits(endpoint: EndpointId | undefined, ceiling: number
   };
 }
 
-/**
- * Whether JSON text holds more than `max` values, counted without parsing it: one, plus one per
- * `{`, `[` and `,` outside strings. Parsing is what costs: 1 MiB of `{},{},…` took JSON.parse
- * 0.1–0.3 s of the event loop, and 60,000 keys of one object 50–170 ms; this count takes a
- * millisecond or two and jumps over strings with `indexOf`. Malformed text may be miscounted; its
- * parse fails anyway.
- */
-export function jsonValuesOver(text: string, max: number): boolean {
-  let count = 1;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // A string: its closing quote is the next one not escaped by an odd run of backslashes.
-      let end = text.indexOf('"', i + 1);
-      while (end !== -1) {
-        let slashes = 0;
-        while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
-        if (slashes % 2 === 0) break;
-        end = text.indexOf('"', end + 1);
-      }
-      if (end === -1) return false;
-      i = end;
-    } else if (c === 0x2c || c === 0x7b || c === 0x5b) {
-      if (++count > max) return true;
-    }
-  }
-  return false;
+/** The 400 for a body larger than its endpoint's limit. */
+function tooLarge(limits: JsonBodyLimits): ServiceError {
+  return new ServiceError(
+    'invalid_request',
+    `the body is larger than this endpoint's limit of ${limits.bytes} bytes`,
+  );
+}
+
+/** The 400 for a body holding more values than its endpoint's limit. */
+function tooManyValues(limits: JsonBodyLimits): ServiceError {
+  return new ServiceError(
+    'invalid_request',
+    `the JSON body holds more than this endpoint's limit of ${limits.values} values (objects, arrays, their members and items)`,
+  );
 }
 
 /**
- * Every route's JSON body is bounded by what its endpoint accepts (`jsonBodyLimits`): its byte
- * limit becomes the route's `bodyLimit` (unless the route set one of its own, as POST /v2/batch
- * does for uploaded lists; then the JSON body is measured again here), and a body holding more
- * values than that is refused before it is parsed. Routes without an endpoint and unknown paths
- * get the small limits. Both refusals are 400 `invalid_request` naming the limit. Register before
- * the routes.
+ * Reads a JSON body within `limits` and hands its text to `parse`. A `Content-Length` over the
+ * byte limit is refused before anything is read; otherwise each chunk is measured and its values
+ * counted (`JsonValueCounter`) as it arrives, and the body is refused at the chunk that crosses
+ * either limit, before the rest has arrived: the rest is never kept, decoded or parsed (the error
+ * closes the connection; what the client still sends is read and dropped, `lingerOnClose`). Only a
+ * body within both limits is joined, decoded and parsed.
+ * `payload` is the request, or the decompressing stream of a body sent with `Content-Encoding`,
+ * whose encoded length counts against the byte limit too.
+ */
+export function readJsonBody(
+  request: FastifyRequest,
+  payload: Readable & { receivedEncodedLength?: number },
+  limits: JsonBodyLimits,
+  parse: (text: string, done: ParserDone) => void,
+  done: ParserDone,
+): void {
+  const declared = Number(request.headers['content-length']);
+  if (declared > limits.bytes) {
+    done(tooLarge(limits));
+    return;
+  }
+  const counter = new JsonValueCounter(limits.values);
+  const chunks: Buffer[] = [];
+  let received = 0;
+  const detach = () => {
+    payload.off('data', onData);
+    payload.off('end', onEnd);
+    payload.off('error', onError);
+  };
+  function onData(chunk: Buffer | string) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    received += bytes.length;
+    const refusal =
+      received > limits.bytes || (payload.receivedEncodedLength ?? 0) > limits.bytes
+        ? tooLarge(limits)
+        : counter.write(bytes)
+          ? tooManyValues(limits)
+          : undefined;
+    if (refusal) {
+      detach();
+      done(refusal);
+      return;
+    }
+    chunks.push(bytes);
+  }
+  function onEnd() {
+    detach();
+    if (!Number.isNaN(declared) && (payload.receivedEncodedLength || received) !== declared) {
+      done(new fastify.errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
+      return;
+    }
+    const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received);
+    parse(body.toString('utf8'), done);
+  }
+  function onError(error: Error & { statusCode?: number }) {
+    detach();
+    if (!(typeof error.statusCode === 'number' && error.statusCode >= 400)) error.statusCode = 400;
+    done(error);
+  }
+  payload.on('data', onData);
+  payload.on('end', onEnd);
+  payload.on('error', onError);
+  payload.resume();
+}
+
+/**
+ * Every route's JSON body is bounded by what its endpoint accepts (`jsonBodyLimits`), in bytes and
+ * in values, while it is received (`readJsonBody`): a body over either limit is refused with a 400
+ * `invalid_request` naming the limit at the chunk that crosses it, and never decoded or parsed.
+ * Routes without an endpoint and unknown paths get the small limits. An endpoint's byte limit is
+ * also the route's `bodyLimit` for its other body types unless the route set its own (POST
+ * /v2/batch does, for uploaded lists). Register before the routes.
  */
 export const jsonBodyPlugin = globalPlugin('svc-json-body', async (app) => {
   const ceiling = app.svc.options.limits.jsonBodyBytes;
@@ -89,36 +144,18 @@ export const jsonBodyPlugin = globalPlugin('svc-json-body', async (app) => {
     if (!endpoint) return;
     const limits = jsonBodyLimits(endpoint, ceiling);
     route.bodyLimit ??= limits.bytes;
-    route.config = { ...route.config, jsonBody: { ...limits, measure: route.bodyLimit > limits.bytes } };
+    route.config = { ...route.config, jsonBody: limits };
   });
 
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser(
-    'application/json',
-    { parseAs: 'string', bodyLimit: small.bytes },
-    (request: FastifyRequest, body, done) => {
-      const text = body as string;
-      const limits = routeConfigOf(request)?.jsonBody ?? small;
-      if ('measure' in limits && limits.measure && Buffer.byteLength(text) > limits.bytes) {
-        done(
-          new ServiceError(
-            'invalid_request',
-            `the JSON body is larger than this endpoint's limit of ${limits.bytes} bytes`,
-          ),
-        );
-        return;
-      }
-      if (jsonValuesOver(text, limits.values)) {
-        done(
-          new ServiceError(
-            'invalid_request',
-            `the JSON body holds more than this endpoint's limit of ${limits.values} values (objects, arrays, their members and items)`,
-          ),
-        );
-        return;
-      }
-      parseJson(request, text, done);
-    },
-  );
+  app.addContentTypeParser('application/json', (request: FastifyRequest, payload, done) => {
+    readJsonBody(
+      request,
+      payload,
+      routeConfigOf(request)?.jsonBody ?? small,
+      (text, parsed) => parseJson(request, text, parsed),
+      done,
+    );
+  });
 });
