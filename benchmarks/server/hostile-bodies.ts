@@ -6,7 +6,7 @@
 //   cd benchmarks && node --conditions=source --import tsx run.ts hostile-bodies
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { describe, type LoopDelay, probeHealth, startServe } from '../batch/sandbox-submit.js';
+import { describe, type LoopDelay, percentile, probeHealth, startServe } from '../batch/sandbox-submit.js';
 import { startSender } from './sender-child.js';
 
 const HOSTILE_MS = Number(process.env.HOSTILE_BODIES_MS ?? 5000);
@@ -81,6 +81,13 @@ export async function runHostileBodiesBenchmark(): Promise<void> {
     console.log(`| quiet before (${QUIET_MS / 1000} s) | ${describe(quiet)} | ${loop(quietLoop)} |`);
     console.log(`| under the bodies (${HOSTILE_MS / 1000} s) | ${describe(busy)} | ${loop(busyLoop)} |`);
     console.log(`| quiet after (${QUIET_MS / 1000} s) | ${describe(after)} | ${loop(afterLoop)} |`);
+    const side = (p: number) => {
+      const [before, under] = [percentile(quiet, p), percentile(busy, p)];
+      return `p${p} ${before.toFixed(1)} → ${under.toFixed(1)} ms (${under >= before ? '+' : ''}${(under - before).toFixed(1)})`;
+    };
+    console.log(
+      `\nGET /v2/health, quiet before → under the bodies: ${side(50)}, ${side(99)}; issue 24 asks the p99 within a few ms of quiet`,
+    );
     const answered = [...statuses].map(([status, count]) => `${count}× ${status}`).join(', ');
     console.log(`\nthe hostile bodies were answered: ${answered}`);
     console.log(
