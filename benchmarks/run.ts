@@ -6,7 +6,9 @@ import { runBatchVerifyBenchmark } from './batch/verify-job.js';
 import { runEmailDisposableBenchmark } from './email/disposable.js';
 import { runEmailOfflineBenchmark } from './email/offline.js';
 import { runEmailSmtpBenchmark } from './email/smtp.js';
+import { runEmailSuggestBenchmark } from './email/suggest.js';
 import { runEnrichBenchmark } from './enrich/suite.js';
+import { runEnrichTitlesBenchmark } from './enrich/titles.js';
 import { runFeedbackSimulationBenchmark } from './feedback/catch-all-simulation.js';
 import { runGeoStallBenchmark } from './geo/event-loop.js';
 import { runGeoBenchmark } from './geo/lookup.js';
@@ -21,6 +23,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   'email-offline': runEmailOfflineBenchmark,
   'email-smtp': runEmailSmtpBenchmark,
   'email-disposable': runEmailDisposableBenchmark,
+  'email-suggest': runEmailSuggestBenchmark,
   batch: runBatchBenchmark,
   'batch-verify': runBatchVerifyBenchmark,
   'batch-submit': runBatchSubmitBenchmark,
@@ -28,6 +31,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   server: runServerBenchmark,
   'hostile-bodies': runHostileBodiesBenchmark,
   enrich: runEnrichBenchmark,
+  'enrich-titles': runEnrichTitlesBenchmark,
   scale: runScaleBenchmark,
   'feedback-simulation': runFeedbackSimulationBenchmark,
 };
