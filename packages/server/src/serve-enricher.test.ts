@@ -14,30 +14,19 @@ afterEach(async () => {
   for (const server of running.splice(0)) await server.close();
 });
 
+/** The adapters svc serve always has, in priority order: no key needed. */
+const KEYLESS = ['dataset', 'dataset_company', 'website', 'website_people', 'dns'];
+
 describe('openServeEnricher', () => {
   it('keyless adapters always, a paid provider only with its key in the environment, in priority order', async () => {
     const keyless = await openServeEnricher({ dataDir: dir(), env: {} });
     // The dataset adapters are there from the start (they sit out of calls until an import
     // creates the file, which the server never creates itself).
-    expect(Object.keys(keyless.enricher.circuits())).toEqual([
-      'dataset',
-      'dataset_company',
-      'website',
-      'website_people',
-      'dns',
-    ]);
+    expect(Object.keys(keyless.enricher.circuits())).toEqual(KEYLESS);
     expect(existsSync(join(dir(), ENRICH_DATASET_DB_FILE))).toBe(false);
     await keyless.close();
     const keyed = await openServeEnricher({ dataDir: dir(), env: { SVC_HUNTER_API_KEY: 'h-key' } });
-    expect(Object.keys(keyed.enricher.circuits())).toEqual([
-      'dataset',
-      'dataset_company',
-      'website',
-      'website_people',
-      'dns',
-      'hunter',
-      'hunter_company',
-    ]);
+    expect(Object.keys(keyed.enricher.circuits())).toEqual([...KEYLESS, 'hunter', 'hunter_company']);
     await keyed.close();
     expect(existsSync(join(dir(), ENRICH_CACHE_DB_FILE))).toBe(true);
   });
@@ -51,11 +40,7 @@ describe('openServeEnricher', () => {
     ]);
     const keyed = await openServeEnricher({ dataDir: dir(), env });
     expect(Object.keys(keyed.enricher.circuits())).toEqual([
-      'dataset',
-      'dataset_company',
-      'website',
-      'website_people',
-      'dns',
+      ...KEYLESS,
       ...PAID_PROVIDERS.flatMap((provider) => [provider.id, `${provider.id}_company`]),
     ]);
     await keyed.close();

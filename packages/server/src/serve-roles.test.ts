@@ -13,7 +13,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, type ServeOptions, serve } from './serve.js';
 import { fetchJson } from './testing/fetch-json.js';
-import { printedLiveKey, serveForTest } from './testing/serve-for-test.js';
+import { printedLiveKey, type ServedForTest, serveForTest } from './testing/serve-for-test.js';
 
 // svc serve --role api|worker|all on PostgreSQL and Redis (docs/deployment.md). Each test file
 // gets a database of its own (serve picks its schemas itself) and a Redis prefix of its own.
@@ -90,6 +90,18 @@ async function start(
   );
   running.push(started.server);
   return started;
+}
+
+/** The live key of a new self-hosted account made in the control plane of a process serving the API. */
+async function newAccountKey(served: ServedForTest, name: string): Promise<{ secret: string }> {
+  const { createAccount } = await import('./control-plane/accounts.js');
+  const app = served.server.app;
+  if (!app) throw new Error(`${name}: the process serves no API (role worker)`);
+  const { liveKey } = await createAccount(
+    { controlPlane: app.svc.controlPlane, secrets: app.svc.secrets, now: Date.now },
+    { name, planId: 'self_hosted' },
+  );
+  return liveKey;
 }
 
 const call = fetchJson<Record<string, unknown>>;
@@ -236,13 +248,7 @@ describe.skipIf(!postgresUrl || !redisUrl)('roles on PostgreSQL + Redis', () => 
 
   it('a worker stopped mid-job hands its chunks back: none is held after the stop, and another worker finishes the job', async () => {
     const api = await start('api-stop', { role: 'api' });
-    const { createAccount } = await import('./control-plane/accounts.js');
-    const app = api.server.app;
-    if (!app) throw new Error('role api serves the API');
-    const { liveKey } = await createAccount(
-      { controlPlane: app.svc.controlPlane, secrets: app.svc.secrets, now: Date.now },
-      { name: 'roles-stop', planId: 'self_hosted' },
-    );
+    const liveKey = await newAccountKey(api, 'roles-stop');
     const many = Array.from({ length: 50_000 }, (_, index) => records[index % records.length] as string);
     const submitted = await call(api.server.url, 'POST', '/v2/batch', liveKey.secret, {
       type: 'geo_ip',
@@ -283,13 +289,7 @@ describe.skipIf(!postgresUrl || !redisUrl)('roles on PostgreSQL + Redis', () => 
     const all = await start('all', { role: 'all' });
     // The database already has its owner from the first test: no keys printed, so make one.
     expect(all.out()).not.toContain('first start');
-    const { createAccount } = await import('./control-plane/accounts.js');
-    const app = all.server.app;
-    if (!app) throw new Error('role all serves the API');
-    const { liveKey } = await createAccount(
-      { controlPlane: app.svc.controlPlane, secrets: app.svc.secrets, now: Date.now },
-      { name: 'roles-all', planId: 'self_hosted' },
-    );
+    const liveKey = await newAccountKey(all, 'roles-all');
     const submitted = await call(all.server.url, 'POST', '/v2/batch', liveKey.secret, {
       type: 'geo_ip',
       records,

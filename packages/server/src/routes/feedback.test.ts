@@ -83,21 +83,14 @@ describe('delivery feedback over HTTP', () => {
     const s = await start();
     const a = await s.account();
     const key = 'mailgun-signing-key-0123456789';
-    const configured = await call({
-      method: 'PUT',
-      url: '/v2/feedback/providers/mailgun',
-      headers: { 'x-api-key': a.liveKey.secret },
-      payload: { secret: key },
+    const configured = await s.call('PUT', '/v2/feedback/providers/mailgun', a.liveKey.secret, {
+      secret: key,
     });
     expect(configured.statusCode).toBe(200);
     const { webhook_path } = configured.json();
     expect(webhook_path).toBe(`/v2/feedback/mailgun?account=${a.account.id}`);
     // The credentials are never shown again.
-    const listed = await call({
-      method: 'GET',
-      url: '/v2/feedback/providers',
-      headers: { 'x-api-key': a.liveKey.secret },
-    });
+    const listed = await s.call('GET', '/v2/feedback/providers', a.liveKey.secret);
     expect(JSON.stringify(listed.json())).not.toContain(key);
 
     const now = s.clock.now;
@@ -114,14 +107,7 @@ describe('delivery feedback over HTTP', () => {
     await post(mailgunBody(key, 'gone@catchall.test', 'failed', 'ev-2', now));
 
     const verify = async (email: string, secret = a.liveKey.secret) =>
-      (
-        await call({
-          method: 'POST',
-          url: '/v2/verify/email',
-          headers: { 'x-api-key': secret },
-          payload: { email, options: { probe_mailbox: true } },
-        })
-      ).json();
+      (await s.call('POST', '/v2/verify/email', secret, { email, options: { probe_mailbox: true } })).json();
     expect(await verify('jane.doe@catchall.test')).toMatchObject({
       state: 'deliverable',
       reasons: ['previously_delivered', 'catch_all'],
@@ -146,11 +132,7 @@ describe('delivery feedback over HTTP', () => {
     expect(other.state).toBe('risky');
     expect(other).not.toHaveProperty('history');
 
-    const stats = await call({
-      method: 'GET',
-      url: '/v2/feedback/stats',
-      headers: { 'x-api-key': a.liveKey.secret },
-    });
+    const stats = await s.call('GET', '/v2/feedback/stats', a.liveKey.secret);
     expect(stats.json()).toMatchObject({
       object: 'feedback_stats',
       events: 2,
@@ -165,12 +147,7 @@ describe('delivery feedback over HTTP', () => {
     const s = await start(feedback);
     const a = await s.account();
     const key = 'mailgun-signing-key-0123456789';
-    await call({
-      method: 'PUT',
-      url: '/v2/feedback/providers/mailgun',
-      headers: { 'x-api-key': a.liveKey.secret },
-      payload: { secret: key },
-    });
+    await s.call('PUT', '/v2/feedback/providers/mailgun', a.liveKey.secret, { secret: key });
     const url = `/v2/feedback/mailgun?account=${a.account.id}`;
     const good = mailgunBody(key, 'x@catchall.test', 'delivered', 'ev-9', s.clock.now);
     const cases: [string, InjectOptions, number, string][] = [
@@ -239,12 +216,7 @@ describe('delivery feedback over HTTP', () => {
     const s = await start();
     const a = await s.account();
     const topic = 'arn:aws:sns:eu-west-1:123456789012:ses-bounces';
-    await call({
-      method: 'PUT',
-      url: '/v2/feedback/providers/ses',
-      headers: { 'x-api-key': a.liveKey.secret },
-      payload: { topic_arns: [topic] },
-    });
+    await s.call('PUT', '/v2/feedback/providers/ses', a.liveKey.secret, { topic_arns: [topic] });
     const sign = (fields: Record<string, string>, order: string[]) => {
       const signer = createSign('RSA-SHA256');
       signer.update(

@@ -32,7 +32,7 @@ export interface TestServer {
   account(planId?: string, name?: string): ReturnType<typeof createAccount>;
   /** An injected request with `key` in `X-API-Key` and, when given, `body` as its JSON payload. */
   call(
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
     key: string,
     body?: unknown,
