@@ -1,16 +1,14 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { updatedListsPath } from '@svc/geo-resolver';
 import { type StaticSite, startStaticSite } from '@svc/testkit';
+import { sharedTempDir } from '@svc/testkit/vitest';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { scheduleNetworkListRefresh } from './geo-lists-refresh.js';
 
 describe('the scheduled network-list refresh', () => {
   let site: StaticSite;
-  let cacheDir: string;
+  const cacheDir = sharedTempDir('svc-lists-refresh-');
   beforeAll(async () => {
-    cacheDir = await mkdtemp(join(tmpdir(), 'svc-lists-refresh-'));
     const tor = await readFile(
       new URL('../../geo-resolver/data/network-lists/tor-exits.txt', import.meta.url),
       'utf8',
@@ -22,12 +20,11 @@ describe('the scheduled network-list refresh', () => {
   afterEach(() => vi.useRealTimers());
   afterAll(async () => {
     await site.close();
-    await rm(cacheDir, { recursive: true, force: true });
   });
 
   it('does nothing at 0', () => {
     const report = vi.fn();
-    scheduleNetworkListRefresh({ cacheDir, intervalSeconds: 0, report })();
+    scheduleNetworkListRefresh({ cacheDir: cacheDir(), intervalSeconds: 0, report })();
     expect(report).not.toHaveBeenCalled();
   });
 
@@ -36,7 +33,7 @@ describe('the scheduled network-list refresh', () => {
     const reports: Array<[string, boolean]> = [];
     const done = new Promise<void>((resolve) => {
       const stop = scheduleNetworkListRefresh({
-        cacheDir,
+        cacheDir: cacheDir(),
         intervalSeconds: 3600,
         urls: { 'tor-exits': [`${site.url}/tor`] },
         isAllowedAddress: (ip) => ip.startsWith('127.'),
@@ -52,14 +49,14 @@ describe('the scheduled network-list refresh', () => {
     expect(reports).toEqual([
       [expect.stringMatching(/^network list tor-exits updated: \d+ networks/), false],
     ]);
-    expect((await readFile(updatedListsPath(cacheDir))).length).toBeGreaterThan(0);
+    expect((await readFile(updatedListsPath(cacheDir()))).length).toBeGreaterThan(0);
   });
 
   it('refuses a private address without the test allowance, keeping the data', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const done = new Promise<[string, boolean]>((resolve) => {
       const stop = scheduleNetworkListRefresh({
-        cacheDir,
+        cacheDir: cacheDir(),
         intervalSeconds: 60,
         urls: { 'tor-exits': [`${site.url}/tor`] },
         report: (message, failed) => {

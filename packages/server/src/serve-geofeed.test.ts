@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type StaticSite, startStaticSite } from '@svc/testkit';
+import { sharedTempDir } from '@svc/testkit/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from './serve.js';
 import { printedLiveKey, serveForTest } from './testing/serve-for-test.js';
@@ -10,15 +10,14 @@ import { GEO_FIXTURES } from './testing/test-server.js';
 // svc serve with geo.geofeeds: a file and a URL (through the SSRF guard, loopback allowed for the
 // test) outrank the configured data; a reload onto a broken file keeps the old rows.
 
-let dir: string;
+const dir = sharedTempDir('svc-serve-geofeed-');
 let site: StaticSite;
 let server: RunningServer | undefined;
 const FILE_FEED = '# prefix,country,region,city,postal\n81.2.69.142/31,GB,GB-MAN,Manchester,M1\nbad,GB,,,\n';
 const URL_FEED = '81.2.69.160/27,GB,GB-LIV,Liverpool,\n';
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svc-serve-geofeed-'));
-  await writeFile(join(dir, 'feed.csv'), FILE_FEED);
+  await writeFile(join(dir(), 'feed.csv'), FILE_FEED);
   site = await startStaticSite({
     routes: { '/feed.csv': { body: URL_FEED, headers: { 'content-type': 'text/csv' } } },
   });
@@ -26,17 +25,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await site?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('svc serve with geo.geofeeds', () => {
   it('answers GET /v2/geo from the feeds, lists them in health, and keeps them through a bad reload', async () => {
     const started = await serveForTest(
-      dir,
+      dir(),
       {
         geo: {
           databases: [`${GEO_FIXTURES}GeoIP2-City-Test.mmdb`],
-          geofeeds: [join(dir, 'feed.csv'), `${site.url}/feed.csv`],
+          geofeeds: [join(dir(), 'feed.csv'), `${site.url}/feed.csv`],
         },
         verifyCache: { store: 'off' },
       },
@@ -59,7 +57,7 @@ describe('svc serve with geo.geofeeds', () => {
     });
     expect(manchester.sources).toMatchObject({ city: 'geofeed', country: 'geofeed' });
     expect(await geo('81.2.69.170')).toMatchObject({ city: 'Liverpool', region_code: 'GB-LIV' });
-    expect(err()).toContain(`geofeed ${join(dir, 'feed.csv')}:3: "bad" is not an IP prefix`);
+    expect(err()).toContain(`geofeed ${join(dir(), 'feed.csv')}:3: "bad" is not an IP prefix`);
 
     const health = (await (await fetch(`${server.url}/v2/health`)).json()) as {
       geo: { databases: Array<{ id: string; type: string; version?: string }> };
@@ -71,7 +69,7 @@ describe('svc serve with geo.geofeeds', () => {
       version: expect.stringMatching(/^\d{4}-\d{2}-\d{2} sha256:[0-9a-f]{12}$/),
     });
 
-    await writeFile(join(dir, 'feed.csv'), 'maintenance\n');
+    await writeFile(join(dir(), 'feed.csv'), 'maintenance\n');
     await server.reloadGeo();
     expect(await geo('81.2.69.142')).toMatchObject({ city: 'Manchester' });
     // (The refusal goes to the server's log, silent here.)
