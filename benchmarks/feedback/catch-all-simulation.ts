@@ -3,7 +3,8 @@
 // guessed addresses of the wrong pattern (they hard-bounce "550 5.1.1", mailbox-level); after each
 // week a fixed sample of addresses never sent to (half real, half wrong-pattern guesses) is
 // verified the way the verifier answers at a catch-all domain (risky, catch_all), with history
-// applied. The simulation knows which addresses exist, so the pattern answers can be scored.
+// applied. The simulation knows which addresses exist, so the pattern answers can be scored: a
+// match raises a risky address's score (it never makes it deliverable), a mismatch lowers it.
 // Synthetic and seeded: the figures measure the verdict rules on an assumed mix of patterns, not
 // on any real company.
 import type { EmailVerificationResult } from '@svc/core';
@@ -36,12 +37,15 @@ export interface SimulationWeek {
   events: number;
   /** Sample addresses verified (real + fake). */
   sample: number;
-  /** Share of the sample still risky or unknown after history. */
+  /** Share of the sample still risky or unknown after history: pattern answers keep the state, so
+   * only an address's own history moves it (a sample guess that a sent guess happened to equal). */
   riskyOrUnknown: number;
+  /** Sample addresses made deliverable; only an address's own delivery can, and the sample is never mailed. */
+  deliverable: number;
   /** Share of the sample with no pattern answer (neither match nor mismatch). */
   noPatternAnswer: number;
   matches: number;
-  /** Of the `catch_all_pattern_match` answers, the share whose address exists; null when none. */
+  /** Of the addresses with a `catch_all_pattern_match` (a raised score), the share that exist; null when none. */
   matchPrecision: number | null;
   mismatches: number;
   /** Of the `catch_all_pattern_mismatch` answers, the share whose address does not exist; null when none. */
@@ -221,6 +225,7 @@ export async function simulateCatchAllFeedback(
       sample.map(({ address }) => catchAllResult(address, now)),
     );
     let riskyOrUnknown = 0;
+    let deliverable = 0;
     let noAnswer = 0;
     let matches = 0;
     let matchRight = 0;
@@ -229,6 +234,7 @@ export async function simulateCatchAllFeedback(
     results.forEach((result, index) => {
       const { exists } = sample[index] as { exists: boolean };
       if (result.state === 'risky' || result.state === 'unknown') riskyOrUnknown++;
+      if (result.state === 'deliverable') deliverable++;
       if (result.reasons.includes('catch_all_pattern_match')) {
         matches++;
         if (exists) matchRight++;
@@ -242,6 +248,7 @@ export async function simulateCatchAllFeedback(
       events,
       sample: sample.length,
       riskyOrUnknown: riskyOrUnknown / sample.length,
+      deliverable,
       noPatternAnswer: noAnswer / sample.length,
       matches,
       matchPrecision: matches === 0 ? null : matchRight / matches,
@@ -271,13 +278,17 @@ export async function runFeedbackSimulationBenchmark(): Promise<void> {
       `of ${options.samplePeople} unsent people (real address + one wrong guess) verified after each week; seed ${options.seed}.\n`,
   );
   console.log(
-    '| week | events | risky/unknown | no pattern answer | pattern match (n) | match precision | pattern mismatch (n) | mismatch precision |',
+    '| week | events | risky/unknown | deliverable (n) | no pattern answer | pattern match (n) | of matches, real | pattern mismatch (n) | of mismatches, not real |',
   );
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) {
     console.log(
-      `| ${row.week} | ${row.events} | ${pct(row.riskyOrUnknown)} | ${pct(row.noPatternAnswer)} | ${row.matches} | ` +
+      `| ${row.week} | ${row.events} | ${pct(row.riskyOrUnknown)} | ${row.deliverable} | ${pct(row.noPatternAnswer)} | ${row.matches} | ` +
         `${pct(row.matchPrecision)} | ${row.mismatches} | ${pct(row.mismatchPrecision)} |`,
     );
   }
+  console.log(
+    "\nA match keeps the state risky and raises the score within risky's range; a mismatch keeps the " +
+      'state and lowers the score. "Of matches, real" is the precision of a raised score.',
+  );
 }

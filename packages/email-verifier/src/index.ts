@@ -3,7 +3,7 @@
 export { type Classification, classify } from './classify/classify.js';
 export type { DomainStatus, ProbeVerdict, VerificationFacts } from './classify/facts.js';
 export { VERIFICATION_REASONS, type VerificationReason } from './classify/reasons.js';
-export { MODIFIER_TABLE, VERDICT_TABLE } from './classify/table.js';
+export { MODIFIER_TABLE, STATE_SCORE_CAPS, VERDICT_TABLE } from './classify/table.js';
 export { createDns2Resolver, type Dns2ResolverOptions } from './dns/backends/dns2.js';
 export { createNodeDnsResolver, type NodeDnsResolverOptions } from './dns/backends/node-dns.js';
 export { withDnsCache } from './dns/cached-resolver.js';

@@ -155,12 +155,20 @@ describe('applyHistory: the documented table', () => {
 });
 
 describe('applyHistory: catch-all patterns', () => {
-  it('many delivered addresses of the same pattern make an unseen one deliverable, with the counts', () => {
-    const { result: out } = apply(result(), null, [{ pattern: 'first.last', delivered: 40, bounced: 1 }]);
-    expect(out).toMatchObject({ state: 'deliverable', reasons: ['catch_all_pattern_match', 'catch_all'] });
+  it('many delivered addresses of the same pattern raise the score of an unseen one, which stays risky', () => {
+    const before = result({ quality_score: 0.5 });
+    const { result: out, change } = apply(before, null, [
+      { pattern: 'first.last', delivered: 40, bounced: 1 },
+    ]);
+    expect(out).toMatchObject({
+      state: 'risky',
+      deliverable: false,
+      quality_score: 0.6,
+      reasons: ['catch_all_pattern_match', 'catch_all'],
+    });
+    expect(change).toBeNull();
     expect(out.history?.pattern).toMatchObject({ pattern: 'first.last', delivered: 40, bounced: 1 });
     expect(out.history?.pattern?.delivery_rate_low).toBeGreaterThan(0.8);
-    expect(out.quality_score).toBeLessThanOrEqual(0.9);
   });
 
   it('three of three is not enough evidence: the verdict stays, the counts are shown', () => {

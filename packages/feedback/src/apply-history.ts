@@ -1,4 +1,5 @@
 import type { EmailVerificationResult, VerificationState } from '@svc/core';
+import { STATE_SCORE_CAPS } from '@svc/email-verifier';
 import { type LocalPartPattern, localPartPattern, type PatternCount, wilsonInterval } from './pattern.js';
 import { type AddressSummary, addressOutcome } from './summary.js';
 
@@ -12,7 +13,7 @@ export interface HistoryPolicy {
   complaintWindowDays?: number;
   /** Fewest addresses of one pattern at a domain before a pattern estimate changes a verdict. @default 10 */
   patternMinAddresses?: number;
-  /** Lower bound of the 95 % interval of a pattern's delivery rate that makes an address deliverable. @default 0.8 */
+  /** Lower bound of the 95 % interval of a pattern's delivery rate that raises an address's score. @default 0.8 */
   patternDeliverLow?: number;
   /** Upper bound of that interval under which the pattern is called a mismatch. @default 0.3 */
   patternMismatchHigh?: number;
@@ -87,8 +88,10 @@ const RANK: Record<VerificationState, number> = { undeliverable: 0, unknown: 1, 
  *    catch-all domain; unless the probe, run after that delivery, saw the mailbox refused (then the
  *    probe's verdict stands and `previously_delivered` is added as information);
  * 5. at a catch-all domain, the address's local-part pattern: at least `patternMinAddresses`
- *    addresses of that pattern with a delivery-rate interval above `patternDeliverLow` →
- *    `deliverable`, reason `catch_all_pattern_match`; an interval below `patternMismatchHigh`, or
+ *    addresses of that pattern with a delivery-rate interval above `patternDeliverLow` → reason
+ *    `catch_all_pattern_match`, the state kept (a wrong guess of the domain's main shape looks
+ *    exactly like a real address, so only the address's own history makes it `deliverable`) and
+ *    the score raised within that state's range; an interval below `patternMismatchHigh`, or
  *    no address of this pattern where another pattern clearly delivers → reason
  *    `catch_all_pattern_mismatch` (the verdict stays; unseen is not proven absent);
  * 6. otherwise the result is unchanged.
@@ -185,8 +188,8 @@ export function applyHistory(
   };
   const seen = own.delivered + own.bounced;
   if (seen >= settings.patternMinAddresses && interval.low >= settings.patternDeliverLow) {
-    const score = Math.min(0.9, Math.max(result.quality_score, interval.low));
-    return verdict('deliverable', 'catch_all_pattern_match', score, shown);
+    const score = Math.min(STATE_SCORE_CAPS[result.state], Math.max(result.quality_score, interval.low));
+    return verdict(result.state, 'catch_all_pattern_match', score, shown);
   }
   const otherDelivers = evidence.patterns.some(
     (count) =>
