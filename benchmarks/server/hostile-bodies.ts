@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { describe, type LoopDelay, percentile, probeHealth, startServe } from '../batch/sandbox-submit.js';
+import { hostileBodies } from './inputs.js';
 import { startSender } from './sender-child.js';
 
 const HOSTILE_MS = Number(process.env.HOSTILE_BODIES_MS ?? 5000);
@@ -25,25 +26,6 @@ function cpuSecondsOf(pid: number): number {
   }
 }
 
-/** Each body once: the route, and JSON under 1 MiB that the old validation walked item by item. */
-const BODIES: { path: string; body: string }[] = [
-  // 500,000 numbers where addresses are expected.
-  {
-    path: '/v2/verify/email/bulk',
-    body: `{"emails":[${Array.from({ length: 500_000 }, () => '1').join(',')}]}`,
-  },
-  // 300,000 objects where records are expected.
-  { path: '/v2/batch', body: `{"type":"verify_email","records":[${Array(300_000).fill('{}').join(',')}]}` },
-  // 60,000 unknown keys beside a real field.
-  {
-    path: '/v2/verify/email',
-    body: JSON.stringify({
-      email: 'a@example.com',
-      ...Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, 0])),
-    }),
-  },
-];
-
 export async function runHostileBodiesBenchmark(): Promise<void> {
   const loadAtStart = loadavg();
   const served = await startServe({ loopDelay: true });
@@ -53,7 +35,7 @@ export async function runHostileBodiesBenchmark(): Promise<void> {
     const quiet = await probeHealth(served.url, new Promise((resolve) => setTimeout(resolve, QUIET_MS)));
     const quietLoop = await served.loopDelay();
     const senders = await Promise.all(
-      BODIES.map(({ path, body }) =>
+      hostileBodies().map(({ path, body }) =>
         startSender(
           { url: served.url, key: served.testKey, path, body, durationMs: HOSTILE_MS },
           { nice: SENDERS_NICE },
@@ -74,7 +56,9 @@ export async function runHostileBodiesBenchmark(): Promise<void> {
     const after = await probeHealth(served.url, new Promise((resolve) => setTimeout(resolve, QUIET_MS)));
     const afterLoop = await served.loopDelay();
     const loop = ({ p50, p99, max }: LoopDelay) => `p50 ${p50} ms, p99 ${p99} ms, max ${max} ms`;
-    const sizes = BODIES.map(({ body }) => `${(body.length / 1024).toFixed(0)} KiB`).join(', ');
+    const sizes = hostileBodies()
+      .map(({ body }) => `${(body.length / 1024).toFixed(0)} KiB`)
+      .join(', ');
     console.log(`\n## GET /v2/health while three client processes send hostile JSON bodies (${sizes})\n`);
     console.log('| phase | health latency (the probe) | the server’s event-loop delay |');
     console.log('|---|---|---|');

@@ -50,3 +50,36 @@ export function publicAddresses(count: number, seed = 7): string[] {
 export function benchEmails(count: number): string[] {
   return Array.from({ length: count }, (_, index) => `user${index}@${benchDomain(index % DOMAINS)}`);
 }
+
+/** One hostile request body: the route it is sent to, and the JSON. */
+export interface HostileBody {
+  path: string;
+  body: string;
+}
+
+let hostile: readonly HostileBody[] | undefined;
+
+/**
+ * The audit's bodies of issue 24 item 2 (the hostile-bodies suite and the server mix send them):
+ * JSON under 1 MiB that the old validation walked item by item. Made on first use (2.5 MB).
+ */
+export function hostileBodies(): readonly HostileBody[] {
+  hostile ??= [
+    // 500,000 numbers where addresses are expected.
+    {
+      path: '/v2/verify/email/bulk',
+      body: `{"emails":[${Array.from({ length: 500_000 }, () => '1').join(',')}]}`,
+    },
+    // 300,000 objects where records are expected.
+    { path: '/v2/batch', body: `{"type":"verify_email","records":[${Array(300_000).fill('{}').join(',')}]}` },
+    // 60,000 unknown keys beside a real field.
+    {
+      path: '/v2/verify/email',
+      body: JSON.stringify({
+        email: 'a@example.com',
+        ...Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, 0])),
+      }),
+    },
+  ];
+  return hostile;
+}

@@ -7,7 +7,7 @@ import { ERROR_TABLE, isErrorCode } from '@svc/core';
 import { startDnsServer } from '@svc/testkit';
 import autocannon from 'autocannon';
 import { seeded } from '../lib/measure.js';
-import { benchEmails, benchZones, publicAddresses } from './inputs.js';
+import { benchEmails, benchZones, hostileBodies, publicAddresses } from './inputs.js';
 import type { ServerChildKeys, ServerChildMemory } from './server-child.js';
 import { startServerProcess } from './server-process.js';
 
@@ -23,6 +23,8 @@ const KINDS = {
   'valid: verify, live key': [200],
   'valid: verify, test key (sandbox)': [200],
   'invalid body or address': [400, 422],
+  // The audit's bodies (issue 24 item 2): refused while they stream in, never a 5xx or a stall.
+  'hostile body (under 1 MiB, wrong-typed items)': [400, 413],
   'unknown or missing key': [401, 429],
   'Free plan burst': [200, 429, 402],
   // Without an account they share their client address's bucket (10/s, burst 100): past it, 429.
@@ -35,7 +37,8 @@ const WEIGHTS: [Kind, number][] = [
   ['valid: geo, live key', 0.25],
   ['valid: verify, live key', 0.2],
   ['valid: verify, test key (sandbox)', 0.05],
-  ['invalid body or address', 0.2],
+  ['invalid body or address', 0.198],
+  ['hostile body (under 1 MiB, wrong-typed items)', 0.002],
   ['unknown or missing key', 0.15],
   ['Free plan burst', 0.1],
   ['unknown path or method', 0.05],
@@ -159,6 +162,13 @@ function requestStream(keys: ServerChildKeys): () => Shot {
         };
       case 'invalid body or address':
         return { kind, request: pick(invalid)() };
+      case 'hostile body (under 1 MiB, wrong-typed items)': {
+        const { path, body } = pick(hostileBodies());
+        return {
+          kind,
+          request: { method: 'POST', path, headers: json(keys.unlimitedTest, '198.51.100.21'), body },
+        };
+      }
       case 'unknown or missing key': {
         // 50 guessing addresses: each gets its 20 failures a minute as 401, then 429.
         const client = `203.0.113.${attacker++ % 50}`;
