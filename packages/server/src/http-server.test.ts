@@ -73,6 +73,18 @@ function expectSpecBody(body: string, message: string | RegExp, headers: Record<
   expect(parsed.error.request_id).toBe(headers['x-request-id']);
 }
 
+/** The answer to a body over the free plan's verify limit: the spec's 400, then the server's FIN (no reset). */
+function expectTooLargeThenFin({ text, ended }: Exchange): void {
+  const response = firstResponse(text);
+  expect(response.status).toBe(400);
+  expectSpecBody(
+    response.body,
+    "the body is larger than this endpoint's limit of 16384 bytes",
+    response.headers,
+  );
+  expect(ended).toBe('end');
+}
+
 describe('protocol edges on raw sockets', () => {
   it('an HTTP/1.1 request without Host: 400 in the spec body (not Node’s bare 400)', async () => {
     const { port } = await listen();
@@ -177,7 +189,7 @@ describe('slow and oversized requests', () => {
     const parts: Buffer[] = [];
     for (let i = 0; i < 512; i++) parts.push(Buffer.from('10000\r\n'), chunk, Buffer.from('\r\n'));
     parts.push(Buffer.from('0\r\n\r\n'));
-    const { text, ended } = await new Promise<Exchange>((resolve) => {
+    const answer = await new Promise<Exchange>((resolve) => {
       const socket = connect(port, '127.0.0.1', () => {
         socket.write(
           `POST /v2/verify/email HTTP/1.1\r\nHost: x\r\nX-API-Key: ${testKey.secret}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
@@ -198,14 +210,7 @@ describe('slow and oversized requests', () => {
       });
       socket.on('close', () => resolve({ text, ended }));
     });
-    const response = firstResponse(text);
-    expect(response.status).toBe(400);
-    expectSpecBody(
-      response.body,
-      "the body is larger than this endpoint's limit of 16384 bytes",
-      response.headers,
-    );
-    expect(ended).toBe('end');
+    expectTooLargeThenFin(answer);
   });
 
   it('a body refused by its Content-Length, from a client that reads only after writing it all: drained, the 400 read, FIN', async () => {
@@ -214,7 +219,7 @@ describe('slow and oversized requests', () => {
     // 4 MB declared and sent, 16 KiB allowed. Before, the server read one chunk, never read on,
     // and destroyed the socket after LINGER_IDLE_MS: the client, stuck writing, got a reset and no answer.
     const body = Buffer.alloc(4_000_000, 0x20);
-    const { text, ended } = await exchange(port, (socket) => {
+    const answer = await exchange(port, (socket) => {
       socket.pause();
       socket.write(
         `POST /v2/verify/email HTTP/1.1\r\nHost: x\r\nX-API-Key: ${testKey.secret}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
@@ -224,14 +229,7 @@ describe('slow and oversized requests', () => {
         socket.resume();
       });
     });
-    const response = firstResponse(text);
-    expect(response.status).toBe(400);
-    expectSpecBody(
-      response.body,
-      "the body is larger than this endpoint's limit of 16384 bytes",
-      response.headers,
-    );
-    expect(ended).toBe('end');
+    expectTooLargeThenFin(answer);
   });
 });
 
