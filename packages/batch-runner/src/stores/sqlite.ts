@@ -15,6 +15,7 @@ import type {
 import { yieldToEventLoop } from '../yield.js';
 import { beginInLog, completeInLog } from './attempt-log.js';
 import { checkJobQuota, type QuotaCounts } from './quota.js';
+import { driverModulePath, walCheckpoints } from './sqlite-checkpointer.js';
 import { abandonedJobError, addCounts, tallyChunk } from './tally.js';
 
 /** Options of the SQLite store. */
@@ -118,7 +119,8 @@ async function loadBetterSqlite3(): Promise<typeof BetterSqlite3> {
 /**
  * A Store in one SQLite file (better-sqlite3, WAL): the embedded default. Every method is one
  * transaction, so a process killed at any moment leaves either all or none of a chunk's results
- * and counters. better-sqlite3 is an optional peer dependency, loaded on first use.
+ * and counters; WAL checkpoints run in a worker thread (sqlite-checkpointer.ts). better-sqlite3
+ * is an optional peer dependency, loaded on first use.
  */
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<Store> {
   const Database = (options.driver as typeof BetterSqlite3 | undefined) ?? (await loadBetterSqlite3());
@@ -140,6 +142,14 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   migrate(db);
   db.exec(JOB_INDEXES);
   dropAbandonedInserts(db, Date.now());
+  // WAL checkpoints run in a worker thread, not inside this connection's commits, and every write
+  // first awaits the one in progress (sqlite-checkpointer.ts).
+  const checkpoints = walCheckpoints(db, options.path, driverModulePath(Database));
+  /** Passes a write's result on, after telling the checkpoints a write was committed. */
+  const written = <T>(result: T): T => {
+    checkpoints.wrote();
+    return result;
+  };
 
   const toJob = (row: JobRow | undefined): JobRecord | null => {
     if (!row) return null;
@@ -475,20 +485,26 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
 
   return {
     async claimDelivery(owner, now, leaseMs) {
-      return claimDue.immediate(owner, now, leaseMs);
+      await checkpoints.pending();
+      return written(claimDue.immediate(owner, now, leaseMs));
     },
     async claimEvent(eventId, owner, now, leaseMs, scope) {
-      return claimOne.immediate(eventId, owner, now, leaseMs, scope);
+      await checkpoints.pending();
+      return written(claimOne.immediate(eventId, owner, now, leaseMs, scope));
     },
     async beginAttempt(delivery, begun) {
-      return beginAttempt.immediate(delivery, begun);
+      await checkpoints.pending();
+      return written(beginAttempt.immediate(delivery, begun));
     },
     async recordAttempt(delivery, attempt, outcome) {
-      saveAttempt.immediate(
-        delivery,
-        attempt,
-        outcome.state,
-        outcome.state === 'pending' ? outcome.nextAttemptAt : 0,
+      await checkpoints.pending();
+      written(
+        saveAttempt.immediate(
+          delivery,
+          attempt,
+          outcome.state,
+          outcome.state === 'pending' ? outcome.nextAttemptAt : 0,
+        ),
       );
     },
     async deliveries(jobId) {
@@ -509,16 +525,20 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       try {
         for (let from = 0; from < input.records.length; from += INSERT_SLICE_RECORDS) {
           if (from > 0) await yieldToEventLoop();
-          insertSlice.immediate(
-            input.id,
-            input.records,
-            from,
-            Math.min(input.records.length, from + INSERT_SLICE_RECORDS),
+          await checkpoints.pending();
+          written(
+            insertSlice.immediate(
+              input.id,
+              input.records,
+              from,
+              Math.min(input.records.length, from + INSERT_SLICE_RECORDS),
+            ),
           );
         }
-        return create.immediate(input);
+        await checkpoints.pending();
+        return written(create.immediate(input));
       } catch (error) {
-        abandonInsert.immediate(input.id);
+        written(abandonInsert.immediate(input.id));
         throw error;
       }
     },
@@ -538,21 +558,27 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       return { data, next_cursor: has_more ? (data.at(-1)?.id ?? null) : null, has_more };
     },
     async claimChunk(owner, now, leaseMs, types) {
-      return claim.immediate(owner, now, leaseMs, types ?? null);
+      await checkpoints.pending();
+      return written(claim.immediate(owner, now, leaseMs, types ?? null));
     },
     async renewLease(lease, now, leaseMs) {
-      const renewed = statements.renew.run(now + leaseMs, lease.jobId, lease.chunk, lease.owner).changes > 0;
+      await checkpoints.pending();
+      const renewed =
+        written(statements.renew.run(now + leaseMs, lease.jobId, lease.chunk, lease.owner)).changes > 0;
       if (renewed) lease.leaseUntil = now + leaseMs;
       return renewed;
     },
     async commitChunk(lease, results, now) {
-      return commit.immediate(lease, results, now);
+      await checkpoints.pending();
+      return written(commit.immediate(lease, results, now));
     },
     async releaseChunk(lease, retryAt, failed = true) {
-      statements.release.run(retryAt, failed ? 0 : 1, lease.jobId, lease.chunk, lease.owner);
+      await checkpoints.pending();
+      written(statements.release.run(retryAt, failed ? 0 : 1, lease.jobId, lease.chunk, lease.owner));
     },
     async cancelJob(id, now, scope) {
-      return cancel.immediate(id, now, scope);
+      await checkpoints.pending();
+      return written(cancel.immediate(id, now, scope));
     },
     async results(jobId, { cursor, limit }) {
       const rows = statements.results.all(jobId, cursor ? Number(cursor) : 0, limit + 1);
@@ -563,16 +589,21 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     async deleteFinishedJobs({ finishedBefore, sandbox, limit }) {
       const expired = statements.expired.all(sandbox ? 1 : 0, new Date(finishedBefore).toISOString(), limit);
       for (const { id, total } of expired) {
-        deleteJobRows.immediate(id);
+        await checkpoints.pending();
+        written(deleteJobRows.immediate(id));
         for (let from = 0; from < total; from += INSERT_SLICE_RECORDS) {
           await yieldToEventLoop();
-          statements.dropRecordSlice.run(id, from, from + INSERT_SLICE_RECORDS);
+          await checkpoints.pending();
+          written(statements.dropRecordSlice.run(id, from, from + INSERT_SLICE_RECORDS));
         }
-        statements.donePurging.run(id);
+        await checkpoints.pending();
+        written(statements.donePurging.run(id));
       }
       return expired.length;
     },
     async close() {
+      // The worker's connection first: the last one to close checkpoints and removes the WAL.
+      await checkpoints.close();
       db.close();
     },
   };

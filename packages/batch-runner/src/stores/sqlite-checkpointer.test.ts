@@ -1,0 +1,124 @@
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, expect, it, vi } from 'vitest';
+import { type CheckpointCounts, driverModulePath, walCheckpoints } from './sqlite-checkpointer.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'batch-checkpoints-'));
+let opened: Database.Database[] = [];
+afterEach(() => {
+  for (const db of opened) if (db.open) db.close();
+  opened = [];
+});
+
+let files = 0;
+/** A WAL database with one table, and a write of about `kib` KiB in one transaction. */
+function walDatabase() {
+  const path = join(dir, `wal-${files++}.db`);
+  const db = new Database(path);
+  opened.push(db);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
+  const write = db.transaction((kib: number) => {
+    for (let i = 0; i < kib; i++) insert.run('x'.repeat(1000));
+  });
+  const size = (suffix = '') => statSync(`${path}${suffix}`, { throwIfNoEntry: false })?.size ?? 0;
+  return { path, db, write, size };
+}
+
+it('finds the module file of the driver class, and none for a class that is no module', () => {
+  expect(driverModulePath(Database)).toMatch(/better-sqlite3/);
+  expect(driverModulePath(class NotADriver {})).toBeNull();
+});
+
+it("checkpoints in the worker, not in the main connection's commits, and the WAL then starts afresh", async () => {
+  const { path, db, write, size } = walDatabase();
+  const counts: CheckpointCounts = { inline: 0, worker: 0 };
+  const checkpoints = walCheckpoints(
+    db,
+    path,
+    driverModulePath(Database),
+    { spacingMs: 0, truncateBytes: 64 * 1024 },
+    counts,
+  );
+  expect(checkpoints.mode).toBe('worker');
+  expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+  // 6 MiB, past SQLite's automatic checkpoint of 1,000 pages: the commit copies nothing.
+  write(6 * 1024);
+  expect(size()).toBeLessThan(64 * 1024);
+  checkpoints.wrote();
+  // Writes wait (asynchronously) while the worker checkpoints: looked at on every turn of the
+  // event loop, the checkpoint is seen in flight (it takes far longer than one turn).
+  let wait = checkpoints.pending();
+  while (!wait && counts.worker === 0) {
+    await new Promise((resolve) => setImmediate(resolve));
+    wait = checkpoints.pending();
+  }
+  expect(wait).toBeInstanceOf(Promise);
+  await wait;
+  expect(counts).toEqual({ inline: 0, worker: 1 });
+  expect(checkpoints.pending()).toBeUndefined();
+  // The worker copied the WAL into the database file; the next write restarts the WAL,
+  // cut back to journal_size_limit.
+  expect(size()).toBeGreaterThan(6 * 1024 * 1024);
+  expect(size('-wal')).toBeGreaterThan(6 * 1024 * 1024);
+  write(1);
+  expect(size('-wal')).toBeLessThanOrEqual(64 * 1024);
+  await checkpoints.close();
+  db.close();
+  // The worker closed first: the main connection, the last one, removed the WAL.
+  expect(size('-wal')).toBe(0);
+  expect(new Database(path, { readonly: true }).prepare('SELECT count(*) AS n FROM t').get()).toEqual({
+    n: 6 * 1024 + 1,
+  });
+});
+
+it('keeps the WAL under its hard limit when the worker does not checkpoint', async () => {
+  const { path, db, write, size } = walDatabase();
+  const counts: CheckpointCounts = { inline: 0, worker: 0 };
+  // A worker that would wait an hour between checkpoints: the main connection's limit holds.
+  const checkpoints = walCheckpoints(
+    db,
+    path,
+    driverModulePath(Database),
+    { spacingMs: 3_600_000, hardLimitBytes: 1024 * 1024, truncateBytes: 256 * 1024 },
+    counts,
+  );
+  let largest = 0;
+  for (let i = 0; i < 40; i++) {
+    await checkpoints.pending();
+    write(256);
+    checkpoints.wrote();
+    largest = Math.max(largest, size('-wal'));
+  }
+  // 10 MiB written; the WAL never held much more than 1 MiB and one transaction.
+  expect(counts.worker).toBe(0);
+  expect(counts.inline).toBeGreaterThanOrEqual(5);
+  expect(largest).toBeLessThan(1024 * 1024 + 512 * 1024);
+  await checkpoints.close();
+});
+
+it("falls back to SQLite's automatic checkpoints without a worker, or when the worker fails", async () => {
+  const memory = new Database(':memory:');
+  opened.push(memory);
+  expect(walCheckpoints(memory, ':memory:', driverModulePath(Database)).mode).toBe('inline');
+  const noDriver = walDatabase();
+  expect(walCheckpoints(noDriver.db, noDriver.path, null).mode).toBe('inline');
+  expect(noDriver.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+
+  const broken = join(dir, 'broken-driver.cjs');
+  writeFileSync(broken, "throw new Error('no native build');\n");
+  const failing = walDatabase();
+  const checkpoints = walCheckpoints(failing.db, failing.path, broken);
+  expect(failing.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+  await vi.waitFor(() => expect(checkpoints.mode).toBe('inline'));
+  expect(failing.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+  // Writes never wait for a worker that is gone.
+  failing.write(1);
+  checkpoints.wrote();
+  expect(checkpoints.pending()).toBeUndefined();
+  await checkpoints.close();
+});
