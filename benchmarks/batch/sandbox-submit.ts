@@ -4,8 +4,16 @@
 // submit until the job has completed (insert and processing both). The submit is sent by a
 // process of its own (server/sender-child.ts), the probe alone in this one. Each phase also
 // shows the server's own event-loop delay and its main thread's time on a CPU and waiting for
-// one (server/loop-delay-preload.ts), which tells a long task from a busy machine. Run once, small:
+// one (server/loop-delay-preload.ts), which tells a long task from a busy machine. Run alone:
 //   cd benchmarks && node --conditions=source --import tsx run.ts batch-submit
+// The p99 of one run's ~250-300 probe requests a phase is its third-worst request, which moves by
+// 10 ms between runs on a shared machine; for a steadier figure repeat the run and take medians:
+//   BATCH_SUBMIT_RUNS (default 1): runs, each with a fresh `svc serve` and data dir; with more
+//     than one, a last table gives each phase's median p50 / p99 over the runs and the
+//     server's loop delay (median p99, largest max).
+//   BATCH_SUBMIT_QUIET_MS (default 3000): the length of each quiet phase.
+//   BATCH_SUBMIT_RECORDS (default 50,000): records in the job.
+//   SERVE_CPU_PROF=<dir>: the server writes its CPU profile there when it stops.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -15,7 +23,8 @@ import { startSender } from '../server/sender-child.js';
 
 const CLI = fileURLToPath(new URL('../../packages/cli/src/bin.ts', import.meta.url));
 const RECORDS = Number(process.env.BATCH_SUBMIT_RECORDS ?? 50_000);
-const QUIET_MS = 3000;
+const QUIET_MS = Number(process.env.BATCH_SUBMIT_QUIET_MS ?? 3000);
+const RUNS = Math.max(1, Number(process.env.BATCH_SUBMIT_RUNS ?? 1));
 
 interface Served {
   url: string;
@@ -159,8 +168,21 @@ async function waitForJob(url: string, key: string, id: string): Promise<Record<
   }
 }
 
-export async function runBatchSubmitBenchmark(): Promise<void> {
-  const loadAtStart = loadavg();
+/** One run's figures: each phase's latencies (ms) and the server's loop delay in it. */
+interface RunFigures {
+  phases: Array<{ name: string; latencies: number[]; loop: LoopDelay | undefined }>;
+}
+
+const loopText = (figures: LoopDelay | undefined) =>
+  figures
+    ? `p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${figures.max} ms${
+        figures.cpuMs === undefined
+          ? ''
+          : `; on CPU ${figures.cpuMs} ms, waiting for one ${figures.runQueueMs} ms`
+      }`
+    : 'unknown';
+
+async function runOnce(): Promise<RunFigures> {
   const served = await startServe({ loopDelay: true });
   try {
     // Warm up: the first requests compile the routes.
@@ -195,38 +217,70 @@ export async function runBatchSubmitBenchmark(): Promise<void> {
     const runLoop = await served.loopDelay();
     const after = await probeHealth(served.url, new Promise((resolve) => setTimeout(resolve, QUIET_MS)));
     const afterLoop = await served.loopDelay();
-    const loop = (figures: LoopDelay | undefined) =>
-      figures
-        ? `p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${figures.max} ms${
-            figures.cpuMs === undefined
-              ? ''
-              : `; on CPU ${figures.cpuMs} ms, waiting for one ${figures.runQueueMs} ms`
-          }`
-        : 'unknown';
     // Requests sent before the 202 (the body parsed, the records inserted) and after (the job runs).
     const submitting = busy.filter((_, index) => (busyStarts[index] as number) - started < submitMs);
     const running = busy.filter((_, index) => (busyStarts[index] as number) - started >= submitMs);
-    console.log(
-      `\n## GET /v2/health during a ${RECORDS.toLocaleString('en')}-record sandbox submit (svc serve, SQLite)\n`,
-    );
-    console.log('| phase | health latency (the probe) | the server’s event-loop delay |');
-    console.log('|---|---|---|');
-    console.log(`| quiet before (${QUIET_MS / 1000} s) | ${describe(quiet)} | ${loop(quietLoop)} |`);
-    console.log(
-      `| until the 202 (${(submitMs / 1000).toFixed(2)} s) | ${describe(submitting)} | ${loop(submitLoop)} |`,
-    );
-    console.log(
-      `| the job running (${((totalMs - submitMs) / 1000).toFixed(1)} s; job ${job.status}) | ${describe(running)} | ${loop(runLoop)} |`,
-    );
-    console.log(`| quiet after (${QUIET_MS / 1000} s) | ${describe(after)} | ${loop(afterLoop)} |`);
-    console.log(
-      `\n${new Date().toISOString()}; load average (1, 5, 15 min) at the start: ${loadAtStart
-        .map((load) => load.toFixed(1))
-        .join(', ')}; at the end: ${loadavg()
-        .map((load) => load.toFixed(1))
-        .join(', ')}`,
-    );
+    return {
+      phases: [
+        { name: `quiet before (${QUIET_MS / 1000} s)`, latencies: quiet, loop: quietLoop },
+        {
+          name: `until the 202 (${(submitMs / 1000).toFixed(2)} s)`,
+          latencies: submitting,
+          loop: submitLoop,
+        },
+        {
+          name: `the job running (${((totalMs - submitMs) / 1000).toFixed(1)} s; job ${job.status})`,
+          latencies: running,
+          loop: runLoop,
+        },
+        { name: `quiet after (${QUIET_MS / 1000} s)`, latencies: after, loop: afterLoop },
+      ],
+    };
   } finally {
     await served.stop();
   }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+const loadNow = () =>
+  loadavg()
+    .map((load) => load.toFixed(1))
+    .join(', ');
+
+export async function runBatchSubmitBenchmark(): Promise<void> {
+  console.log(
+    `\n## GET /v2/health during a ${RECORDS.toLocaleString('en')}-record sandbox submit (svc serve, SQLite)${RUNS > 1 ? `, ${RUNS} runs` : ''}`,
+  );
+  const runs: RunFigures[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    const loadAtStart = loadNow();
+    const figures = await runOnce();
+    runs.push(figures);
+    console.log(
+      `\n${RUNS > 1 ? `Run ${run}: ` : ''}${new Date().toISOString()}; load average (1, 5, 15 min) at the start: ${loadAtStart}; at the end: ${loadNow()}\n`,
+    );
+    console.log('| phase | health latency (the probe) | the server’s event-loop delay |');
+    console.log('|---|---|---|');
+    for (const phase of figures.phases)
+      console.log(`| ${phase.name} | ${describe(phase.latencies)} | ${loopText(phase.loop)} |`);
+  }
+  if (RUNS === 1) return;
+  console.log(`\nMedians over the ${RUNS} runs (ms; the loop delay's max is the largest of the runs):\n`);
+  console.log('| phase | health p50 | health p99 (each run) | loop delay p99 | loop delay max |');
+  console.log('|---|---:|---|---:|---:|');
+  const names = ['quiet before', 'until the 202', 'the job running', 'quiet after'];
+  names.forEach((name, index) => {
+    const phases = runs.map((run) => run.phases[index] as RunFigures['phases'][number]);
+    const p99s = phases.map((phase) => percentile(phase.latencies, 99));
+    const loops = phases.flatMap((phase) => (phase.loop ? [phase.loop] : []));
+    console.log(
+      `| ${name} | ${median(phases.map((phase) => percentile(phase.latencies, 50))).toFixed(1)} | ${median(p99s).toFixed(1)} (${p99s.map((p99) => p99.toFixed(1)).join(', ')}) | ${loops.length ? median(loops.map((loop) => loop.p99)).toFixed(1) : '?'} | ${loops.length ? Math.max(...loops.map((loop) => loop.max)).toFixed(1) : '?'} |`,
+    );
+  });
 }
