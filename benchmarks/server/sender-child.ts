@@ -21,8 +21,8 @@ export interface SenderTask {
 
 /** What a sender reports when it is done. */
 export interface SenderReport {
-  /** Responses by status. */
-  statuses: Record<number, number>;
+  /** Responses by status; `reset` counts requests that got no answer (the connection was reset or closed). */
+  statuses: Record<string, number>;
   /** The last response's body. */
   lastBody: string;
   /** When the first response arrived: `performance.timeOrigin + performance.now()`, comparable across processes. */
@@ -78,19 +78,27 @@ export async function startSender(task: SenderTask, options: { nice?: number } =
 }
 
 async function send(task: SenderTask): Promise<SenderReport> {
-  const statuses: Record<number, number> = {};
+  const statuses: Record<string, number> = {};
   let lastBody = '';
   let firstAnsweredAt = Number.NaN;
   const stopAt = performance.now() + (task.durationMs ?? 0);
   do {
-    const response = await fetch(`${task.url}${task.path}`, {
-      method: 'POST',
-      headers: { 'x-api-key': task.key, 'content-type': 'application/json' },
-      body: task.body,
-    });
-    lastBody = await response.text();
+    let status: string;
+    try {
+      const response = await fetch(`${task.url}${task.path}`, {
+        method: 'POST',
+        headers: { 'x-api-key': task.key, 'content-type': 'application/json' },
+        body: task.body,
+      });
+      lastBody = await response.text();
+      status = String(response.status);
+    } catch (error) {
+      // A server that stops reading a refused body may reset a client still writing it: counted, and sent again.
+      if (!task.durationMs) throw error;
+      status = 'reset';
+    }
     if (Number.isNaN(firstAnsweredAt)) firstAnsweredAt = wallNow();
-    statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+    statuses[status] = (statuses[status] ?? 0) + 1;
   } while (performance.now() < stopAt);
   return { statuses, lastBody, firstAnsweredAt };
 }

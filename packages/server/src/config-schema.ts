@@ -140,6 +140,10 @@ export const SERVER_SETTINGS_SCHEMA = Type.Object({
       authFailuresPerMinute: integer(1, null, 20, {
         description: 'failed authentications per client address per minute before 429',
       }),
+      drainedBodiesPerMinute: integer(1, null, 10, {
+        description:
+          "refused request bodies per account and client address per minute whose rest is read and dropped so the client surely gets its answer; past it the connection closes without reading the rest (a client still writing may see a reset) ([Request bodies](#request-bodies))",
+      }),
       unauthenticatedPerSecond: integer(1, null, 10, {
         description:
           'requests without an account (key-less routes, dashboard files, unknown paths, wrong methods, malformed URLs) per client address per second before 429 ([Limits](#limits))',

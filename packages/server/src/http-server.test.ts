@@ -233,6 +233,82 @@ describe('slow and oversized requests', () => {
   });
 });
 
+/** 4 MB declared and sent: over every endpoint's limit, so always refused unread. */
+const OVERSIZED = Buffer.alloc(4_000_000, 0x20);
+
+/**
+ * POSTs OVERSIZED to /v2/verify/email with `key`, the client reading as it writes (or, with
+ * `readAfterWriting`, only once it has written it all), and says what came back and how many
+ * bytes the server read from that connection (its socket's `bytesRead` once closed).
+ */
+async function postOversized(
+  port: number,
+  key: string,
+  options: { readAfterWriting?: boolean } = {},
+): Promise<Exchange & { serverRead: number }> {
+  const app = (server as TestServer).app;
+  const serverSide = new Promise<Socket>((resolve) => app.server.once('connection', resolve));
+  const answer = exchange(port, (socket) => {
+    if (options.readAfterWriting) socket.pause();
+    socket.write(
+      `POST /v2/verify/email HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${OVERSIZED.length}\r\n\r\n`,
+    );
+    socket.write(OVERSIZED, (error) => {
+      if (error) return;
+      socket.end();
+      socket.resume();
+    });
+  });
+  const socket = await serverSide;
+  if (!socket.destroyed) await new Promise((resolve) => socket.once('close', resolve));
+  return { ...(await answer), serverRead: socket.bytesRead };
+}
+
+describe('refused bodies: drained up to limits.drainedBodiesPerMinute per account and address, then not read', () => {
+  it('past the budget the rest of a refused body is not read, the 400 still reaches a client reading as it writes, and the budget refills', async () => {
+    const { server: s, port } = await listen({ drainedBodiesPerMinute: 2 });
+    const { testKey } = await s.account('free');
+    for (let i = 0; i < 2; i++) {
+      const drained = await postOversized(port, testKey.secret);
+      expectTooLargeThenFin(drained);
+      expect(drained.serverRead).toBeGreaterThan(OVERSIZED.length);
+    }
+    const held = await postOversized(port, testKey.secret);
+    expect(firstResponse(held.text).status).toBe(400);
+    expect(firstResponse(held.text).headers.connection).toBe('close');
+    // Before: every refused body was read to its end (4 MB each).
+    expect(held.serverRead).toBeLessThan(OVERSIZED.length / 4);
+    // 2 a minute: one more after 30 s.
+    s.clock.now += 30_000;
+    const refilled = await postOversized(port, testKey.secret, { readAfterWriting: true });
+    expectTooLargeThenFin(refilled);
+    expect(refilled.serverRead).toBeGreaterThan(OVERSIZED.length);
+  });
+
+  it('one account past its budget does not change how another account at the same address is answered', async () => {
+    const { server: s, port } = await listen({ drainedBodiesPerMinute: 1 });
+    const noisy = await s.account('free', 'noisy');
+    const neighbour = await s.account('free', 'neighbour');
+    await postOversized(port, noisy.testKey.secret);
+    expect((await postOversized(port, noisy.testKey.secret)).serverRead).toBeLessThan(OVERSIZED.length / 4);
+    const answer = await postOversized(port, neighbour.testKey.secret, { readAfterWriting: true });
+    expectTooLargeThenFin(answer);
+  });
+
+  it('an error answered before the body is read (401, unknown key) closes the connection; requests without an account share their address’s budget', async () => {
+    const { port } = await listen({ drainedBodiesPerMinute: 1 });
+    const first = await postOversized(port, 'sk_test_unknown', { readAfterWriting: true });
+    const response = firstResponse(first.text);
+    expect(response.status).toBe(401);
+    expect(response.headers.connection).toBe('close');
+    expect(first.ended).toBe('end');
+    expect(first.serverRead).toBeGreaterThan(OVERSIZED.length);
+    const second = await postOversized(port, 'sk_test_other_unknown');
+    expect(firstResponse(second.text).status).toBe(401);
+    expect(second.serverRead).toBeLessThan(OVERSIZED.length / 4);
+  });
+});
+
 describe('the client-error handler and an answer in flight', () => {
   it('a backstop timeout while a response is being written: the socket is closed, no 400 written into the answer', async () => {
     // Node's own request timeout (headers 100 ms + deadline 100 ms + 1 s) fires while the body

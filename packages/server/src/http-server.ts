@@ -122,36 +122,105 @@ export function onConnect(_request: IncomingMessage, socket: Duplex): void {
 /** How long a refused body is read and dropped after the answer: idle time, and in all (nginx's lingering_timeout and lingering_time, shorter). */
 export const LINGER_IDLE_MS = 2000;
 export const LINGER_TOTAL_MS = 10_000;
+/** How long a connection closed without reading the rest of its body is kept before it is destroyed. */
+export const HOLD_UNREAD_MS = 1000;
+/** At most this many such connections are kept at once; beyond, the next is destroyed at once. */
+export const HOLD_UNREAD_MAX = 256;
 const LINGERING = Symbol('svc.lingering');
 
 /**
- * Closes gently a connection whose request body was refused before it was read (too large, too
- * many values, a type no route reads, too late). Node closes a `Connection: close` socket with
- * `destroySoon()` once the answer is written; closing a socket with unread input makes the kernel
- * send a reset, which can discard the answer before the client reads it. Instead: the answer,
- * then FIN, then what the client still sends is read and dropped until it closes its side, is idle
- * LINGER_IDLE_MS, or LINGER_TOTAL_MS have passed; then the socket is destroyed. The bytes are
- * read through the request (its `data`), not the socket: a `data` listener on a socket that
- * Node's HTTP parser consumes stops the socket from being read at all, so a body refused by its
- * `Content-Length` was left unread and the socket destroyed (a reset) after LINGER_IDLE_MS.
+ * What happens to the rest of a refused body once the answer is written: `drain` reads and drops
+ * it, so that a client that writes its whole body before reading gets the answer, not a reset;
+ * `hold` reads no more of it, keeps the connection HOLD_UNREAD_MS for the client to read the
+ * answer, and then destroys it (a client still writing gets a reset).
  */
-export function lingerOnClose(request: IncomingMessage): void {
+export type UnreadBodyClose = 'drain' | 'hold';
+
+/** Connections kept with their body unread (`hold`), bounded by HOLD_UNREAD_MAX. */
+const held = new Set<Duplex>();
+
+/** How many connections are kept now with their body unread (for tests and metrics). */
+export function heldUnreadConnections(): number {
+  return held.size;
+}
+
+/** `drain`: reads and drops what the client still sends until it closes, is idle, or the total time is up. */
+function drain(request: IncomingMessage, socket: Duplex): void {
+  const stop = () => {
+    clearTimeout(idle);
+    clearTimeout(total);
+    socket.destroy();
+  };
+  const idle = setTimeout(stop, LINGER_IDLE_MS).unref();
+  const total = setTimeout(stop, LINGER_TOTAL_MS).unref();
+  socket.once('end', stop);
+  socket.once('error', stop);
+  request.on('data', () => idle.refresh());
+  request.resume();
+}
+
+/**
+ * `hold`: stops reading (the request and its socket paused, public stream methods; again after
+ * the turn, since Node schedules a resume of an unconsumed request when its answer finishes),
+ * keeps the connection HOLD_UNREAD_MS, then destroys it.
+ */
+function hold(request: IncomingMessage, socket: Duplex): void {
+  const stopReading = () => {
+    request.unpipe();
+    request.pause();
+    socket.pause();
+  };
+  stopReading();
+  setImmediate(stopReading);
+  if (held.size >= HOLD_UNREAD_MAX) {
+    socket.destroy();
+    return;
+  }
+  held.add(socket);
+  const timer = setTimeout(() => socket.destroy(), HOLD_UNREAD_MS).unref();
+  socket.once('close', () => {
+    clearTimeout(timer);
+    held.delete(socket);
+  });
+  socket.once('error', () => socket.destroy());
+}
+
+/**
+ * Closes gently a connection whose request body was refused before it was read (too large, too
+ * many values, a type no route reads, too late, or any error answered before the body). Node
+ * closes a `Connection: close` socket with `destroySoon()` once the answer is written; closing a
+ * socket with unread input makes the kernel send a reset, which can discard the answer before the
+ * client reads it. Instead: the answer, then FIN, then what the client still sends is drained or
+ * held as `choose` says (`UnreadBodyClose`; drained when it is absent or fails). A drain reads and
+ * drops until the client closes its side, is idle LINGER_IDLE_MS, or LINGER_TOTAL_MS have passed;
+ * then the socket is destroyed. The bytes are read through the request (its `data`), not the
+ * socket: a `data` listener on a socket that Node's HTTP parser consumes stops the socket from
+ * being read at all, so a body refused by its `Content-Length` was left unread and the socket
+ * destroyed (a reset) after LINGER_IDLE_MS.
+ */
+export function lingerOnClose(
+  request: IncomingMessage,
+  choose?: () => UnreadBodyClose | Promise<UnreadBodyClose>,
+): void {
   const socket: Duplex = request.socket;
   const own = socket as Duplex & { [LINGERING]?: true; destroySoon?: () => void };
   if (own[LINGERING] || typeof own.destroySoon !== 'function') return;
   own[LINGERING] = true;
   own.destroySoon = () => {
     if (socket.writable) socket.end();
-    const stop = () => {
-      clearTimeout(idle);
-      clearTimeout(total);
-      socket.destroy();
-    };
-    const idle = setTimeout(stop, LINGER_IDLE_MS).unref();
-    const total = setTimeout(stop, LINGER_TOTAL_MS).unref();
-    socket.once('end', stop);
-    socket.once('error', stop);
-    request.on('data', () => idle.refresh());
-    request.resume();
+    const close = (how: UnreadBodyClose) => (how === 'hold' ? hold : drain)(request, socket);
+    let chosen: UnreadBodyClose | Promise<UnreadBodyClose>;
+    try {
+      chosen = choose?.() ?? 'drain';
+    } catch {
+      chosen = 'drain';
+    }
+    if (typeof chosen === 'string') {
+      close(chosen);
+      return;
+    }
+    // Nothing is read while a shared limiter answers.
+    request.pause();
+    chosen.then(close, () => close('drain'));
   };
 }

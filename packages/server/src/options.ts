@@ -132,6 +132,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
       requestTimeoutMs: options.limits?.requestTimeoutMs ?? 15_000,
       probeRequestTimeoutMs: options.limits?.probeRequestTimeoutMs ?? 60_000,
       authFailuresPerMinute: options.limits?.authFailuresPerMinute ?? 20,
+      drainedBodiesPerMinute: options.limits?.drainedBodiesPerMinute ?? 10,
       unauthenticatedPerSecond: options.limits?.unauthenticatedPerSecond ?? 10,
       unauthenticatedBurst: options.limits?.unauthenticatedBurst ?? 100,
       whenRedisUnavailable: options.limits?.whenRedisUnavailable ?? 'refuse',

@@ -2,6 +2,7 @@ import { type ErrorCode, ServiceError } from '@svc/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { lingerOnClose } from '../http-server.js';
 import { globalPlugin } from './global-plugin.js';
+import { chooseUnreadBodyClose } from './refused-bodies.js';
 import { generateRequestId } from './request-id.js';
 import { type ValidationIssue, validationMessage } from './validation-message.js';
 
@@ -82,12 +83,17 @@ export function toServiceError(error: unknown, request?: FastifyRequest): Servic
 
 /**
  * Sends the spec's error body with its status, `X-Request-Id` and, when given, `Retry-After`.
- * When the connection is to close with the request's body unread (refused as too large, of an
- * unread type, or too late), it closes gently (`lingerOnClose`) so the client reads the answer.
+ * An error answered before the request's body has been read (refused as too large, of an unread
+ * type, too late, or by auth or a limit before the body) closes the connection: gently, the rest
+ * drained, up to `limits.drainedBodiesPerMinute` per account and address, past that without
+ * reading the rest (`lingerOnClose`, `chooseUnreadBodyClose`).
  */
 export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
   const request = reply.request;
-  if (reply.getHeader('connection') === 'close' && !request.raw.complete) lingerOnClose(request.raw);
+  if (!request.raw.complete) {
+    reply.header('connection', 'close');
+    lingerOnClose(request.raw, () => chooseUnreadBodyClose(reply.server.svc, request));
+  }
   if (!request.id?.startsWith('req_')) request.id = generateRequestId();
   reply.header('x-request-id', request.id);
   if (error.retryAfterSeconds !== undefined)
