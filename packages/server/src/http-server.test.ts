@@ -1,7 +1,14 @@
 import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { httpServerFactory, onClientError } from './http-server.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  HOLD_UNREAD_MAX,
+  HOLD_UNREAD_MS,
+  heldUnreadConnections,
+  httpServerFactory,
+  lingerOnClose,
+  onClientError,
+} from './http-server.js';
 import { createTestServer, type TestServer } from './testing/test-server.js';
 
 let server: TestServer | undefined;
@@ -306,6 +313,55 @@ describe('refused bodies: drained up to limits.drainedBodiesPerMinute per accoun
     const second = await postOversized(port, 'sk_test_other_unknown');
     expect(firstResponse(second.text).status).toBe(401);
     expect(second.serverRead).toBeLessThan(OVERSIZED.length / 4);
+  });
+});
+
+describe('connections held with their body unread', () => {
+  it(`at most HOLD_UNREAD_MAX (${HOLD_UNREAD_MAX}) are kept at once; past that each is closed as soon as it is answered`, async () => {
+    const plain: Server = httpServerFactory({ headersTimeoutMs: 10_000, requestTimeoutMs: 10_000 })(
+      (request, response) => {
+        lingerOnClose(request, () => 'hold');
+        response.writeHead(400, { connection: 'close', 'content-length': '0' }).end();
+      },
+    );
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    const clients: Socket[] = [];
+    // The hold's own timer only: a slow machine cannot end the first holds before the last is answered.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { port } = plain.address() as { port: number };
+      const extra = 4;
+      const closedEarly: Promise<void>[] = [];
+      for (let i = 0; i < HOLD_UNREAD_MAX + extra; i++) {
+        const answered = new Promise<Socket>((resolve) => {
+          const socket = connect(port, '127.0.0.1', () =>
+            socket.write('POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n{"a":'),
+          );
+          socket.on('error', () => {});
+          socket.once('data', () => resolve(socket));
+          clients.push(socket);
+        });
+        const socket = await answered;
+        if (i >= HOLD_UNREAD_MAX)
+          closedEarly.push(new Promise((resolve) => socket.once('close', () => resolve())));
+      }
+      expect(heldUnreadConnections()).toBe(HOLD_UNREAD_MAX);
+      // The extra ones end without waiting for HOLD_UNREAD_MS (the held ones are still open).
+      await Promise.all(closedEarly);
+      expect(heldUnreadConnections()).toBe(HOLD_UNREAD_MAX);
+      // After HOLD_UNREAD_MS every held connection is destroyed.
+      const held = clients
+        .slice(0, HOLD_UNREAD_MAX)
+        .map((socket) => new Promise((resolve) => socket.once('close', resolve)));
+      vi.advanceTimersByTime(HOLD_UNREAD_MS);
+      await Promise.all(held);
+      expect(heldUnreadConnections()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+      for (const socket of clients) socket.destroy();
+      plain.closeAllConnections();
+      await new Promise((resolve) => plain.close(resolve));
+    }
   });
 });
 
