@@ -4,6 +4,8 @@
 // quiet, then under the bodies, then quiet again. Each body is sent by a process of its own
 // (sender-child.ts), so the probe's event loop measures the server, not the clients. Run once, small:
 //   cd benchmarks && node --conditions=source --import tsx run.ts hostile-bodies
+// HOSTILE_BODIES_MS (5000) and HOSTILE_QUIET_MS (3000) set the phases' lengths. A sender counts a
+// request that got no answer (the server stopped reading a refused body and reset it) as `reset`.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { describe, type LoopDelay, percentile, probeHealth, startServe } from '../batch/sandbox-submit.js';
@@ -11,7 +13,8 @@ import { hostileBodies } from './inputs.js';
 import { startSender } from './sender-child.js';
 
 const HOSTILE_MS = Number(process.env.HOSTILE_BODIES_MS ?? 5000);
-const QUIET_MS = 3000;
+/** Each quiet phase; longer phases give a steadier p99 (at 3 s it is about the third-worst of 250 requests). */
+const QUIET_MS = Number(process.env.HOSTILE_QUIET_MS ?? 3000);
 /** Priority of the sender processes (see startSender): 19 unless HOSTILE_SENDERS_NICE says otherwise. */
 const SENDERS_NICE = Number(process.env.HOSTILE_SENDERS_NICE ?? 19);
 
