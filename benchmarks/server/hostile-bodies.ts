@@ -18,14 +18,23 @@ const QUIET_MS = Number(process.env.HOSTILE_QUIET_MS ?? 3000);
 /** Priority of the sender processes (see startSender): 19 unless HOSTILE_SENDERS_NICE says otherwise. */
 const SENDERS_NICE = Number(process.env.HOSTILE_SENDERS_NICE ?? 19);
 
-/** CPU seconds (user + system) a process has used, from /proc (Linux); NaN elsewhere. */
-function cpuSecondsOf(pid: number): number {
+/** Bytes a process has read (sockets and files: `rchar` of /proc/<pid>/io, Linux); NaN elsewhere. */
+function bytesReadBy(pid: number): number {
+  try {
+    return Number(/^rchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? Number.NaN);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** CPU seconds in user space and in the kernel a process has used, from /proc (Linux); NaN elsewhere. */
+function cpuSecondsOf(pid: number): { user: number; system: number } {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
     // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command's closing paren; clock ticks of 1/100 s.
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
   } catch {
-    return Number.NaN;
+    return { user: Number.NaN, system: Number.NaN };
   }
 }
 
@@ -47,9 +56,14 @@ export async function runHostileBodiesBenchmark(): Promise<void> {
     );
     const pid = served.child.pid as number;
     const cpuBefore = cpuSecondsOf(pid);
+    const readBefore = bytesReadBy(pid);
     const hostile = Promise.all(senders.map((sender) => sender.run()));
     const busy = await probeHealth(served.url, hostile);
-    const serverCpu = cpuSecondsOf(pid) - cpuBefore;
+    const cpuAfter = cpuSecondsOf(pid);
+    const serverRead = bytesReadBy(pid) - readBefore;
+    const serverUser = cpuAfter.user - cpuBefore.user;
+    const serverSystem = cpuAfter.system - cpuBefore.system;
+    const serverCpu = serverUser + serverSystem;
     const busyLoop = await served.loopDelay();
     const statuses = new Map<string, number>();
     for (const report of await hostile)
@@ -78,7 +92,10 @@ export async function runHostileBodiesBenchmark(): Promise<void> {
     const answered = [...statuses].map(([status, count]) => `${count}× ${status}`).join(', ');
     console.log(`\nthe hostile bodies were answered: ${answered}`);
     console.log(
-      `the senders ran at nice ${SENDERS_NICE}; the server used ${serverCpu.toFixed(2)} CPU seconds under the bodies, ${((serverCpu * 1000) / bodies).toFixed(2)} ms a body`,
+      `the server read ${(serverRead / 2 ** 20).toFixed(1)} MiB under the bodies, ${(serverRead / bodies / 1024).toFixed(0)} KiB a body (the health requests included)`,
+    );
+    console.log(
+      `the senders ran at nice ${SENDERS_NICE}; the server used ${serverCpu.toFixed(2)} CPU seconds under the bodies (${serverUser.toFixed(2)} user, ${serverSystem.toFixed(2)} kernel), ${((serverCpu * 1000) / bodies).toFixed(2)} ms a body`,
     );
     console.log(
       `${new Date().toISOString()}; load average (1, 5, 15 min) at the start: ${loadAtStart

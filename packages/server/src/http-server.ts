@@ -207,6 +207,9 @@ export function lingerOnClose(
   if (own[LINGERING] || typeof own.destroySoon !== 'function') return;
   own[LINGERING] = true;
   own.destroySoon = () => {
+    // Called once: the socket stops holding this closure (and through `choose` the request and
+    // its reply), which would otherwise live as long as a held connection does.
+    delete own.destroySoon;
     if (socket.writable) socket.end();
     const close = (how: UnreadBodyClose) => (how === 'hold' ? hold : drain)(request, socket);
     let chosen: UnreadBodyClose | Promise<UnreadBodyClose>;

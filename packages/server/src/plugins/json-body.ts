@@ -103,6 +103,8 @@ export function readJsonBody(
           : undefined;
     if (refusal) {
       detach();
+      // Nothing more is read until the answer is written and the close decides (drain or not).
+      payload.pause();
       done(refusal);
       return;
     }
