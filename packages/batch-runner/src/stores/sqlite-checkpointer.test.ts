@@ -122,3 +122,27 @@ it("falls back to SQLite's automatic checkpoints without a worker, or when the w
   expect(checkpoints.pending()).toBeUndefined();
   await checkpoints.close();
 });
+
+it('gives up on a worker whose checkpoint does not answer in time: writes go on, SQLite checkpoints', async () => {
+  // A driver whose checkpoint hangs (2 s here; a stuck fsync, say).
+  const stuck = join(dir, 'stuck-driver.cjs');
+  writeFileSync(
+    stuck,
+    'module.exports = class { pragma() { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000); return [{}]; } close() {} };\n',
+  );
+  const { path, db, write } = walDatabase();
+  const checkpoints = walCheckpoints(db, path, stuck, { spacingMs: 0, timeoutMs: 100 });
+  write(1);
+  checkpoints.wrote();
+  let wait = checkpoints.pending();
+  while (!wait) {
+    await new Promise((resolve) => setImmediate(resolve));
+    wait = checkpoints.pending();
+  }
+  await wait;
+  expect(checkpoints.mode).toBe('inline');
+  expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+  checkpoints.wrote();
+  expect(checkpoints.pending()).toBeUndefined();
+  await checkpoints.close();
+});

@@ -14,16 +14,16 @@ import type BetterSqlite3 from 'better-sqlite3';
  *
  * What bounds the WAL: SQLite starts it afresh at the first write after a checkpoint that copied
  * all of it, which holding the writes during the worker's checkpoint makes sure of, and
- * `journal_size_limit` then truncates the file to `truncateBytes`. Should that fail (a worker
- * that never answers within `timeoutMs`), the main connection runs a PASSIVE checkpoint itself
- * whenever the file has passed `hardLimitBytes`. Where no worker can be started (no driver
- * module to load in it, an in-memory database) or it fails, SQLite's own automatic checkpoints
- * (every 1,000 pages, inside a commit) are switched back on.
+ * `journal_size_limit` then truncates the file to `truncateBytes`. Should that fail (another
+ * process writing throughout), the main connection runs a PASSIVE checkpoint itself whenever
+ * the file has passed `hardLimitBytes`. Where no worker can be started (no driver module to load
+ * in it, an in-memory database), or it fails or does not answer within `timeoutMs`, SQLite's own
+ * automatic checkpoints (every 1,000 pages, inside a commit) are switched back on for good.
  */
 export interface WalCheckpointLimits {
   /** Least time from the end of one checkpoint to the start of the next. @default 200 */
   spacingMs?: number;
-  /** How long writes wait for the worker's checkpoint at most. @default 5000 */
+  /** How long writes wait for the worker's checkpoint at most; then it counts as failed. @default 5000 */
   timeoutMs?: number;
   /** `journal_size_limit`: the size the WAL file is cut back to when it restarts. @default 16 MiB */
   truncateBytes?: number;
@@ -120,7 +120,7 @@ export function walCheckpoints(
     wanted = false;
     let end = () => {};
     const done = new Promise<void>((resolve) => (end = resolve));
-    const timeout = setTimeout(finish, timeoutMs);
+    const timeout = setTimeout(fail, timeoutMs);
     timeout.unref();
     inFlight = { done, end, timeout };
     worker.postMessage(++seq);
@@ -130,6 +130,7 @@ export function walCheckpoints(
     if (closed || state.mode === 'inline') return;
     state.mode = 'inline';
     db.pragma('wal_autocheckpoint = 1000');
+    void worker?.terminate();
   };
   const state: WalCheckpoints & { mode: 'worker' | 'inline' } = {
     mode: 'worker',
