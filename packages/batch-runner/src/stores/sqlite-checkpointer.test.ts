@@ -1,8 +1,8 @@
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, expect, it, vi } from 'vitest';
 import { type CheckpointCounts, driverModulePath, walCheckpoints } from './sqlite-checkpointer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'batch-checkpoints-'));
@@ -11,6 +11,7 @@ afterEach(() => {
   for (const db of opened) if (db.open) db.close();
   opened = [];
 });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let files = 0;
 /** A WAL database with one table, and a write of about `kib` KiB in one transaction. */
