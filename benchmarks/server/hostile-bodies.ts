@@ -4,8 +4,10 @@
 // quiet, then under the bodies, then quiet again. Each body is sent by a process of its own
 // (sender-child.ts), so the probe's event loop measures the server, not the clients. Run once, small:
 //   cd benchmarks && node --conditions=source --import tsx run.ts hostile-bodies
-// HOSTILE_BODIES_MS (5000) and HOSTILE_QUIET_MS (3000) set the phases' lengths. A sender counts a
-// request that got no answer (the server stopped reading a refused body and reset it) as `reset`.
+// HOSTILE_BODIES_MS (5000) and HOSTILE_QUIET_MS (3000) set the phases' lengths; HOSTILE_BODIES_RUNS
+// (1) repeats the run, each with a fresh `svc serve`, and ends with the medians over the runs (one
+// run's p99 is about its third-worst request). A sender counts a request that got no answer (the
+// server stopped reading a refused body and reset it) as `reset`.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { describe, type LoopDelay, percentile, probeHealth, startServe } from '../batch/sandbox-submit.js';
@@ -17,6 +19,20 @@ const HOSTILE_MS = Number(process.env.HOSTILE_BODIES_MS ?? 5000);
 const QUIET_MS = Number(process.env.HOSTILE_QUIET_MS ?? 3000);
 /** Priority of the sender processes (see startSender): 19 unless HOSTILE_SENDERS_NICE says otherwise. */
 const SENDERS_NICE = Number(process.env.HOSTILE_SENDERS_NICE ?? 19);
+const RUNS = Math.max(1, Number(process.env.HOSTILE_BODIES_RUNS ?? 1));
+
+/** What one run measured (ms, seconds, bytes). */
+interface RunFigures {
+  quietP50: number;
+  quietP99: number;
+  underP50: number;
+  underP99: number;
+  quietLoopP99: number;
+  underLoopP99: number;
+  underLoopMax: number;
+  cpuMsPerBody: number;
+  kibPerBody: number;
+}
 
 /** Bytes a process has read (sockets and files: `rchar` of /proc/<pid>/io, Linux); NaN elsewhere. */
 function bytesReadBy(pid: number): number {
@@ -38,7 +54,7 @@ function cpuSecondsOf(pid: number): { user: number; system: number } {
   }
 }
 
-export async function runHostileBodiesBenchmark(): Promise<void> {
+async function runOnce(): Promise<RunFigures> {
   const loadAtStart = loadavg();
   const served = await startServe({ loopDelay: true });
   try {
@@ -104,7 +120,52 @@ export async function runHostileBodiesBenchmark(): Promise<void> {
         .map((load) => load.toFixed(1))
         .join(', ')}`,
     );
+    return {
+      quietP50: percentile(quiet, 50),
+      quietP99: percentile(quiet, 99),
+      underP50: percentile(busy, 50),
+      underP99: percentile(busy, 99),
+      quietLoopP99: quietLoop.p99,
+      underLoopP99: busyLoop.p99,
+      underLoopMax: busyLoop.max,
+      cpuMsPerBody: (serverCpu * 1000) / bodies,
+      kibPerBody: serverRead / bodies / 1024,
+    };
   } finally {
     await served.stop();
   }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+export async function runHostileBodiesBenchmark(): Promise<void> {
+  const runs: RunFigures[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    if (RUNS > 1) console.log(`\n### Run ${run} of ${RUNS}`);
+    runs.push(await runOnce());
+  }
+  if (RUNS === 1) return;
+  const row = (name: string, pick: (run: RunFigures) => number, digits = 1) =>
+    console.log(
+      `| ${name} | ${median(runs.map(pick)).toFixed(digits)} | ${runs.map((run) => pick(run).toFixed(digits)).join(', ')} |`,
+    );
+  console.log(`\nMedians over the ${RUNS} runs:\n`);
+  console.log('| figure | median | each run |');
+  console.log('|---|---:|---|');
+  row('health p50 quiet before (ms)', (run) => run.quietP50);
+  row('health p50 under the bodies (ms)', (run) => run.underP50);
+  row('health p99 quiet before (ms)', (run) => run.quietP99);
+  row('health p99 under the bodies (ms)', (run) => run.underP99);
+  row('health p99, under − quiet (ms)', (run) => run.underP99 - run.quietP99);
+  row('server loop delay p99 quiet (ms)', (run) => run.quietLoopP99);
+  row('server loop delay p99 under the bodies (ms)', (run) => run.underLoopP99);
+  row('server loop delay max under the bodies (ms)', (run) => run.underLoopMax);
+  row('server CPU a body (ms)', (run) => run.cpuMsPerBody, 2);
+  row('read a body (KiB)', (run) => run.kibPerBody, 0);
 }
