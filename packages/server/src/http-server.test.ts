@@ -302,6 +302,25 @@ describe('refused bodies: drained up to limits.drainedBodiesPerMinute per accoun
     expectTooLargeThenFin(answer);
   });
 
+  it('a 401 to a short body, and a 429 to a GET, keep the connection (the next request on it is answered)', async () => {
+    const { port } = await listen({ unauthenticatedBurst: 1, unauthenticatedPerSecond: 1 });
+    const body = '{"email":"someone@example.com"}';
+    const { text } = await exchange(
+      port,
+      (socket) =>
+        socket.write(
+          `POST /v2/verify/email HTTP/1.1\r\nHost: x\r\nX-API-Key: sk_test_unknown\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+            'GET /v2/health HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(3),
+        ),
+      500,
+    );
+    const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]));
+    // A GET refused in a synchronous hook is answered before Node marks it complete: that 429 once
+    // closed the connection, and the request after it went unanswered.
+    expect(statuses).toEqual([401, 200, 429, 429]);
+    expect(text).not.toMatch(/^connection: close/im);
+  });
+
   it('an error answered before the body is read (401, unknown key) closes the connection; requests without an account share their address’s budget', async () => {
     const { port } = await listen({ drainedBodiesPerMinute: 1 });
     const first = await postOversized(port, 'sk_test_unknown', { readAfterWriting: true });

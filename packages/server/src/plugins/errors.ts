@@ -82,15 +82,31 @@ export function toServiceError(error: unknown, request?: FastifyRequest): Servic
 }
 
 /**
+ * Bodies up to this many bytes, when an error is answered before they are read, are read and
+ * dropped by Node and the connection kept (a 401 or 429 to an ordinary request); longer or
+ * chunked ones close it.
+ */
+export const KEEP_ALIVE_UNREAD_BODY_BYTES = 65_536;
+
+/** Whether the request declares a body longer than KEEP_ALIVE_UNREAD_BODY_BYTES, or one of unknown length. */
+function declaresLongBody(request: FastifyRequest): boolean {
+  const headers = request.raw.headers;
+  return (
+    headers['transfer-encoding'] !== undefined ||
+    Number(headers['content-length'] ?? 0) > KEEP_ALIVE_UNREAD_BODY_BYTES
+  );
+}
+
+/**
  * Sends the spec's error body with its status, `X-Request-Id` and, when given, `Retry-After`.
- * An error answered before the request's body has been read (refused as too large, of an unread
- * type, too late, or by auth or a limit before the body) closes the connection: gently, the rest
- * drained, up to `limits.drainedBodiesPerMinute` per account and address, past that without
- * reading the rest (`lingerOnClose`, `chooseUnreadBodyClose`).
+ * An error answered before a long request body has been read (refused as too large, of an unread
+ * type, too late, or by auth or a limit before a body over KEEP_ALIVE_UNREAD_BODY_BYTES) closes the
+ * connection: gently, the rest drained, up to `limits.drainedBodiesPerMinute` per account and
+ * address, past that without reading the rest (`lingerOnClose`, `chooseUnreadBodyClose`).
  */
 export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
   const request = reply.request;
-  if (!request.raw.complete) {
+  if (!request.raw.complete && (reply.getHeader('connection') === 'close' || declaresLongBody(request))) {
     reply.header('connection', 'close');
     lingerOnClose(request.raw, () => chooseUnreadBodyClose(reply.server.svc, request));
   }
