@@ -123,7 +123,7 @@ export function onConnect(_request: IncomingMessage, socket: Duplex): void {
 export const LINGER_IDLE_MS = 2000;
 export const LINGER_TOTAL_MS = 10_000;
 /** How long a connection closed without reading the rest of its body is kept before it is destroyed. */
-export const HOLD_UNREAD_MS = Number(process.env.EXP_HOLD_MS ?? 1000);
+export const HOLD_UNREAD_MS = 1000;
 /** At most this many such connections are kept at once; beyond, the next is destroyed at once. */
 export const HOLD_UNREAD_MAX = 256;
 const LINGERING = Symbol('svc.lingering');
