@@ -1,7 +1,15 @@
 import { connect } from 'node:net';
+import { PassThrough } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
-import { jsonBodyLimits, LIST_ENTRY_BYTES, SMALL_JSON_BODY_BYTES } from './json-body.js';
+import {
+  jsonBodyLimits,
+  LIST_ENTRY_BYTES,
+  readJsonBody,
+  SMALL_JSON_BODY_BYTES,
+  YIELDING_BODY_BYTES,
+} from './json-body.js';
 import { JsonValueCounter } from './json-value-counter.js';
 
 let server: TestServer | undefined;
@@ -265,5 +273,55 @@ describe('hostile JSON bodies over HTTP (issue 24 item 2)', () => {
     });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { summary: { total: number } }).summary.total).toBe(2000);
+  });
+});
+
+describe('a long body is read over several turns of the event loop (YIELDING_BODY_BYTES)', () => {
+  /** Feeds `text` to readJsonBody in chunks of 16 KiB written at once; says what it parsed, how often the payload was paused, and whether a turn scheduled at the end ran before the answer. */
+  async function read(text: string) {
+    const payload = new PassThrough();
+    let pauses = 0;
+    payload.on('pause', () => pauses++);
+    const order: string[] = [];
+    const request = {
+      headers: { 'content-length': String(Buffer.byteLength(text)) },
+    } as unknown as FastifyRequest;
+    const parsed = new Promise<unknown>((resolve, reject) =>
+      readJsonBody(
+        request,
+        payload,
+        { bytes: 10_000_000, values: 1_000_000 },
+        (body, done) => done(null, JSON.parse(body)),
+        (error, body) => {
+          order.push('answered');
+          if (error) reject(error);
+          else resolve(body);
+        },
+      ),
+    );
+    payload.on('end', () => setImmediate(() => order.push('a later turn')));
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length; at += 16_384) payload.write(bytes.subarray(at, at + 16_384));
+    payload.end();
+    const body = await parsed;
+    await new Promise((resolve) => setImmediate(resolve));
+    return { body, pauses, order };
+  }
+
+  it('past YIELDING_BODY_BYTES: each chunk in its own turn, the parse and what follows in later turns; the body intact', async () => {
+    const emails = Array.from({ length: 5000 }, (_, i) => `someone.${i}@example.com`);
+    const text = JSON.stringify({ emails });
+    expect(Buffer.byteLength(text)).toBeGreaterThan(YIELDING_BODY_BYTES);
+    const { body, pauses, order } = await read(text);
+    expect(body).toEqual({ emails });
+    expect(pauses).toBeGreaterThan(0);
+    expect(order).toEqual(['a later turn', 'answered']);
+  });
+
+  it('a short body is parsed and answered at its end, without waiting a turn', async () => {
+    const { body, pauses, order } = await read('{"email":"someone@example.com"}');
+    expect(body).toEqual({ email: 'someone@example.com' });
+    expect(pauses).toBe(0);
+    expect(order).toEqual(['answered', 'a later turn']);
   });
 });

@@ -13,6 +13,9 @@ export const LIST_ENTRY_BYTES = 257;
 /** JSON values (objects, arrays, members and items) a body may hold besides its list's entries. */
 export const SMALL_JSON_VALUES = 256;
 
+/** Past this many bytes a body's work is spread over turns of the event loop (`readJsonBody`). */
+export const YIELDING_BODY_BYTES = 65_536;
+
 /** A content-type parser's callback. */
 type ParserDone = (error: Error | null, body?: unknown) => void;
 
@@ -109,6 +112,12 @@ export function readJsonBody(
       return;
     }
     chunks.push(bytes);
+    // A long body is counted one chunk a turn: a burst of chunks read together would otherwise
+    // be counted in one long turn of the event loop.
+    if (received > YIELDING_BODY_BYTES) {
+      payload.pause();
+      setImmediate(() => payload.resume());
+    }
   }
   function onEnd() {
     detach();
@@ -117,7 +126,15 @@ export function readJsonBody(
       return;
     }
     const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received);
-    parse(body.toString('utf8'), done);
+    const text = body.toString('utf8');
+    if (received <= YIELDING_BODY_BYTES) {
+      parse(text, done);
+      return;
+    }
+    // A long body: the parse in a turn of its own, and what follows it (validation, the handler) in the next.
+    setImmediate(() =>
+      parse(text, (error, parsed) => setImmediate(() => (error ? done(error) : done(null, parsed)))),
+    );
   }
   function onError(error: Error & { statusCode?: number }) {
     detach();
