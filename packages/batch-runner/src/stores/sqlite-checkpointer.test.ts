@@ -147,3 +147,37 @@ it('gives up on a worker whose checkpoint does not answer in time: writes go on,
   expect(checkpoints.pending()).toBeUndefined();
   await checkpoints.close();
 });
+
+it('a store its owner never closes does not keep the process alive (its worker is unreferenced)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-checkpointer-exit-'));
+  try {
+    const script = join(dir, 'open-and-leave.mts');
+    const store = new URL('./sqlite.ts', import.meta.url).pathname;
+    writeFileSync(
+      script,
+      `import { createSqliteStore } from ${JSON.stringify(store)};
+const store = await createSqliteStore({ path: ${JSON.stringify(join(dir, 'jobs.db'))} });
+await new Promise((resolve) => setTimeout(resolve, 200)); // the worker is up and has said so
+console.log('left open', typeof store.close);
+`,
+    );
+    const { execFile } = await import('node:child_process');
+    // Before: the worker's port, referenced again by its 'message' listener, kept the process alive.
+    // (tsx is the e2e project's, loaded from its directory.)
+    const output = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['--conditions=source', '--import', 'tsx', script],
+        {
+          cwd: new URL('../../../../test', import.meta.url).pathname,
+          timeout: 60_000,
+          killSignal: 'SIGKILL',
+        },
+        (error, stdout) => (error ? reject(error) : resolve(stdout)),
+      ),
+    );
+    expect(output).toContain('left open');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 90_000);

@@ -169,7 +169,6 @@ export function walCheckpoints(
   };
   // Started now, not at the first write: starting a thread is not free for the event loop either.
   worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driverPath, path } });
-  worker.unref();
   worker.on('message', (reply: 'ready' | { seq: number }) => {
     if (reply === 'ready') {
       ready = true;
@@ -183,5 +182,8 @@ export function walCheckpoints(
   });
   worker.on('error', fail);
   worker.on('exit', fail);
+  // After the listeners: a 'message' listener refers the worker's port again (Node 20), and a
+  // store its owner never closes must not keep the process alive (the batch-runner README's example).
+  worker.unref();
   return state;
 }
