@@ -241,7 +241,8 @@ async function runOnce(): Promise<RunFigures> {
   }
 }
 
-const median = (values: number[]) => {
+/** The median of `values` (the mean of the middle two when their count is even). */
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2

@@ -10,7 +10,14 @@
 // server stopped reading a refused body and reset it) as `reset`.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { describe, type LoopDelay, percentile, probeHealth, startServe } from '../batch/sandbox-submit.js';
+import {
+  describe,
+  type LoopDelay,
+  median,
+  percentile,
+  probeHealth,
+  startServe,
+} from '../batch/sandbox-submit.js';
 import { hostileBodies } from './inputs.js';
 import { startSender } from './sender-child.js';
 
@@ -135,14 +142,6 @@ async function runOnce(): Promise<RunFigures> {
     await served.stop();
   }
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 
 export async function runHostileBodiesBenchmark(): Promise<void> {
   const runs: RunFigures[] = [];
