@@ -110,6 +110,8 @@ export function walCheckpoints(
     clearTimeout(inFlight.timeout);
     inFlight.end();
     inFlight = undefined;
+    // Idle again: an open store must not keep the process alive.
+    worker?.unref();
     lastEnded = performance.now();
   };
   // A checkpoint is due (after a write); it starts once the worker is ready.
@@ -123,6 +125,8 @@ export function walCheckpoints(
     const timeout = setTimeout(fail, timeoutMs);
     timeout.unref();
     inFlight = { done, end, timeout };
+    // Writes wait for this checkpoint: the process lives until it answers (finish unreferences it).
+    worker.ref();
     worker.postMessage(++seq);
   };
   const fail = () => {
