@@ -385,6 +385,54 @@ describe('connections held with their body unread', () => {
   });
 });
 
+describe('lingerOnClose when the choice fails', () => {
+  it.each([
+    [
+      'throws',
+      () => {
+        throw new Error('limiter broken');
+      },
+    ],
+    ['rejects (a shared limiter down)', () => Promise.reject(new Error('limiter down'))],
+  ])(
+    'a choice that %s drains: the client writing before it reads gets the answer and FIN, the body read whole',
+    async (_name, choose) => {
+      const body = Buffer.alloc(2_000_000, 0x20);
+      const plain: Server = httpServerFactory({ headersTimeoutMs: 10_000, requestTimeoutMs: 10_000 })(
+        (request, response) => {
+          lingerOnClose(request, choose as () => 'drain');
+          response.writeHead(400, { connection: 'close', 'content-length': '2' }).end('no');
+        },
+      );
+      let serverSocket: Socket | undefined;
+      let serverClosed: Promise<unknown> = Promise.resolve();
+      plain.on('connection', (socket: Socket) => {
+        serverSocket = socket;
+        serverClosed = new Promise((resolve) => socket.once('close', resolve));
+      });
+      await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = plain.address() as { port: number };
+        const { text, ended } = await exchange(port, (socket) => {
+          socket.pause();
+          socket.write(`POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`);
+          socket.write(body, () => {
+            socket.end();
+            socket.resume();
+          });
+        });
+        expect(firstResponse(text).status).toBe(400);
+        expect(ended).toBe('end');
+        await serverClosed;
+        expect(serverSocket?.bytesRead).toBeGreaterThan(body.length);
+      } finally {
+        plain.closeAllConnections();
+        await new Promise((resolve) => plain.close(resolve));
+      }
+    },
+  );
+});
+
 describe('the client-error handler and an answer in flight', () => {
   it('a backstop timeout while a response is being written: the socket is closed, no 400 written into the answer', async () => {
     // Node's own request timeout (headers 100 ms + deadline 100 ms + 1 s) fires while the body

@@ -139,7 +139,7 @@ export type UnreadBodyClose = 'drain' | 'hold';
 /** Connections kept with their body unread (`hold`), bounded by HOLD_UNREAD_MAX. */
 const held = new Set<Duplex>();
 
-/** How many connections are kept now with their body unread (for tests and metrics). */
+/** How many connections are kept now with their body unread (read by the tests). */
 export function heldUnreadConnections(): number {
   return held.size;
 }

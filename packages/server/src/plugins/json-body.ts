@@ -132,9 +132,7 @@ export function readJsonBody(
       return;
     }
     // A long body: the parse in a turn of its own, and what follows it (validation, the handler) in the next.
-    setImmediate(() =>
-      parse(text, (error, parsed) => setImmediate(() => (error ? done(error) : done(null, parsed)))),
-    );
+    setImmediate(() => parse(text, (error, parsed) => setImmediate(() => done(error, parsed))));
   }
   function onError(error: Error & { statusCode?: number }) {
     detach();
