@@ -8,6 +8,7 @@ import {
   httpServerFactory,
   lingerOnClose,
   onClientError,
+  type UnreadBodyClose,
 } from './http-server.js';
 import { createTestServer, type TestServer } from './testing/test-server.js';
 
@@ -400,7 +401,7 @@ describe('lingerOnClose when the choice fails', () => {
       const body = Buffer.alloc(2_000_000, 0x20);
       const plain: Server = httpServerFactory({ headersTimeoutMs: 10_000, requestTimeoutMs: 10_000 })(
         (request, response) => {
-          lingerOnClose(request, choose as () => 'drain');
+          lingerOnClose(request, choose as () => Promise<UnreadBodyClose>);
           response.writeHead(400, { connection: 'close', 'content-length': '2' }).end('no');
         },
       );
