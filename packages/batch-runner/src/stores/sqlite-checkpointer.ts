@@ -167,6 +167,8 @@ export function walCheckpoints(
         return;
       }
       const exited = new Promise((resolve) => running.once('exit', resolve));
+      // The close waits for the worker's exit: the process must live until it has.
+      running.ref();
       running.postMessage('close');
       await exited;
     },
