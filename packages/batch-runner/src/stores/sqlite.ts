@@ -145,8 +145,14 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   // WAL checkpoints run in a worker thread, not inside this connection's commits, and every write
   // first awaits the one in progress (sqlite-checkpointer.ts).
   const checkpoints = walCheckpoints(db, options.path, driverModulePath(Database));
-  /** Passes a write's result on, after telling the checkpoints a write was committed. */
-  const written = <T>(result: T): T => {
+  /**
+   * Runs one write (a transaction or a statement) once the worker's checkpoint in progress, if
+   * any, is over, then tells the checkpoints a write was committed. Every write of the store goes
+   * through here.
+   */
+  const write = async <T>(run: () => T): Promise<T> => {
+    await checkpoints.pending();
+    const result = run();
     checkpoints.wrote();
     return result;
   };
@@ -485,20 +491,16 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
 
   return {
     async claimDelivery(owner, now, leaseMs) {
-      await checkpoints.pending();
-      return written(claimDue.immediate(owner, now, leaseMs));
+      return write(() => claimDue.immediate(owner, now, leaseMs));
     },
     async claimEvent(eventId, owner, now, leaseMs, scope) {
-      await checkpoints.pending();
-      return written(claimOne.immediate(eventId, owner, now, leaseMs, scope));
+      return write(() => claimOne.immediate(eventId, owner, now, leaseMs, scope));
     },
     async beginAttempt(delivery, begun) {
-      await checkpoints.pending();
-      return written(beginAttempt.immediate(delivery, begun));
+      return write(() => beginAttempt.immediate(delivery, begun));
     },
     async recordAttempt(delivery, attempt, outcome) {
-      await checkpoints.pending();
-      written(
+      await write(() =>
         saveAttempt.immediate(
           delivery,
           attempt,
@@ -525,8 +527,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       try {
         for (let from = 0; from < input.records.length; from += INSERT_SLICE_RECORDS) {
           if (from > 0) await yieldToEventLoop();
-          await checkpoints.pending();
-          written(
+          await write(() =>
             insertSlice.immediate(
               input.id,
               input.records,
@@ -535,10 +536,9 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
             ),
           );
         }
-        await checkpoints.pending();
-        return written(create.immediate(input));
+        return write(() => create.immediate(input));
       } catch (error) {
-        written(abandonInsert.immediate(input.id));
+        await write(() => abandonInsert.immediate(input.id));
         throw error;
       }
     },
@@ -558,27 +558,25 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       return { data, next_cursor: has_more ? (data.at(-1)?.id ?? null) : null, has_more };
     },
     async claimChunk(owner, now, leaseMs, types) {
-      await checkpoints.pending();
-      return written(claim.immediate(owner, now, leaseMs, types ?? null));
+      return write(() => claim.immediate(owner, now, leaseMs, types ?? null));
     },
     async renewLease(lease, now, leaseMs) {
-      await checkpoints.pending();
       const renewed =
-        written(statements.renew.run(now + leaseMs, lease.jobId, lease.chunk, lease.owner)).changes > 0;
+        (await write(() => statements.renew.run(now + leaseMs, lease.jobId, lease.chunk, lease.owner)))
+          .changes > 0;
       if (renewed) lease.leaseUntil = now + leaseMs;
       return renewed;
     },
     async commitChunk(lease, results, now) {
-      await checkpoints.pending();
-      return written(commit.immediate(lease, results, now));
+      return write(() => commit.immediate(lease, results, now));
     },
     async releaseChunk(lease, retryAt, failed = true) {
-      await checkpoints.pending();
-      written(statements.release.run(retryAt, failed ? 0 : 1, lease.jobId, lease.chunk, lease.owner));
+      await write(() =>
+        statements.release.run(retryAt, failed ? 0 : 1, lease.jobId, lease.chunk, lease.owner),
+      );
     },
     async cancelJob(id, now, scope) {
-      await checkpoints.pending();
-      return written(cancel.immediate(id, now, scope));
+      return write(() => cancel.immediate(id, now, scope));
     },
     async results(jobId, { cursor, limit }) {
       const rows = statements.results.all(jobId, cursor ? Number(cursor) : 0, limit + 1);
@@ -589,15 +587,12 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     async deleteFinishedJobs({ finishedBefore, sandbox, limit }) {
       const expired = statements.expired.all(sandbox ? 1 : 0, new Date(finishedBefore).toISOString(), limit);
       for (const { id, total } of expired) {
-        await checkpoints.pending();
-        written(deleteJobRows.immediate(id));
+        await write(() => deleteJobRows.immediate(id));
         for (let from = 0; from < total; from += INSERT_SLICE_RECORDS) {
           await yieldToEventLoop();
-          await checkpoints.pending();
-          written(statements.dropRecordSlice.run(id, from, from + INSERT_SLICE_RECORDS));
+          await write(() => statements.dropRecordSlice.run(id, from, from + INSERT_SLICE_RECORDS));
         }
-        await checkpoints.pending();
-        written(statements.donePurging.run(id));
+        await write(() => statements.donePurging.run(id));
       }
       return expired.length;
     },
