@@ -1,5 +1,5 @@
 // GET /v2/health latency while a test key submits a 50,000-record sandbox job (issue 24 item 5):
-// `svc serve` runs as users start it (the CLI from source, SQLite in a fresh data dir), a probe
+// `svc serve` runs as users start it (the built CLI, plain node, SQLite in a fresh data dir), a probe
 // asks /v2/health every 10 ms, one request at a time, first on a quiet server, then from the
 // submit until the job has completed (insert and processing both). The submit is sent by a
 // process of its own (server/sender-child.ts), the probe alone in this one. Each phase also
@@ -14,14 +14,21 @@
 //   BATCH_SUBMIT_QUIET_MS (default 3000): the length of each quiet phase.
 //   BATCH_SUBMIT_RECORDS (default 50,000): records in the job.
 //   SERVE_CPU_PROF=<dir>: the server writes its CPU profile there when it stops.
+//   SERVE_FROM_SOURCE=1: runs the CLI from its TypeScript source through tsx instead, as the
+//     benchmarks did until 2026-11-28 (tsx's loader and source maps make its heap larger).
+//   SERVE_NODE_FLAGS: more node flags for the server (e.g. `--trace-gc`); what V8 writes to
+//     stdout with them (every line of stdout but the JSON log's) is copied to stderr.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSender } from '../server/sender-child.js';
+import { buildWorkspace } from '../server/server-process.js';
 
-const CLI = fileURLToPath(new URL('../../packages/cli/src/bin.ts', import.meta.url));
+const CLI_SOURCE = fileURLToPath(new URL('../../packages/cli/src/bin.ts', import.meta.url));
+/** What `svc` runs once installed (packages/cli's `bin`); built by `tsc --build` first. */
+const CLI_BUILT = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
 const RECORDS = Number(process.env.BATCH_SUBMIT_RECORDS ?? 50_000);
 const QUIET_MS = Number(process.env.BATCH_SUBMIT_QUIET_MS ?? 3000);
 const RUNS = Math.max(1, Number(process.env.BATCH_SUBMIT_RUNS ?? 1));
@@ -46,9 +53,18 @@ export interface LoopDelay {
   /** The server's main thread on a CPU, and waiting on a run queue for one (Linux only). */
   cpuMs?: number;
   runQueueMs?: number;
+  /** The main thread's garbage collections: mark-compacts, scavenges, the longest pause and all of them (ms). */
+  gcMajor: number;
+  gcMinor: number;
+  gcMaxMs: number;
+  gcMs: number;
 }
 
-const LOOP_DELAY_PRELOAD = fileURLToPath(new URL('../server/loop-delay-preload.ts', import.meta.url));
+/** A LoopDelay's garbage collections, in words. */
+export const gcText = ({ gcMajor, gcMinor, gcMaxMs, gcMs }: LoopDelay) =>
+  `GC ${gcMajor} mark-compact + ${gcMinor} scavenge, ${gcMs} ms, longest ${gcMaxMs} ms`;
+
+const LOOP_DELAY_PRELOAD = fileURLToPath(new URL('../server/loop-delay-preload.mjs', import.meta.url));
 const LOOP_DELAY_LINE = 'svc-bench-loop-delay ';
 
 export async function startServe(options: { loopDelay?: boolean } = {}): Promise<Served> {
@@ -56,15 +72,17 @@ export async function startServe(options: { loopDelay?: boolean } = {}): Promise
   // SERVE_CPU_PROF names a directory: the server writes a `.cpuprofile` there when it stops.
   const profileDir = process.env.SERVE_CPU_PROF;
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const fromSource = process.env.SERVE_FROM_SOURCE === '1';
+  const nodeFlags = (process.env.SERVE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  if (!fromSource) buildWorkspace();
   const child = spawn(
     process.execPath,
     [
       ...profile,
-      '--conditions=source',
-      '--import',
-      'tsx',
+      ...nodeFlags,
+      ...(fromSource ? ['--conditions=source', '--import', 'tsx'] : []),
       ...(options.loopDelay ? ['--import', LOOP_DELAY_PRELOAD] : []),
-      CLI,
+      fromSource ? CLI_SOURCE : CLI_BUILT,
       'serve',
     ],
     {
@@ -76,6 +94,10 @@ export async function startServe(options: { loopDelay?: boolean } = {}): Promise
         SVC_DATA_DIR: dataDir,
         SVC_LOG_LEVEL: 'warn',
         SVC_PROBING_INTERVAL_SECONDS: '0',
+        // The probe asks /v2/health without a key 100 times a second; at the default 10 a second
+        // for an address without an account it would mostly measure 429s, not health's answer.
+        SVC_LIMITS_UNAUTHENTICATED_PER_SECOND: '1000',
+        SVC_LIMITS_UNAUTHENTICATED_BURST: '1000',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -83,7 +105,13 @@ export async function startServe(options: { loopDelay?: boolean } = {}): Promise
   let out = '';
   // The first start's keys are printed on stderr (never with the log on stdout).
   let err = '';
-  child.stdout?.setEncoding('utf8').on('data', (text: string) => (out += text));
+  child.stdout?.setEncoding('utf8').on('data', (text: string) => {
+    out += text;
+    // V8 writes --trace-gc's lines (and its other traces') to stdout, beside the log.
+    if (nodeFlags.length > 0)
+      for (const line of text.split('\n'))
+        if (line && !line.startsWith('{')) process.stderr.write(`${line}\n`);
+  });
   const loopDelays: ((figures: LoopDelay) => void)[] = [];
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     const lines = chunk.split('\n');
@@ -179,7 +207,7 @@ const loopText = (figures: LoopDelay | undefined) =>
         figures.cpuMs === undefined
           ? ''
           : `; on CPU ${figures.cpuMs} ms, waiting for one ${figures.runQueueMs} ms`
-      }`
+      }; ${gcText(figures)}`
     : 'unknown';
 
 async function runOnce(): Promise<RunFigures> {

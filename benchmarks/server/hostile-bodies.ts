@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import {
   describe,
+  gcText,
   type LoopDelay,
   median,
   percentile,
@@ -37,6 +38,8 @@ interface RunFigures {
   quietLoopP99: number;
   underLoopP99: number;
   underLoopMax: number;
+  underGcMajor: number;
+  underGcMaxMs: number;
   cpuMsPerBody: number;
   kibPerBody: number;
 }
@@ -95,7 +98,8 @@ async function runOnce(): Promise<RunFigures> {
     const bodies = [...statuses.values()].reduce((sum, count) => sum + count, 0);
     const after = await probeHealth(served.url, new Promise((resolve) => setTimeout(resolve, QUIET_MS)));
     const afterLoop = await served.loopDelay();
-    const loop = ({ p50, p99, max }: LoopDelay) => `p50 ${p50} ms, p99 ${p99} ms, max ${max} ms`;
+    const loop = (figures: LoopDelay) =>
+      `p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${figures.max} ms; ${gcText(figures)}`;
     const sizes = hostileBodies()
       .map(({ body }) => `${(body.length / 1024).toFixed(0)} KiB`)
       .join(', ');
@@ -135,6 +139,8 @@ async function runOnce(): Promise<RunFigures> {
       quietLoopP99: quietLoop.p99,
       underLoopP99: busyLoop.p99,
       underLoopMax: busyLoop.max,
+      underGcMajor: busyLoop.gcMajor,
+      underGcMaxMs: busyLoop.gcMaxMs,
       cpuMsPerBody: (serverCpu * 1000) / bodies,
       kibPerBody: serverRead / bodies / 1024,
     };
@@ -165,6 +171,8 @@ export async function runHostileBodiesBenchmark(): Promise<void> {
   row('server loop delay p99 quiet (ms)', (run) => run.quietLoopP99);
   row('server loop delay p99 under the bodies (ms)', (run) => run.underLoopP99);
   row('server loop delay max under the bodies (ms)', (run) => run.underLoopMax);
+  row('server mark-compacts under the bodies', (run) => run.underGcMajor, 0);
+  row('server longest GC pause under the bodies (ms)', (run) => run.underGcMaxMs);
   row('server CPU a body (ms)', (run) => run.cpuMsPerBody, 2);
   row('read a body (KiB)', (run) => run.kibPerBody, 0);
 }

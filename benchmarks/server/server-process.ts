@@ -34,11 +34,11 @@ let built = false;
 
 /**
  * Builds the workspace once per run (`tsc --build`, quick when nothing changed): the server
- * children run the built packages, as `svc serve` does. Run from the TypeScript sources through
+ * children and `svc serve` run the built packages, as users run them. Run from the TypeScript sources through
  * tsx, every closure made per request also calls esbuild's `__name` helper, a few µs a request
  * that no user pays.
  */
-function ensureBuilt(): void {
+export function buildWorkspace(): void {
   if (built) return;
   const root = fileURLToPath(new URL('../../', import.meta.url));
   execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '--build'], {
@@ -63,7 +63,7 @@ export async function startServerProcess(
    */
   checkout?: string,
 ): Promise<ServerProcess> {
-  ensureBuilt();
+  buildWorkspace();
   const profileDir = process.env.SERVER_BENCH_CPU_PROF;
   // No `--conditions=source`: @svc/* resolve to their built dist (tsx loads this file only).
   const nodeArgs = [
