@@ -1,5 +1,7 @@
 import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   HOLD_UNREAD_MAX,
@@ -241,6 +243,16 @@ describe('slow and oversized requests', () => {
   });
 });
 
+/** A full garbage collection (V8's `gc`, exposed at run time), twice: weak references are cleared by then. */
+async function collectGarbage(): Promise<void> {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  for (let i = 0; i < 2; i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+  }
+}
+
 /** 4 MB declared and sent: over every endpoint's limit, so always refused unread. */
 const OVERSIZED = Buffer.alloc(4_000_000, 0x20);
 
@@ -291,6 +303,42 @@ describe('refused bodies: drained up to limits.drainedBodiesPerMinute per accoun
     const refilled = await postOversized(port, testKey.secret, { readAfterWriting: true });
     expectTooLargeThenFin(refilled);
     expect(refilled.serverRead).toBeGreaterThan(OVERSIZED.length);
+  });
+
+  it('a connection held unread keeps neither the reply nor the request’s deadline alive (only the socket and what Node keeps with it)', async () => {
+    const { server: s, port } = await listen({ drainedBodiesPerMinute: 1 });
+    const { testKey } = await s.account('free');
+    await postOversized(port, testKey.secret);
+    // A weak reference to the next request's reply (Node's ServerResponse): it may be collected
+    // once answered, unless something still reaches it.
+    let reply: WeakRef<object> | undefined;
+    s.app.server.once('request', (_request, response) => {
+      reply = new WeakRef(response);
+    });
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => {});
+    const answered = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString('latin1');
+        if (text.includes('\r\n\r\n')) resolve(text);
+      });
+    });
+    socket.write(
+      `POST /v2/verify/email HTTP/1.1\r\nHost: x\r\nX-API-Key: ${testKey.secret}\r\nContent-Type: application/json\r\nContent-Length: ${OVERSIZED.length}\r\n\r\n`,
+    );
+    socket.write(OVERSIZED, () => {});
+    try {
+      expect(firstResponse(await answered).status).toBe(400);
+      await collectGarbage();
+      // Still held (HOLD_UNREAD_MS has not passed), and the reply is gone. Before: the deadline's
+      // listener for the body's end, on the request the socket's parser still holds, kept the
+      // deadline, Fastify's reply and Node's response alive until the connection closed.
+      expect(heldUnreadConnections()).toBeGreaterThan(0);
+      expect(reply?.deref()).toBeUndefined();
+    } finally {
+      socket.destroy();
+    }
   });
 
   it('one account past its budget does not change how another account at the same address is answered', async () => {

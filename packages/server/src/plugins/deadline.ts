@@ -54,6 +54,31 @@ export class RequestDeadline {
 
   /** True while the request's body is being read (from preParsing to the body's end). */
   receiving = false;
+  /**
+   * The body stream being read and the listener waiting for its end, while it is read. The
+   * listener is taken off once the answer is sent: a body left unread (refused, its connection
+   * kept open a while by `lingerOnClose`) would otherwise keep this deadline, its reply and its
+   * request alive through the socket's parser until the connection closes.
+   */
+  private body: { stream: NodeJS.ReadableStream; ended: () => void } | undefined = undefined;
+
+  /** The request's body starts to be read from `stream`: `receiving` until it ends. */
+  receive(stream: NodeJS.ReadableStream): void {
+    this.receiving = true;
+    const ended = () => {
+      this.receiving = false;
+      this.body = undefined;
+    };
+    this.body = { stream, ended };
+    stream.once('end', ended);
+  }
+
+  /** The answer is being sent: nothing more to wait for. */
+  answered(): void {
+    this.stop();
+    this.body?.stream.off('end', this.body.ended);
+    this.body = undefined;
+  }
 
   expired(): void {
     this.timer = undefined;
@@ -159,16 +184,11 @@ export const deadlinePlugin = globalPlugin('svc-deadline', async (app) => {
     const hasBody =
       headers['transfer-encoding'] !== undefined ||
       (headers['content-length'] !== undefined && headers['content-length'] !== '0');
-    if (deadline && hasBody) {
-      deadline.receiving = true;
-      payload.once('end', () => {
-        deadline.receiving = false;
-      });
-    }
+    if (deadline && hasBody) deadline.receive(payload);
     done(null, payload);
   });
   app.addHook('onSend', (request, _reply, payload, done) => {
-    request.svcDeadline?.stop();
+    request.svcDeadline?.answered();
     done(null, payload);
   });
 });
