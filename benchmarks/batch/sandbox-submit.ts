@@ -4,7 +4,7 @@
 // submit until the job has completed (insert and processing both). The submit is sent by a
 // process of its own (server/sender-child.ts), the probe alone in this one. Each phase also
 // shows the server's own event-loop delay and its main thread's time on a CPU and waiting for
-// one (server/loop-delay-preload.ts), which tells a long task from a busy machine. Run alone:
+// one (server/loop-delay-preload.mjs), which tells a long task from a busy machine. Run alone:
 //   cd benchmarks && node --conditions=source --import tsx run.ts batch-submit
 // The p99 of one run's ~250-300 probe requests a phase is its third-worst request, which moves by
 // 10 ms between runs on a shared machine; for a steadier figure repeat the run and take medians:
@@ -39,7 +39,7 @@ interface Served {
   child: ChildProcess;
   /**
    * With `loopDelay`: the server's event-loop delay since the last call (ms), read in the server
-   * itself (server/loop-delay-preload.ts), apart from the probe's and the scheduler's share.
+   * itself (server/loop-delay-preload.mjs), apart from the probe's and the scheduler's share.
    */
   loopDelay(): Promise<LoopDelay>;
   stop(): Promise<void>;
