@@ -7,7 +7,9 @@
 // HOSTILE_BODIES_MS (5000) and HOSTILE_QUIET_MS (3000) set the phases' lengths; HOSTILE_BODIES_RUNS
 // (1) repeats the run, each with a fresh `svc serve`, and ends with the medians over the runs (one
 // run's p99 is about its third-worst request). A sender counts a request that got no answer (the
-// server stopped reading a refused body and reset it) as `reset`.
+// server stopped reading a refused body and reset it) as `reset`. HOSTILE_BODIES_SMALL=1 runs the
+// control instead: the same senders with small invalid bodies (inputs.ts), which tells what the
+// hostile bodies cost from what any refused request sent as fast as the senders can costs.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import {
@@ -19,7 +21,7 @@ import {
   probeHealth,
   startServe,
 } from '../batch/sandbox-submit.js';
-import { hostileBodies } from './inputs.js';
+import { hostileBodies, smallInvalidBodies } from './inputs.js';
 import { startSender } from './sender-child.js';
 
 const HOSTILE_MS = Number(process.env.HOSTILE_BODIES_MS ?? 5000);
@@ -28,6 +30,8 @@ const QUIET_MS = Number(process.env.HOSTILE_QUIET_MS ?? 3000);
 /** Priority of the sender processes (see startSender): 19 unless HOSTILE_SENDERS_NICE says otherwise. */
 const SENDERS_NICE = Number(process.env.HOSTILE_SENDERS_NICE ?? 19);
 const RUNS = Math.max(1, Number(process.env.HOSTILE_BODIES_RUNS ?? 1));
+/** HOSTILE_BODIES_SMALL=1: the control, small invalid bodies to the same endpoints (smallInvalidBodies). */
+const BODIES = process.env.HOSTILE_BODIES_SMALL === '1' ? smallInvalidBodies : hostileBodies;
 
 /** What one run measured (ms, seconds, bytes). */
 interface RunFigures {
@@ -42,6 +46,7 @@ interface RunFigures {
   underGcMaxMs: number;
   cpuMsPerBody: number;
   kibPerBody: number;
+  bodiesPerSecond: number;
 }
 
 /** Bytes a process has read (sockets and files: `rchar` of /proc/<pid>/io, Linux); NaN elsewhere. */
@@ -73,7 +78,7 @@ async function runOnce(): Promise<RunFigures> {
     const quiet = await probeHealth(served.url, new Promise((resolve) => setTimeout(resolve, QUIET_MS)));
     const quietLoop = await served.loopDelay();
     const senders = await Promise.all(
-      hostileBodies().map(({ path, body }) =>
+      BODIES().map(({ path, body }) =>
         startSender(
           { url: served.url, key: served.testKey, path, body, durationMs: HOSTILE_MS },
           { nice: SENDERS_NICE },
@@ -100,10 +105,14 @@ async function runOnce(): Promise<RunFigures> {
     const afterLoop = await served.loopDelay();
     const loop = (figures: LoopDelay) =>
       `p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${figures.max} ms; ${gcText(figures)}`;
-    const sizes = hostileBodies()
-      .map(({ body }) => `${(body.length / 1024).toFixed(0)} KiB`)
+    const sizes = BODIES()
+      .map(({ body }) =>
+        body.length < 10_240 ? `${body.length} B` : `${(body.length / 1024).toFixed(0)} KiB`,
+      )
       .join(', ');
-    console.log(`\n## GET /v2/health while three client processes send hostile JSON bodies (${sizes})\n`);
+    console.log(
+      `\n## GET /v2/health while three client processes send ${BODIES === hostileBodies ? 'hostile' : 'small invalid'} JSON bodies (${sizes})\n`,
+    );
     console.log('| phase | health latency (the probe) | the server’s event-loop delay |');
     console.log('|---|---|---|');
     console.log(`| quiet before (${QUIET_MS / 1000} s) | ${describe(quiet)} | ${loop(quietLoop)} |`);
@@ -117,7 +126,9 @@ async function runOnce(): Promise<RunFigures> {
       `\nGET /v2/health, quiet before → under the bodies: ${side(50)}, ${side(99)}; issue 24 asks the p99 within a few ms of quiet`,
     );
     const answered = [...statuses].map(([status, count]) => `${count}× ${status}`).join(', ');
-    console.log(`\nthe hostile bodies were answered: ${answered}`);
+    console.log(
+      `\nthe bodies were answered: ${answered} (${(bodies / (HOSTILE_MS / 1000)).toFixed(0)} a second)`,
+    );
     console.log(
       `the server read ${(serverRead / 2 ** 20).toFixed(1)} MiB under the bodies, ${(serverRead / bodies / 1024).toFixed(0)} KiB a body (the health requests included)`,
     );
@@ -143,6 +154,7 @@ async function runOnce(): Promise<RunFigures> {
       underGcMaxMs: busyLoop.gcMaxMs,
       cpuMsPerBody: (serverCpu * 1000) / bodies,
       kibPerBody: serverRead / bodies / 1024,
+      bodiesPerSecond: bodies / (HOSTILE_MS / 1000),
     };
   } finally {
     await served.stop();
@@ -173,6 +185,7 @@ export async function runHostileBodiesBenchmark(): Promise<void> {
   row('server loop delay max under the bodies (ms)', (run) => run.underLoopMax);
   row('server mark-compacts under the bodies', (run) => run.underGcMajor, 0);
   row('server longest GC pause under the bodies (ms)', (run) => run.underGcMaxMs);
+  row('bodies answered a second', (run) => run.bodiesPerSecond, 0);
   row('server CPU a body (ms)', (run) => run.cpuMsPerBody, 2);
   row('read a body (KiB)', (run) => run.kibPerBody, 0);
 }

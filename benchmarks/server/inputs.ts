@@ -63,6 +63,20 @@ let hostile: readonly HostileBody[] | undefined;
  * The audit's bodies of issue 24 item 2 (the hostile-bodies suite and the server mix send them):
  * JSON under 1 MiB that the old validation walked item by item. Made on first use (2.5 MB).
  */
+/**
+ * The control for hostileBodies: the same endpoints, each with a small body refused for the same
+ * kind of fault (a number for an address, an empty record, an unknown key), read whole and
+ * answered 400 by validation. What any refused request costs the server, at the rate the
+ * senders manage.
+ */
+export function smallInvalidBodies(): readonly HostileBody[] {
+  return [
+    { path: '/v2/verify/email/bulk', body: '{"emails":[1]}' },
+    { path: '/v2/batch', body: '{"type":"verify_email","records":[{}]}' },
+    { path: '/v2/verify/email', body: '{"email":"a@example.com","k0":0}' },
+  ];
+}
+
 export function hostileBodies(): readonly HostileBody[] {
   hostile ??= [
     // 500,000 numbers where addresses are expected.
