@@ -1,9 +1,11 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  delayAnswerUnread,
+  delayedUnreadAnswers,
   HOLD_UNREAD_MAX,
   HOLD_UNREAD_MS,
   heldUnreadConnections,
@@ -243,6 +245,14 @@ describe('slow and oversized requests', () => {
   });
 });
 
+/** Waits until `condition` holds, turn by turn of the event loop (no timers: they may be fake). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let turns = 0; !condition(); turns++) {
+    if (turns > 100_000) throw new Error('the condition did not hold');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 /** A full garbage collection (V8's `gc`, exposed at run time), twice: weak references are cleared by then. */
 async function collectGarbage(): Promise<void> {
   setFlagsFromString('--expose-gc');
@@ -341,6 +351,44 @@ describe('refused bodies: drained up to limits.drainedBodiesPerMinute per accoun
     }
   });
 
+  it('past the budget the answer waits HOLD_UNREAD_MS with nothing more read, so a client sending refused bodies back to back is slowed', async () => {
+    const { server: s, port } = await listen({ drainedBodiesPerMinute: 1 });
+    const { testKey } = await s.account('free');
+    await postOversized(port, testKey.secret);
+    // The wait's and the hold's timers only.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => {});
+    try {
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString('latin1');
+      });
+      socket.write(
+        `POST /v2/verify/email HTTP/1.1\r\nHost: x\r\nX-API-Key: ${testKey.secret}\r\nContent-Type: application/json\r\nContent-Length: ${OVERSIZED.length}\r\n\r\n`,
+      );
+      socket.write(OVERSIZED, () => {});
+      // Not vi.waitFor: with fake timers it advances them as it polls.
+      await until(() => delayedUnreadAnswers() === 1);
+      // Before: the 400 at once. Now nothing until HOLD_UNREAD_MS has passed.
+      vi.advanceTimersByTime(HOLD_UNREAD_MS - 1);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(text).toBe('');
+      vi.advanceTimersByTime(1);
+      await until(() => text.includes('\r\n\r\n'));
+      expect(firstResponse(text).status).toBe(400);
+      expect(firstResponse(text).headers.connection).toBe('close');
+      expect(delayedUnreadAnswers()).toBe(0);
+      // Then held as before, and closed after HOLD_UNREAD_MS.
+      expect(heldUnreadConnections()).toBe(1);
+      vi.advanceTimersByTime(HOLD_UNREAD_MS);
+      await until(() => heldUnreadConnections() === 0);
+    } finally {
+      vi.useRealTimers();
+      socket.destroy();
+    }
+  });
+
   it('one account past its budget does not change how another account at the same address is answered', async () => {
     const { server: s, port } = await listen({ drainedBodiesPerMinute: 1 });
     const noisy = await s.account('free', 'noisy');
@@ -385,6 +433,34 @@ describe('refused bodies: drained up to limits.drainedBodiesPerMinute per accoun
 });
 
 describe('connections held with their body unread', () => {
+  it(`at most HOLD_UNREAD_MAX (${HOLD_UNREAD_MAX}) answers wait at once; past that the answer goes at once`, async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const paused: string[] = [];
+      const request = (id: number) =>
+        ({
+          pause: () => paused.push(`request ${id}`),
+          socket: { pause: () => paused.push(`socket ${id}`) },
+        }) as unknown as IncomingMessage;
+      const settled: number[] = [];
+      const waits = Array.from({ length: HOLD_UNREAD_MAX + 2 }, (_, id) =>
+        delayAnswerUnread(request(id)).then(() => settled.push(id)),
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+      // The two past the bound go at once, unpaused; the others wait, paused.
+      expect(settled).toEqual([HOLD_UNREAD_MAX, HOLD_UNREAD_MAX + 1]);
+      expect(delayedUnreadAnswers()).toBe(HOLD_UNREAD_MAX);
+      expect(paused).toContain(`socket ${HOLD_UNREAD_MAX - 1}`);
+      expect(paused).not.toContain(`socket ${HOLD_UNREAD_MAX}`);
+      vi.advanceTimersByTime(HOLD_UNREAD_MS);
+      await Promise.all(waits);
+      expect(settled).toHaveLength(HOLD_UNREAD_MAX + 2);
+      expect(delayedUnreadAnswers()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it(`at most HOLD_UNREAD_MAX (${HOLD_UNREAD_MAX}) are kept at once; past that each is closed as soon as it is answered`, async () => {
     const plain: Server = httpServerFactory({ headersTimeoutMs: 10_000, requestTimeoutMs: 10_000 })(
       (request, response) => {

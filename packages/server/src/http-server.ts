@@ -144,6 +144,33 @@ export function heldUnreadConnections(): number {
   return held.size;
 }
 
+/** Answers to refused bodies waiting now (`delayAnswerUnread`), bounded by HOLD_UNREAD_MAX. */
+let delayedAnswers = 0;
+
+/** How many answers to refused bodies are waiting now (read by the tests). */
+export function delayedUnreadAnswers(): number {
+  return delayedAnswers;
+}
+
+/**
+ * Before the answer to a body refused unread past its budget (`hold`): stops reading (the request
+ * and its socket paused) and waits HOLD_UNREAD_MS. A client that sends such bodies one after
+ * another, each once the last was answered, gets one answered a HOLD_UNREAD_MS per connection
+ * instead of as fast as it can send them. At most HOLD_UNREAD_MAX answers wait at once; past
+ * that the answer goes at once.
+ */
+export async function delayAnswerUnread(request: IncomingMessage): Promise<void> {
+  if (delayedAnswers >= HOLD_UNREAD_MAX) return;
+  delayedAnswers++;
+  request.pause();
+  request.socket.pause();
+  try {
+    await new Promise((resolve) => setTimeout(resolve, HOLD_UNREAD_MS));
+  } finally {
+    delayedAnswers--;
+  }
+}
+
 /** `drain`: reads and drops what the client still sends until it closes, is idle, or the total time is up. */
 function drain(request: IncomingMessage, socket: Duplex): void {
   const stop = () => {

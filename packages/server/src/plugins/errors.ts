@@ -1,8 +1,9 @@
 import { type ErrorCode, ServiceError } from '@svc/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { lingerOnClose } from '../http-server.js';
+import type { ServerContext } from '../context.js';
+import { delayAnswerUnread, lingerOnClose } from '../http-server.js';
 import { globalPlugin } from './global-plugin.js';
-import { chooseUnreadBodyClose } from './refused-bodies.js';
+import { unreadBodyCloseFor } from './refused-bodies.js';
 import { generateRequestId } from './request-id.js';
 import { type ValidationIssue, validationMessage } from './validation-message.js';
 
@@ -97,6 +98,21 @@ function declaresLongBody(request: FastifyRequest): boolean {
   );
 }
 
+/** Whether answering now leaves the request's body unread and so closes the connection (`sendError`). */
+function closesWithUnreadBody(reply: FastifyReply): boolean {
+  const request = reply.request;
+  return !request.raw.complete && (reply.getHeader('connection') === 'close' || declaresLongBody(request));
+}
+
+/** Whether the request's refused body is past its budget (`hold`); not when the budget cannot be asked. */
+async function pastBodyBudget(svc: ServerContext, request: FastifyRequest): Promise<boolean> {
+  try {
+    return (await unreadBodyCloseFor(svc, request)) === 'hold';
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Sends the spec's error body with its status, `X-Request-Id` and, when given, `Retry-After`.
  * An error answered before a long request body has been read (refused as too large, of an unread
@@ -106,9 +122,9 @@ function declaresLongBody(request: FastifyRequest): boolean {
  */
 export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
   const request = reply.request;
-  if (!request.raw.complete && (reply.getHeader('connection') === 'close' || declaresLongBody(request))) {
+  if (closesWithUnreadBody(reply)) {
     reply.header('connection', 'close');
-    lingerOnClose(request.raw, () => chooseUnreadBodyClose(reply.server.svc, request));
+    lingerOnClose(request.raw, () => unreadBodyCloseFor(reply.server.svc, request));
   }
   if (!request.id?.startsWith('req_')) request.id = generateRequestId();
   reply.header('x-request-id', request.id);
@@ -170,6 +186,12 @@ export const errorsPlugin = globalPlugin('svc-errors', async (app) => {
       request.log.error({ err: error }, `${failure.code}: ${(error as Error)?.message ?? String(error)}`);
     } else {
       request.log.info({ code: failure.code }, failure.message);
+    }
+    // Past the client's budget of refused bodies, the answer waits, nothing more read meanwhile
+    // (`delayAnswerUnread`): a client sending them back to back is slowed, not served at once.
+    if (closesWithUnreadBody(reply) && (await pastBodyBudget(app.svc, request))) {
+      await delayAnswerUnread(request.raw);
+      if (reply.sent) return reply;
     }
     return sendError(reply, failure);
   });

@@ -17,6 +17,22 @@ export function drainedBodiesBucketKey(request: FastifyRequest): string {
  * refuses no longer makes it read megabytes it will drop. Requests without an account share
  * their address's bucket. Answers at once with a limiter that has `takeSync`, else a promise.
  */
+/** Each request's choice, made once: before its answer (to delay it) and when its connection closes. */
+const chosen = new WeakMap<FastifyRequest, UnreadBodyClose | Promise<UnreadBodyClose>>();
+
+/** `chooseUnreadBodyClose`, asked once per request (one token of the budget). */
+export function unreadBodyCloseFor(
+  svc: ServerContext,
+  request: FastifyRequest,
+): UnreadBodyClose | Promise<UnreadBodyClose> {
+  let choice = chosen.get(request);
+  if (choice === undefined) {
+    choice = chooseUnreadBodyClose(svc, request);
+    chosen.set(request, choice);
+  }
+  return choice;
+}
+
 export function chooseUnreadBodyClose(
   svc: ServerContext,
   request: FastifyRequest,
