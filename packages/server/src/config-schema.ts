@@ -142,7 +142,7 @@ export const SERVER_SETTINGS_SCHEMA = Type.Object({
       }),
       drainedBodiesPerMinute: integer(1, null, 10, {
         description:
-          'refused request bodies per account and client address per minute whose rest is read and dropped so the client surely gets its answer; past it the connection closes without reading the rest (a client still writing may see a reset) ([Request bodies](#request-bodies))',
+          'refused request bodies per account and client address per minute whose rest is read and dropped so the client surely gets its answer; past it the answer waits 1 s and the connection closes without reading the rest (a client still writing may see a reset) ([Request bodies](#request-bodies))',
       }),
       unauthenticatedPerSecond: integer(1, null, 10, {
         description:

@@ -9,14 +9,6 @@ export function drainedBodiesBucketKey(request: FastifyRequest): string {
   return `drained-bodies:${request.auth?.account.id ?? 'unauthenticated'}:${ip}`;
 }
 
-/**
- * How a connection whose body was refused unread closes (`lingerOnClose`): the first
- * `limits.drainedBodiesPerMinute` of an account's refused bodies from one client address in a
- * minute are drained (read and dropped, so a client that writes before it reads gets its answer);
- * past that, the rest of each is not read (`hold`): a client that keeps sending bodies the server
- * refuses no longer makes it read megabytes it will drop. Requests without an account share
- * their address's bucket. Answers at once with a limiter that has `takeSync`, else a promise.
- */
 /** Each request's choice, made once: before its answer (to delay it) and when its connection closes. */
 const chosen = new WeakMap<FastifyRequest, UnreadBodyClose | Promise<UnreadBodyClose>>();
 
@@ -33,6 +25,14 @@ export function unreadBodyCloseFor(
   return choice;
 }
 
+/**
+ * How a connection whose body was refused unread closes (`lingerOnClose`): the first
+ * `limits.drainedBodiesPerMinute` of an account's refused bodies from one client address in a
+ * minute are drained (read and dropped, so a client that writes before it reads gets its answer);
+ * past that, the rest of each is not read and its answer waits (`hold`, `delayAnswerUnread`): a client that keeps sending bodies the server
+ * refuses no longer makes it read megabytes it will drop. Requests without an account share
+ * their address's bucket. Answers at once with a limiter that has `takeSync`, else a promise.
+ */
 export function chooseUnreadBodyClose(
   svc: ServerContext,
   request: FastifyRequest,
