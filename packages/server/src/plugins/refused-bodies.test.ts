@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServerContext } from '../context.js';
 import type { RateLimiter } from '../limiter/limiter.js';
 import { createMemoryRateLimiter } from '../limiter/memory.js';
-import { chooseUnreadBodyClose, drainedBodiesBucketKey } from './refused-bodies.js';
+import { chooseUnreadBodyClose, drainedBodiesBucketKey, unreadBodyCloseFor } from './refused-bodies.js';
 
 /** What chooseUnreadBodyClose reads of the server: the setting, the limiter and the clock. */
 function context(limiter: RateLimiter, clock: { now: number }, perMinute = 3): ServerContext {
@@ -50,5 +50,17 @@ describe('chooseUnreadBodyClose: drain within the budget, hold past it', () => {
     expect(first).toBeInstanceOf(Promise);
     expect(await first).toBe('drain');
     expect(await chooseUnreadBodyClose(svc, request('192.0.2.1', 'acc_1'))).toBe('hold');
+  });
+});
+
+describe('unreadBodyCloseFor: one choice per request', () => {
+  it('asked before the answer (to delay it) and again at the close, a request takes one token of the budget', () => {
+    const svc = context(createMemoryRateLimiter(), { now: 0 }, 2);
+    const first = request('192.0.2.1', 'acc_1');
+    // Asked twice for the same request: the same choice, one token.
+    expect([unreadBodyCloseFor(svc, first), unreadBodyCloseFor(svc, first)]).toEqual(['drain', 'drain']);
+    // So the next request still has the second token; taken twice each, it would be past the budget.
+    expect(unreadBodyCloseFor(svc, request('192.0.2.1', 'acc_1'))).toBe('drain');
+    expect(unreadBodyCloseFor(svc, request('192.0.2.1', 'acc_1'))).toBe('hold');
   });
 });
